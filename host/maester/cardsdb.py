@@ -1,0 +1,126 @@
+"""Card and component data from cards_db/, with the simulation fill and an owner's enrolled cards.
+
+Every value that is not printed in a rulebook carries its source in the record's `src` map:
+`rulebook`, `research`, `assumed` (check it against your box), `owner` (you enrolled it) or
+`simulation` (made up so whole games can be simulated; never a real card).
+"""
+
+import json
+import os
+from pathlib import Path
+
+SIM_PREFIX = "sim-"
+
+
+def db_root():
+    env = os.environ.get("MAESTER_CARDS_DB")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parent.parent.parent / "cards_db"
+
+
+def maester_home():
+    return Path(os.environ.get("MAESTER_HOME") or Path.home() / ".maester")
+
+
+def owner_file(game):
+    """Where `maester cards add` keeps the cards an owner enrolled."""
+    return maester_home() / "cards" / ("%s.json" % game)
+
+
+def _read_json(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except json.JSONDecodeError as e:
+        raise ValueError("%s is not valid JSON: %s" % (path, e)) from None
+
+
+_CACHE = {}
+
+
+def load(game, owner=True):
+    """The full card set of `game`: printed/known cards, enrolled cards, then simulation fill."""
+    key = (game, owner, str(owner_file(game)) if owner else None)
+    if key in _CACHE:
+        return _CACHE[key]
+    folder = db_root() / game
+    if not folder.is_dir():
+        raise ValueError("no card data for %r in %s" % (game, db_root()))
+    data = _read_json(folder / "cards.json")
+    data["components"] = _read_json(folder / "components.json")
+    if owner and owner_file(game).exists():
+        enrolled = _read_json(owner_file(game))
+        for section in ("allies", "influence"):
+            data[section] = _merge(data[section], enrolled.get(section, []))
+    if game == "btwixt":
+        _fill_btwixt(data)
+    _CACHE[key] = data
+    return data
+
+
+def forget_cache():
+    _CACHE.clear()
+
+
+def _merge(known, enrolled):
+    """Enrolled cards replace known records with the same id and add the rest."""
+    by_id = {c["id"]: c for c in known}
+    for card in enrolled:
+        by_id[card["id"]] = card
+    return list(by_id.values())
+
+
+def _sim_record(kind_id, n, name, **fields):
+    record = {"id": "%s%s-%02d" % (SIM_PREFIX, kind_id, n), "name": "%s %02d (simulation)" % (name, n),
+              "copies": 1, "ability": None, "simulation": True,
+              "text": "Simulation filler: no ability.", "src": {"name": "simulation"}}
+    record.update(fields)
+    for k in fields:
+        record["src"][k] = "simulation"
+    return record
+
+
+def _fill_btwixt(data):
+    """Top the decks up to the box counts with labelled simulation cards, deterministically."""
+    counts = data["components"]["counts"]
+
+    def copies(cards):
+        return sum(c["copies"] for c in cards)
+
+    allies = data["allies"]
+    for n in range(1, counts["allies"] - copies(allies) + 1):
+        allies.append(_sim_record("ally", n, "Simulated ally", power=1 + (n * 5) % 8))
+
+    influence = data["influence"]
+    standard = [c for c in influence if c["kind"] == "standard"]
+    colours = data["components"]["influence_colours"]["standard"]
+    for n in range(1, counts["standard"] - copies(standard) + 1):
+        influence.append(_sim_record("standard", n, "Simulated influence", kind="standard",
+                                     colour=colours[n % 3], value=1 + (n * 7) % 10, triumph=False))
+    events = [c for c in influence if c["kind"] == "event"]
+    for n in range(1, counts["event"] - copies(events) + 1):
+        influence.append(_sim_record("event", n, "Simulated event", kind="event", colour="blue",
+                                     value=1 + (n * 3) % 6, triumph=False))
+    per_leader = counts["leader_per_leader"]
+    serial = 0
+    for leader in data["leaders"]:
+        own = [c for c in influence if c["kind"] == "leader" and c.get("leader") == leader["id"]]
+        for _ in range(per_leader - copies(own)):
+            serial += 1
+            influence.append(_sim_record("leader", serial, "Simulated %s card" % leader["name"],
+                                         kind="leader", colour="white", leader=leader["id"],
+                                         value=2 + (serial * 5) % 7, triumph=False))
+
+
+def instances(records):
+    """One id per physical copy: `betrayal#1`, `betrayal#2`, ..."""
+    out = []
+    for r in records:
+        for i in range(1, r["copies"] + 1):
+            out.append("%s#%d" % (r["id"], i))
+    return out
+
+
+def card_id(instance):
+    return instance.split("#", 1)[0]

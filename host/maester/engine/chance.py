@@ -1,0 +1,59 @@
+"""Chance that lives in the game state, so a game is a pure function of its seed and commands.
+
+The generator is a 64-bit xorshift* kept as one int in `state["rng"]`: cheap to copy, trivially
+serialisable, identical on every Python. Every outcome drawn is also appended to
+`state["_outcomes"]` during a command, so the log can record it and a replay can be fed the
+logged outcomes instead of the generator (see `Forced`).
+"""
+
+MASK = (1 << 64) - 1
+
+
+def seed_state(seed):
+    """Spread any integer seed over 64 bits (splitmix64), never zero."""
+    z = (int(seed) + 0x9E3779B97F4A7C15) & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    z ^= z >> 31
+    return z or 1
+
+
+def _next(x):
+    x ^= (x >> 12)
+    x ^= (x << 25) & MASK
+    x ^= (x >> 27)
+    return x, (x * 0x2545F4914F6CDD1D) & MASK
+
+
+class Chance:
+    """Draws from the state's generator; records outcomes; obeys forced outcomes on replay."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state):
+        self.state = state
+
+    def below(self, n):
+        """A uniform integer in [0, n)."""
+        state = self.state
+        forced = state.get("_forced")
+        if forced:
+            value = forced.pop(0)
+            if not 0 <= value < n:
+                raise ValueError("replayed outcome %r is out of range %d" % (value, n))
+        else:
+            x, out = _next(state["rng"])
+            state["rng"] = x
+            value = out % n
+        state["_outcomes"].append(value)
+        return value
+
+    def pick(self, items):
+        return items[self.below(len(items))]
+
+    def shuffle(self, items):
+        """Fisher-Yates in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+        return items

@@ -1,0 +1,279 @@
+"""The game-agnostic engine: plain-data state, a step pipeline kept in the state, asks, apply, view.
+
+State is a dict of plain data (JSON-serialisable). Flow is a stack of *steps*, each a small dict
+``{"s": step_name, ...}`` handled by a function of the game. The engine pops the top step and runs
+it; a step may push further steps (pushed later runs first, so a step's sub-steps run before its
+siblings), or stop the pipeline by *asking* one or more seats for a choice. Because the
+continuation is data, a game saves and resumes anywhere without pickling generators; nested
+windows (the LCG's interrupts and responses) are steps that push steps.
+
+An *ask* is the pending decision: an id that only grows, the seat that must answer, a kind, the
+legal choices (always listed) and a prompt. A command names the ask it answers; a command aimed at
+an ask that is closed or not yours is rejected, which also absorbs a reader's double read.
+
+`apply` checks a command against the open asks before touching anything, so a rejected command
+changes nothing. An accepted command mutates the state in place and returns the events. Callers
+that need the old state (the session, tests) keep the log: state is a fold of it.
+"""
+
+from .chance import Chance, seed_state
+
+REFEREE = "referee"
+PUBLIC = "public"
+TABLE = "table"  # the seat name for observations made by the table itself (a shared reader)
+
+
+class Rejected:
+    """A command that was refused. `reason` is written for the seat that sent it."""
+
+    __slots__ = ("reason",)
+    ok = False
+
+    def __init__(self, reason):
+        self.reason = reason
+
+    def __repr__(self):
+        return "Rejected(%r)" % self.reason
+
+
+class Applied:
+    __slots__ = ("events", "outcomes")
+    ok = True
+
+    def __init__(self, events, outcomes):
+        self.events = events
+        self.outcomes = outcomes
+
+
+class Ctx:
+    """What a step handler works with: the state, the game data, chance, events and asks."""
+
+    __slots__ = ("state", "g", "events", "chance", "asked")
+
+    def __init__(self, state, events):
+        self.state = state
+        self.g = state["g"]
+        self.events = events
+        self.chance = Chance(state)
+        self.asked = False
+
+    def push(self, *steps):
+        """Queue steps to run next, in the order given, before anything already queued."""
+        stack = self.state["stack"]
+        for step in reversed(steps):
+            stack.append(step)
+
+    def ask(self, seat, kind, choices, prompt, public=None, **data):
+        """Open a decision for `seat`. The current step is re-run with the answer."""
+        state = self.state
+        ask = {"id": state["next_id"], "seat": seat, "kind": kind, "choices": choices, "prompt": prompt}
+        if public is not None:
+            ask["public"] = public
+        if data:
+            ask["data"] = data
+        state["next_id"] += 1
+        state["asks"].append(ask)
+        self.asked = True
+        return ask
+
+    def emit(self, kind, vis=None, **data):
+        """Record an event. `vis` is None for everyone, a list of seats, or REFEREE."""
+        data["e"] = kind
+        if vis is not None:
+            data["vis"] = vis
+        self.events.append(data)
+
+    def end(self, result):
+        self.state["over"] = True
+        self.state["result"] = result
+        self.state["stack"].clear()
+        self.emit("game_over", **result)
+
+
+class Game:
+    """A game plugs in by subclassing this: setup, step handlers and the view."""
+
+    name = ""
+    title = ""
+    steps = {}
+
+    def setup(self, ctx, config):
+        """Fill ctx.g and push the first steps. Called once by `new_game`."""
+        raise NotImplementedError
+
+    def check_config(self, config):
+        """Return a normalised config or raise ValueError with a reason a person can act on."""
+        return dict(config)
+
+    def view(self, state, viewer):
+        """What `viewer` (a seat, PUBLIC or REFEREE) may see of the game data."""
+        raise NotImplementedError
+
+    def seat_count(self, state):
+        return state["config"]["players"]
+
+    def describe_choice(self, state, ask, choice, viewer):
+        """A short label for a choice, for menus. Override for friendlier names."""
+        return " ".join(str(x) for x in choice)
+
+
+GAMES = {}
+
+
+def register(game):
+    GAMES[game.name] = game
+    return game
+
+
+def get_game(name):
+    if name not in GAMES:
+        # Import lazily so `maester` starts fast and each game registers itself once.
+        from .. import games  # noqa: F401
+        games.load(name)
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise ValueError("unknown game %r (known: %s)" % (name, ", ".join(sorted(GAMES)))) from None
+
+
+def new_game(name, config, seed):
+    """Build the initial state and run it to the first decision. Returns (state, events)."""
+    game = get_game(name)
+    config = game.check_config(config)
+    state = {
+        "game": name,
+        "config": config,
+        "seed": int(seed),
+        "rng": seed_state(seed),
+        "_outcomes": [],
+        "stack": [],
+        "asks": [],
+        "next_id": 1,
+        "seq": 0,
+        "over": False,
+        "result": None,
+        "g": {},
+    }
+    events = []
+    ctx = Ctx(state, events)
+    game.setup(ctx, config)
+    _run(game, ctx)
+    state["_outcomes"] = []
+    return state, events
+
+
+def find_ask(state, ask_id):
+    for ask in state["asks"]:
+        if ask["id"] == ask_id:
+            return ask
+    return None
+
+
+def check(state, command):
+    """Validate without changing anything. Returns (ask, None) or (None, reason)."""
+    if state["over"]:
+        return None, "the game is over"
+    seat = command.get("seat")
+    ask_id = command.get("ask")
+    choice = command.get("choice")
+    ask = find_ask(state, ask_id)
+    if ask is None:
+        mine = [a["id"] for a in state["asks"] if a["seat"] == seat]
+        if mine:
+            return None, "decision %s is closed; your open decision is %s" % (ask_id, mine[0])
+        return None, "nothing is asked of you now (decision %s is closed)" % (ask_id,)
+    if ask["seat"] != seat:
+        return None, "decision %s is not yours" % (ask_id,)
+    if isinstance(choice, tuple):
+        choice = list(choice)
+    if choice not in ask["choices"]:
+        return None, "%s is not a legal choice for this decision" % (_show(choice),)
+    return ask, None
+
+
+def apply(state, command):
+    """Apply `command` ({"seat", "ask", "choice"}) to `state` in place.
+
+    Returns Applied(events, outcomes) or Rejected(reason); a rejection leaves `state` untouched.
+    `outcomes` lists every chance outcome drawn, for the log.
+    """
+    ask, reason = check(state, command)
+    if ask is None:
+        return Rejected(reason)
+    game = GAMES[state["game"]]
+    choice = command["choice"]
+    if isinstance(choice, tuple):
+        choice = list(choice)
+    state["asks"].remove(ask)
+    state["seq"] += 1
+    state["_outcomes"] = outcomes = []
+    events = []
+    ctx = Ctx(state, events)
+    step = state["stack"].pop()
+    game.steps[step["s"]](ctx, step, (ask, choice))
+    if ctx.asked or state["asks"]:
+        # A step with open asks (new ones, or other seats' of a simultaneous decision) waits on top.
+        state["stack"].append(step)
+    _run(game, ctx)
+    state["_outcomes"] = []
+    return Applied(events, outcomes)
+
+
+def _run(game, ctx):
+    state = ctx.state
+    stack = state["stack"]
+    asks = state["asks"]
+    steps = game.steps
+    while stack and not asks:
+        step = stack.pop()
+        ctx.asked = False
+        steps[step["s"]](ctx, step, None)
+        if ctx.asked:
+            stack.append(step)
+
+
+def asks_for(state, seat):
+    return [a for a in state["asks"] if a["seat"] == seat]
+
+
+def view(state, viewer):
+    """Everything `viewer` may know: the game view plus the open asks, filtered."""
+    game = GAMES[state["game"]]
+    out = game.view(state, viewer)
+    asks = []
+    for a in state["asks"]:
+        if viewer == REFEREE or a["seat"] == viewer:
+            asks.append(a)
+        else:
+            asks.append({"id": a["id"], "seat": a["seat"], "kind": a["kind"],
+                         "public": a.get("public", "")})
+    out["asks"] = asks
+    out["over"] = state["over"]
+    out["result"] = state["result"] if state["over"] else None
+    return out
+
+
+def visible(event, viewer):
+    vis = event.get("vis")
+    if vis is None or viewer == REFEREE:
+        return True
+    if vis == REFEREE:
+        return False
+    return viewer in vis
+
+
+def filter_events(events, viewer):
+    """The events `viewer` may see, without the visibility tag."""
+    out = []
+    for e in events:
+        if visible(e, viewer):
+            if "vis" in e:
+                e = {k: v for k, v in e.items() if k != "vis"}
+            out.append(e)
+    return out
+
+
+def _show(choice):
+    if isinstance(choice, list):
+        return " ".join(str(x) for x in choice) or "(empty)"
+    return repr(choice)
