@@ -34,17 +34,22 @@ class Chance:
         self.state = state
 
     def below(self, n):
-        """A uniform integer in [0, n)."""
+        """A uniform integer in [0, n).
+
+        On replay the logged outcome wins (the log is the truth); the generator still advances so
+        that draws after the replayed part continue exactly as in the live game.
+        """
         state = self.state
+        x, out = _next(state["rng"])
+        state["rng"] = x
+        value = out % n
         forced = state.get("_forced")
-        if forced:
+        if forced is not None:
+            if not forced:
+                raise ValueError("the log holds fewer chance outcomes than the replay draws")
             value = forced.pop(0)
             if not 0 <= value < n:
                 raise ValueError("replayed outcome %r is out of range %d" % (value, n))
-        else:
-            x, out = _next(state["rng"])
-            state["rng"] = x
-            value = out % n
         state["_outcomes"].append(value)
         return value
 

@@ -136,8 +136,12 @@ def get_game(name):
         raise ValueError("unknown game %r (known: %s)" % (name, ", ".join(sorted(GAMES)))) from None
 
 
-def new_game(name, config, seed):
-    """Build the initial state and run it to the first decision. Returns (state, events)."""
+def new_game(name, config, seed, forced=None):
+    """Build the initial state and run it to the first decision. Returns (state, events).
+
+    `forced` replays logged chance outcomes instead of drawing them. The outcomes drawn during
+    setup are left in `state["setup_outcomes"]` for the log.
+    """
     game = get_game(name)
     config = game.check_config(config)
     state = {
@@ -156,10 +160,30 @@ def new_game(name, config, seed):
     }
     events = []
     ctx = Ctx(state, events)
-    game.setup(ctx, config)
-    _run(game, ctx)
+    with _forcing(state, forced):
+        game.setup(ctx, config)
+        _run(game, ctx)
+    state["setup_outcomes"] = state["_outcomes"]
     state["_outcomes"] = []
     return state, events
+
+
+class ReplayMismatch(ValueError):
+    """Logged chance outcomes that the code no longer draws the same way."""
+
+
+class _forcing:
+    def __init__(self, state, forced):
+        self.state, self.forced = state, forced
+
+    def __enter__(self):
+        if self.forced is not None:
+            self.state["_forced"] = list(self.forced)
+
+    def __exit__(self, kind, exc, tb):
+        left = self.state.pop("_forced", None)
+        if kind is None and left:
+            raise ReplayMismatch("%d logged chance outcomes were not drawn on replay" % len(left))
 
 
 def find_ask(state, ask_id):
@@ -191,11 +215,11 @@ def check(state, command):
     return ask, None
 
 
-def apply(state, command):
+def apply(state, command, forced=None):
     """Apply `command` ({"seat", "ask", "choice"}) to `state` in place.
 
     Returns Applied(events, outcomes) or Rejected(reason); a rejection leaves `state` untouched.
-    `outcomes` lists every chance outcome drawn, for the log.
+    `outcomes` lists every chance outcome drawn, for the log; `forced` replays logged ones.
     """
     ask, reason = check(state, command)
     if ask is None:
@@ -209,12 +233,13 @@ def apply(state, command):
     state["_outcomes"] = outcomes = []
     events = []
     ctx = Ctx(state, events)
-    step = state["stack"].pop()
-    game.steps[step["s"]](ctx, step, (ask, choice))
-    if ctx.asked or state["asks"]:
-        # A step with open asks (new ones, or other seats' of a simultaneous decision) waits on top.
-        state["stack"].append(step)
-    _run(game, ctx)
+    with _forcing(state, forced):
+        step = state["stack"].pop()
+        game.steps[step["s"]](ctx, step, (ask, choice))
+        if ctx.asked or state["asks"]:
+            # A step with open asks (new ones, or other seats' of a simultaneous decision) waits on top.
+            state["stack"].append(step)
+        _run(game, ctx)
     state["_outcomes"] = []
     return Applied(events, outcomes)
 

@@ -8,9 +8,20 @@ from .zones import SEASONS, STEPS
 VARIANTS = ("advanced", "draft", "kingsmoot", "revealed", "short")
 
 
+_TABLES = {}
+
+
 def card_table(owner=True):
     """The cards a game uses, frozen into its config so a saved game replays the same."""
     data = cardsdb.load("btwixt", owner=owner)
+    key = (owner, id(data))
+    if key not in _TABLES:
+        _TABLES.clear()
+        _TABLES[key] = _build_table(data)
+    return _TABLES[key]
+
+
+def _build_table(data):
     info = {}
     for a in data["allies"]:
         info[a["id"]] = {"name": a["name"], "type": "ally", "power": a["power"], "ability": a.get("ability"),
@@ -30,8 +41,12 @@ def card_table(owner=True):
     for c in data["influence"]:
         if c["kind"] == "leader":
             leader_cards.setdefault(c["leader"], []).extend(cardsdb.instances([c]))
+    abil = {}
+    for r in data["allies"] + data["influence"]:
+        if r.get("ability"):
+            abil.update((inst, r["ability"]) for inst in cardsdb.instances([r]))
     return {
-        "components": data["components"], "info": info,
+        "components": data["components"], "info": info, "ability_of": abil,
         "leaders": [l["id"] for l in data["leaders"]],
         "leader_names": {l["id"]: l["name"] for l in data["leaders"]},
         "ally_instances": cardsdb.instances(data["allies"]),

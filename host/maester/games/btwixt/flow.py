@@ -17,7 +17,7 @@ def setup(ctx, config):
     n = config["players"]
     variants = set(config["variants"])
     g.update({
-        "n": n, "info": cards["info"],
+        "n": n, "info": cards["info"], "ability_of": cards["ability_of"],
         "advanced": "advanced" in variants, "draft": "draft" in variants or "kingsmoot" in variants,
         "kingsmoot": "kingsmoot" in variants, "revealed": "revealed" in variants,
         "first": config["first"], "round_space": comp["time_track"]["start_space"][str(n)],

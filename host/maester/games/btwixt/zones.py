@@ -52,7 +52,7 @@ def card(g, inst):
 
 
 def ability(g, inst):
-    return g["info"][inst.split("#", 1)[0]].get("ability")
+    return g["ability_of"].get(inst)
 
 
 def holder(g, inst):

@@ -1,0 +1,32 @@
+"""Bots decide from what their seat may see: `choose(view, ask)`, where `view` is `view(state, seat)`.
+
+A bot keeps no memory between decisions and draws its randomness from (seed, decision id), so a
+game resumed from its log continues exactly as an uninterrupted one would.
+"""
+
+from .engine.chance import _next, seed_state
+
+
+class RandomBot:
+    name = "random"
+    uses_view = False  # it picks among its own ask's choices, which its view holds anyway
+
+    def __init__(self, seed=0, seat=0, info=None):
+        self.seed = seed * 7919 + seat
+
+    def below(self, ask, n):
+        return _next(seed_state(self.seed * 1000003 + ask["id"]))[1] % n
+
+    def choose(self, view, ask):
+        return ask["choices"][self.below(ask, len(ask["choices"]))]
+
+
+def make_bot(game, kind, seed, seat, info=None):
+    """A bot of `kind` ('random' or 'heuristic') for `game`."""
+    if kind == "random":
+        return RandomBot(seed, seat, info)
+    if kind == "heuristic":
+        import importlib
+        module = importlib.import_module("maester.games.%s.bot" % game)
+        return module.HeuristicBot(seed, seat, info)
+    raise ValueError("unknown bot %r (choose random or heuristic)" % (kind,))

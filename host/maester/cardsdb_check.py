@@ -1,0 +1,242 @@
+"""Checks on the card data in cards_db/, and the report of what an owner should verify in their box.
+
+Pure functions: they read files and return lists and dicts; printing belongs to `maester cards`.
+Public data leaves many printed values unknown (design.md, "Known gaps in public data"), so the
+data marks them `assumed`; `report()` turns those marks into a checklist for an owner.
+"""
+
+import json
+from importlib import import_module
+
+import jsonschema
+
+from . import cardsdb
+
+# What these tools need to know about a game's cards. Another game plugs in with its folder
+# cards_db/<game>/ (cards.json, components.json), cards_db/schema/<game>.schema.json and an entry here.
+PROFILES = {
+    "btwixt": {
+        # card section in cards.json -> the set in maester.games.<game>.abilities it may name
+        "sections": {"allies": "ALLY_ABILITIES", "influence": "INFLUENCE_ABILITIES"},
+        # kind (a key of components.json "counts") -> how to say it in a sentence
+        "kinds": {"allies": "allies", "standard": "standard influence cards",
+                  "event": "event cards", "leader": "leader cards"},
+        # `maester cards add --type` -> the section the card goes in
+        "types": {"ally": "allies", "standard": "influence", "event": "influence", "leader": "influence"},
+    },
+}
+
+
+def known_games():
+    """Games with card data: folders of cards_db/ holding a cards.json."""
+    root = cardsdb.db_root()
+    return sorted(p.name for p in root.iterdir() if (p / "cards.json").is_file()) if root.is_dir() else []
+
+
+def profile(game):
+    """The game's profile, or a ValueError that names the games we do know."""
+    known = known_games()
+    if game not in known:
+        raise ValueError("unknown game %r: card data exists for %s" % (game, ", ".join(known) or "no game"))
+    if game not in PROFILES:
+        raise ValueError("card data for %r exists but the card tools do not know it yet (add it to "
+                         "maester.cardsdb_check.PROFILES)" % game)
+    return PROFILES[game]
+
+
+def kind_of(section, card):
+    """The box-count kind of a card: its `kind` if it has one (influence), else its section (allies)."""
+    return card.get("kind") or section
+
+
+def abilities(game):
+    """section -> the ability keys the engine implements for cards of that section."""
+    module = import_module("maester.games.%s.abilities" % game)
+    return {section: set(getattr(module, name)) for section, name in profile(game)["sections"].items()}
+
+
+def read_json(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def validator(game, part):
+    """A validator for one part of the game's schema: cards_file, components_file or owner_file."""
+    schema = read_json(cardsdb.db_root() / "schema" / ("%s.schema.json" % game))
+    # The schema file's root validates cards.json; point the root at the part we want instead.
+    return jsonschema.Draft202012Validator(dict(schema, **{"$ref": "#/$defs/" + part}))
+
+
+def schema_problems(game, part, data, where):
+    """Schema violations as 'where: path (card id): message', in document order."""
+    out = []
+    for err in sorted(validator(game, part).iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
+        path = list(err.absolute_path)
+        label = err.json_path
+        # Name the card, not just its index: "influence[3]" is hard to find in a file.
+        if len(path) >= 2 and isinstance(data, dict) and isinstance(path[1], int):
+            record = (data.get(path[0]) or [None] * (path[1] + 1))[path[1]]
+            if isinstance(record, dict) and record.get("id"):
+                label += " (%s)" % record["id"]
+        out.append("%s: %s: %s" % (where, label, err.message))
+    return out
+
+
+def _records(data, sections):
+    """(section, record) for every card record in a cards.json-shaped document."""
+    for section in sections:
+        for record in data.get(section) or []:
+            if isinstance(record, dict):
+                yield section, record
+
+
+def record_problems(game, data, where, leader_ids):
+    """Checks on the records of one file the schema cannot express: ids, ability keys, leaders."""
+    implemented = abilities(game)
+    out, seen = [], {}
+    for section, card in _records(data, implemented):
+        cid = card.get("id")
+        # Card ids share one namespace: a game's card table is keyed by id alone.
+        if cid in seen:
+            out.append("%s: duplicate id %r (in %s and %s)" % (where, cid, seen[cid], section))
+        seen.setdefault(cid, section)
+        ab = card.get("ability")
+        if isinstance(ab, str) and ab not in implemented[section]:
+            out.append("%s: %s: ability %r is not one the engine implements; use one of %s, "
+                       "'manual' (resolve by hand) or null" % (where, cid, ab, ", ".join(
+                           sorted(implemented[section] - {"manual"}))))
+        if card.get("kind") == "leader" and card.get("leader") not in leader_ids:
+            out.append("%s: %s: leader %r is not a leader (leaders: %s)" % (
+                where, cid, card.get("leader"), ", ".join(sorted(leader_ids))))
+    return out
+
+
+def count_problems(game):
+    """Real cards (enrolled included, simulation filler excluded) over the counts of the box."""
+    data = cardsdb.load(game)
+    comp = data["components"]
+    counts = comp["counts"]
+    out = []
+    copies = {}
+    for section, card in _records(data, profile(game)["sections"]):
+        if not card.get("simulation"):
+            kind = kind_of(section, card)
+            copies[kind] = copies.get(kind, 0) + card["copies"]
+            if kind == "leader":
+                copies[("leader", card["leader"])] = copies.get(("leader", card["leader"]), 0) + card["copies"]
+    for kind, label in profile(game)["kinds"].items():
+        if copies.get(kind, 0) > counts.get(kind, 0):
+            out.append("there are %d %s but the box holds %d: a card is listed twice under two ids, "
+                       "or its copies are too high" % (copies[kind], label, counts.get(kind, 0)))
+    per_leader = counts.get("leader_per_leader")
+    for leader in data.get("leaders", []):
+        n = copies.get(("leader", leader["id"]), 0)
+        if per_leader is not None and n > per_leader:
+            out.append("%s has %d leader cards but the box holds %d per leader" % (leader["name"], n, per_leader))
+    if "leaders" in counts and len(data.get("leaders", [])) > counts["leaders"]:
+        out.append("there are %d leaders but the box holds %d" % (len(data["leaders"]), counts["leaders"]))
+    tokens = comp.get("power_tokens", {}).get("values")
+    if tokens and "power_tokens" in counts and sum(tokens.values()) != counts["power_tokens"]:
+        out.append("the power-token split adds up to %d tokens but the box holds %d" % (
+            sum(tokens.values()), counts["power_tokens"]))
+    return out
+
+
+def validate(game):
+    """Every problem in the game's card data (shipped files and the owner's file), as sentences."""
+    profile(game)
+    folder = cardsdb.db_root() / game
+    cards = read_json(folder / "cards.json")
+    problems = schema_problems(game, "cards_file", cards, "cards.json")
+    problems += schema_problems(game, "components_file", read_json(folder / "components.json"), "components.json")
+    leader_ids = {l.get("id") for l in cards.get("leaders", []) if isinstance(l, dict)}
+    problems += record_problems(game, cards, "cards.json", leader_ids)
+    owner_path = cardsdb.owner_file(game)
+    if owner_path.exists():
+        where = str(owner_path)
+        try:
+            owner = read_json(owner_path)
+        except json.JSONDecodeError as e:
+            return problems + ["%s is not valid JSON: %s" % (where, e)]
+        problems += schema_problems(game, "owner_file", owner, where)
+        problems += record_problems(game, owner, where, leader_ids)
+        # An owner card may correct a shipped one, but only within the same section.
+        shipped = {c.get("id"): s for s, c in _records(cards, profile(game)["sections"])}
+        for section, card in _records(owner, profile(game)["sections"]):
+            if shipped.get(card.get("id"), section) != section:
+                problems.append("%s: %s is a shipped card of another type (%s); enroll it under another id"
+                                % (where, card.get("id"), shipped[card.get("id")]))
+    if problems:
+        return problems  # the loader may not cope with malformed records; fix those first
+    cardsdb.forget_cache()  # read what is on disk now, not what an earlier load() saw
+    return count_problems(game)
+
+
+def _assumed_fields(src, fields):
+    """Field names a src marks `assumed`; a bare string src covers every field."""
+    if isinstance(src, str):
+        return list(fields) if src == "assumed" else []
+    return [f for f, s in (src or {}).items() if s == "assumed"]
+
+
+def report(game):
+    """What an owner should check against their box.
+
+    Returns {"game", "assumed": [{"group", "items": [{"card", "name", "field", "value", "note"}]}],
+    "simulation": [{"kind", "label", "filler", "total", "summary"}], "owner_file",
+    "owner": [{"id", "name", "type", "corrects", "given": {field: value}, "note"}]}.
+    """
+    prof = profile(game)
+    cardsdb.forget_cache()
+    data = cardsdb.load(game)
+    groups = {"components": []}
+    for key, comp in data["components"].items():
+        if isinstance(comp, dict) and "src" in comp:
+            fields = [f for f in comp if f not in ("src", "note")]
+            for f in _assumed_fields(comp["src"], fields):
+                groups["components"].append({"card": key, "name": key.replace("_", " "), "field": f,
+                                             "value": comp.get(f), "note": comp.get("note", "")})
+    for section, card in _records(data, prof["sections"]):
+        if card.get("simulation"):
+            continue  # filler is reported as a count below, not card by card
+        group = prof["kinds"][kind_of(section, card)]
+        for f in _assumed_fields(card.get("src"), card):
+            groups.setdefault(group, []).append({"card": card["id"], "name": card["name"], "field": f,
+                                                 "value": card.get(f), "note": card.get("note", "")})
+    simulation = []
+    for kind, label in prof["kinds"].items():
+        cards = [c for s, c in _records(data, prof["sections"]) if kind_of(s, c) == kind]
+        filler = sum(c["copies"] for c in cards if c.get("simulation"))
+        total = sum(c["copies"] for c in cards)
+        simulation.append({"kind": kind, "label": label, "filler": filler, "total": total,
+                           "summary": "%d of %d %s are simulation filler" % (filler, total, label)})
+    return {"game": game,
+            "assumed": [{"group": g, "items": items} for g, items in groups.items() if items],
+            "simulation": simulation,
+            "owner_file": str(cardsdb.owner_file(game)),
+            "owner": owner_cards(game)}
+
+
+def owner_cards(game):
+    """The owner's enrolled cards, each with the fields they gave and the shipped card it corrects."""
+    path = cardsdb.owner_file(game)
+    if not path.exists():
+        return []
+    prof = profile(game)
+    shipped = {c["id"]: c for _, c in _records(read_json(cardsdb.db_root() / game / "cards.json"), prof["sections"])}
+    out = []
+    for section, card in _records(read_json(path), prof["sections"]):
+        given = {f: card.get(f) for f, s in card.get("src", {}).items() if s == "owner"}
+        corrects = shipped.get(card.get("id"))
+        out.append({"id": card.get("id"), "name": card.get("name"), "type": card.get("kind") or "ally",
+                    "corrects": corrects["name"] if corrects else None, "given": given,
+                    "note": card.get("note", "")})
+    return out
+
+
+def filler_left(game, kind):
+    """How many simulation fillers of `kind` the loaded data still holds, and the kind's total."""
+    for row in report(game)["simulation"]:
+        if row["kind"] == kind:
+            return row
+    raise ValueError("unknown kind %r" % kind)

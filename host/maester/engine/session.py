@@ -1,0 +1,84 @@
+"""A game in progress: the live state, its log, and the events seen so far.
+
+`submit` is the only way a command reaches a logged game: check it, apply it, write it to the log
+(synced), and only then report it accepted. If writing fails, or the rules code raises, the state
+is rebuilt from the log so nothing half-done survives. `resume` rebuilds a game from its log.
+"""
+
+from . import core
+from .log import GameLog, LogError
+
+
+class EngineFault(RuntimeError):
+    """The rules code failed on a legal command. The game was restored from its log."""
+
+
+class Session:
+    def __init__(self, state, log=None, events=None):
+        self.state = state
+        self.log = log
+        self.events = events if events is not None else []
+
+    @classmethod
+    def new(cls, game, config, seed, log_path=None, extra=None):
+        state, events = core.new_game(game, config, seed)
+        log = None
+        if log_path is not None:
+            log = GameLog.create(log_path, game, state["config"], state["seed"], state["setup_outcomes"], extra)
+        return cls(state, log, events)
+
+    @classmethod
+    def resume(cls, log_path):
+        log = GameLog.open(log_path)
+        state, events = replay(log)
+        return cls(state, log, events)
+
+    def submit(self, command):
+        """Returns core.Applied or core.Rejected. Raises LogError/EngineFault (state restored)."""
+        ask, reason = core.check(self.state, command)
+        if ask is None:
+            return core.Rejected(reason)
+        try:
+            result = core.apply(self.state, command)
+        except Exception as e:  # a bug in a rule: never leave a half-applied state behind
+            self._restore()
+            raise EngineFault("the rules failed on %r (%s: %s); the game was restored from its log"
+                              % (command, type(e).__name__, e)) from e
+        if self.log is not None:
+            try:
+                self.log.append(self.state["seq"], command, result.outcomes)
+            except LogError:
+                self._restore()
+                raise
+        self.events.extend(result.events)
+        return result
+
+    def _restore(self):
+        if self.log is None:
+            raise EngineFault("the game has no log to restore from")
+        self.state, self.events = replay(self.log)
+
+    def view(self, viewer):
+        return core.view(self.state, viewer)
+
+    def events_for(self, viewer, since=0):
+        return core.filter_events(self.events[since:], viewer)
+
+    def close(self):
+        if self.log is not None:
+            self.log.close()
+
+
+def replay(log):
+    """Fold the log into a state, feeding logged chance outcomes back in. Returns (state, events)."""
+    meta = log.header()
+    state, events = core.new_game(meta["game"], meta["config"], meta["seed"], forced=meta["setup_outcomes"])
+    for seq, command, outcomes in log.entries():
+        try:
+            result = core.apply(state, command, forced=outcomes)
+        except ValueError as e:
+            raise LogError("entry %d of %s does not replay: %s" % (seq, log.path, e)) from None
+        if not result.ok:
+            raise LogError("entry %d of %s does not replay: %s" % (seq, log.path, result.reason))
+        events.extend(result.events)
+    return state, events

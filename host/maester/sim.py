@@ -1,0 +1,127 @@
+"""Whole games played by bots: `maester sim` for statistics and `maester bench engine` for speed."""
+
+import json
+import sys
+import time
+
+from .bots import make_bot
+from .engine import core
+
+GAME_VARIANTS = {"btwixt": ("advanced", "draft", "kingsmoot", "revealed", "short")}
+DEFAULT_PLAYERS = {"btwixt": 4}
+
+
+def play_one(game, config, seed, bot_kind, on_step=None):
+    """Play a whole game with bots at every seat. Returns (state, actions)."""
+    state, _ = core.new_game(game, config, seed)
+    info = state["config"].get("cards", {}).get("info")
+    n = core.get_game(game).seat_count(state)
+    bots = [make_bot(game, bot_kind, seed, seat, info) for seat in range(n)]
+    actions = 0
+    apply, view = core.apply, core.view
+    while not state["over"]:
+        ask = state["asks"][0]
+        seat = ask["seat"]
+        bot = bots[seat]
+        choice = bot.choose(view(state, seat) if bot.uses_view else None, ask)
+        result = apply(state, {"seat": seat, "ask": ask["id"], "choice": choice})
+        if not result.ok:
+            raise RuntimeError("bot %s chose an illegal move: %s" % (seat, result.reason))
+        actions += 1
+        if on_step is not None:
+            on_step(state, result)
+    return state, actions
+
+
+def run(game, players, games, seed, bots="random", variants=(), progress=False):
+    """Play `games` games; return the figures `sim` and `bench` print."""
+    config = {"players": players, "variants": list(variants)}
+    core.get_game(game).check_config(config)  # fail early on bad input, before the clock starts
+    rounds, winners, actions = [], [], 0
+    start = time.perf_counter()
+    for i in range(games):
+        state, acts = play_one(game, config, seed + i, bots)
+        actions += acts
+        rounds.append(state["result"].get("rounds"))
+        winners.append(state["result"]["winners"])
+        if progress and sys.stderr.isatty() and (i + 1) % max(1, games // 50) == 0:
+            print("\r%d/%d games" % (i + 1, games), end="", file=sys.stderr, flush=True)
+    seconds = time.perf_counter() - start
+    if progress and sys.stderr.isatty():
+        print("\r" + " " * 30 + "\r", end="", file=sys.stderr)
+    return {
+        "game": game, "players": players, "variants": sorted(variants), "bots": bots, "seed": seed,
+        "games": games, "actions": actions, "seconds": round(seconds, 4),
+        "games_per_s": round(games / seconds, 1) if seconds else None,
+        "actions_per_s": round(actions / seconds, 1) if seconds else None,
+        "rounds_per_game": rounds, "winners": winners,
+    }
+
+
+def _print_summary(stats):
+    print("%s, %d players%s, %s bots: %d games, %d actions in %.2f s"
+          % (stats["game"], stats["players"],
+             " (%s)" % ", ".join(stats["variants"]) if stats["variants"] else "",
+             stats["bots"], stats["games"], stats["actions"], stats["seconds"]))
+    print("  %.1f games/s, %.0f actions/s on one core" % (stats["games_per_s"], stats["actions_per_s"]))
+    wins = [0] * stats["players"]
+    for w in stats["winners"]:
+        for s in w:
+            wins[s] += 1
+    print("  wins by seat (shared victories count for each):", wins)
+    r = stats["rounds_per_game"]
+    print("  rounds per game: min %d, max %d" % (min(r), max(r)))
+
+
+def cmd_sim(args):
+    stats = run(args.game, args.players or DEFAULT_PLAYERS[args.game], args.games, args.seed,
+                args.bots, args.variant or (), progress=not args.json)
+    if args.json:
+        print(json.dumps(stats))
+    else:
+        _print_summary(stats)
+
+
+def cmd_bench(args):
+    if args.what != "engine":
+        raise ValueError("only `maester bench engine` exists")
+    stats = run(args.game, args.players or DEFAULT_PLAYERS[args.game], args.games, args.seed, args.bots,
+                args.variant or (), progress=not args.json)
+    if args.json:
+        print(json.dumps(stats))
+    else:
+        _print_summary(stats)
+
+
+def _common(p, games):
+    p.add_argument("game", nargs="?", default="btwixt", choices=sorted(GAME_VARIANTS),
+                   help="which game (default btwixt)")
+    p.add_argument("--players", type=int, help="seats at the table (default 4)")
+    p.add_argument("--games", type=int, default=games, help="how many games (default %(default)s)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i")
+    p.add_argument("--bots", default="random", choices=("random", "heuristic"),
+                   help="the bot at every seat (default random)")
+    p.add_argument("--variant", action="append", metavar="V",
+                   help="a variant; repeat to combine (B'Twixt: advanced, draft, kingsmoot, revealed, short)")
+    p.add_argument("--json", action="store_true", help="print one JSON object with the figures")
+
+
+def register(sub):
+    p = sub.add_parser("sim", help="play whole games with bots and print statistics",
+                       description="Play whole games with bots at every seat and report speed, "
+                                   "rounds and winners. Example: maester sim btwixt --players 5 --games 100")
+    _common(p, 100)
+    p.set_defaults(func=cmd_sim)
+
+    p = sub.add_parser("bench", help="measure the engine's speed",
+                       description="Benchmark: full bot games on one core. Prints games/s and actions/s; "
+                                   "--json prints the same shape as `maester sim --json`.")
+    p.add_argument("what", choices=("engine",), help="what to measure")
+    p.add_argument("--game", dest="game", default="btwixt", choices=sorted(GAME_VARIANTS))
+    p.add_argument("--players", type=int, help="seats (default 4)")
+    p.add_argument("--games", type=int, default=500, help="games to play (default %(default)s)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--bots", default="random", choices=("random", "heuristic"))
+    p.add_argument("--variant", action="append", metavar="V")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_bench)
