@@ -33,7 +33,7 @@ def allies_everywhere(g, state):
             if isinstance(c, str)]
     held += [st["ally"] for st in state["stack"] if st["s"] == "place_ally" and st["from"] == "extra"]
     current = [g["current"]] if g["current"] else []
-    return (g["ally_deck"] + g["row"] + g["dead"] + current + held
+    return (g["observed"] + g["ally_deck"] + g["row"] + g["dead"] + current + held
             + [a for c in g["councils"] for a in c["allies"]])
 
 
@@ -60,8 +60,8 @@ def digest(state):
     return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()
 
 
-def random_game(players, variants, seed, check_every=True):
-    state, _ = new_game("btwixt", {"players": players, "variants": variants}, seed)
+def random_game(players, variants, seed, check_every=True, observe=()):
+    state, _ = new_game("btwixt", {"players": players, "variants": variants, "observe": list(observe)}, seed)
     rng = random.Random(seed)
     steps = 0
     while not state["over"]:
@@ -86,6 +86,13 @@ def test_random_playouts_keep_every_invariant(players, variants):
         assert state["g"]["rounds_played"] == seasons * (players + 1)
         assert state["result"]["winners"]
         json.dumps(state)  # plain data all the way down
+
+
+@pytest.mark.parametrize("variants", [[], ["advanced", "revealed"], ["draft", "short"]])
+def test_random_playouts_with_the_table_tapping_allies_and_hands(variants):
+    for seed in SEEDS:
+        state = random_game(4, variants, seed, observe=("allies", "hands"))
+        assert state["result"]["winners"]
 
 
 def test_same_seed_same_game_and_different_seed_different_game():

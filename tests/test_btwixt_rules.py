@@ -589,3 +589,40 @@ def test_kingsmoot_puts_every_card_in_the_deck():
     t = Table(3, variants=["kingsmoot"])
     total = len(t.g["deck"]) + sum(len(p["choices"]) for p in t.state["asks"])
     assert total == 62 + 11 + 36 and t.g["events_aside"] == []
+
+
+# --- chance observed from the table ----------------------------------------------------------------
+
+def test_on_a_real_table_hands_and_allies_are_learned_from_taps():
+    t = Table(3, observe=["allies", "hands"])
+    asks = t.state["asks"]
+    assert sorted(a["seat"] for a in asks) == [0, 1, 2] and {a["kind"] for a in asks} == {"observe_hand"}
+    deck = sorted(t.g["deck"])
+    dealt = {0: deck[0:10], 1: deck[10:20], 2: deck[20:30]}
+    t.choose(0, "card", dealt[0][0])
+    # Seat 1's list still offers the card seat 0 tapped: the list tells nothing about other hands.
+    assert ["card", dealt[0][0]] in t.choices(1)
+    t.choose(1, "card", dealt[0][0])  # a card already recorded in a hand is refused, privately
+    refused = t.emitted("tap_refused")[-1]
+    assert refused["vis"] == [1] and t.g["hands"][1] == []
+    for seat in range(3):
+        for inst in dealt[seat]:
+            if inst not in t.g["hands"][seat]:
+                t.choose(seat, "card", inst)
+    assert [sorted(h) for h in t.g["hands"]] == [dealt[0], dealt[1], dealt[2]]
+    ask = t.ask()
+    assert ask["seat"] == "table" and ask["kind"] == "observe_ally"
+    t.choose("table", "ally", "shae#1")
+    assert t.g["current"] == "shae#1" and "shae#1" not in t.g["ally_deck"]
+    assert t.ask()["kind"] == "turn"
+
+
+def test_tapped_allies_feed_ser_ilyn_payne_on_a_real_table():
+    t = Table(3, observe=["allies"])
+    t.choose("table", "ally", "ser-ilyn-payne#1")
+    t.kneel_all()
+    t.choose(0, "council", 0)
+    for ally in ("shae#1", "varys#1", "sansa-stark#1"):
+        assert t.ask()["kind"] == "observe_ally"
+        t.choose("table", "ally", ally)
+    assert sorted(c[1] for c in t.choices(0)) == ["sansa-stark#1", "shae#1", "varys#1"]

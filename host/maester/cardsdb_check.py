@@ -57,7 +57,10 @@ def abilities(game):
 
 def read_json(path):
     with open(path, encoding="utf-8") as f:
-        return json.load(f)
+        try:
+            return json.load(f)
+        except json.JSONDecodeError as e:
+            raise ValueError("%s is not valid JSON: %s" % (path, e)) from None
 
 
 def validator(game, part):
@@ -78,11 +81,14 @@ def schema_problems(game, part, data, where):
             record = (data.get(path[0]) or [None] * (path[1] + 1))[path[1]]
             if isinstance(record, dict) and record.get("id"):
                 label += " (%s)" % record["id"]
-        out.append("%s: %s: %s" % (where, label, err.message))
+        message = err.message
+        if not isinstance(err.instance, (dict, list)) and repr(err.instance) not in message:
+            message += " (found %r)" % (err.instance,)  # "'blue' was expected" alone hides the culprit
+        out.append("%s: %s: %s" % (where, label, message))
     return out
 
 
-def _records(data, sections):
+def records(data, sections):
     """(section, record) for every card record in a cards.json-shaped document."""
     for section in sections:
         for record in data.get(section) or []:
@@ -94,7 +100,7 @@ def record_problems(game, data, where, leader_ids):
     """Checks on the records of one file the schema cannot express: ids, ability keys, leaders."""
     implemented = abilities(game)
     out, seen = [], {}
-    for section, card in _records(data, implemented):
+    for section, card in records(data, implemented):
         cid = card.get("id")
         # Card ids share one namespace: a game's card table is keyed by id alone.
         if cid in seen:
@@ -118,7 +124,7 @@ def count_problems(game):
     counts = comp["counts"]
     out = []
     copies = {}
-    for section, card in _records(data, profile(game)["sections"]):
+    for section, card in records(data, profile(game)["sections"]):
         if not card.get("simulation"):
             kind = kind_of(section, card)
             copies[kind] = copies.get(kind, 0) + card["copies"]
@@ -156,13 +162,13 @@ def validate(game):
         where = str(owner_path)
         try:
             owner = read_json(owner_path)
-        except json.JSONDecodeError as e:
-            return problems + ["%s is not valid JSON: %s" % (where, e)]
+        except ValueError as e:
+            return problems + [str(e)]
         problems += schema_problems(game, "owner_file", owner, where)
         problems += record_problems(game, owner, where, leader_ids)
         # An owner card may correct a shipped one, but only within the same section.
-        shipped = {c.get("id"): s for s, c in _records(cards, profile(game)["sections"])}
-        for section, card in _records(owner, profile(game)["sections"]):
+        shipped = {c.get("id"): s for s, c in records(cards, profile(game)["sections"])}
+        for section, card in records(owner, profile(game)["sections"]):
             if shipped.get(card.get("id"), section) != section:
                 problems.append("%s: %s is a shipped card of another type (%s); enroll it under another id"
                                 % (where, card.get("id"), shipped[card.get("id")]))
@@ -196,7 +202,7 @@ def report(game):
             for f in _assumed_fields(comp["src"], fields):
                 groups["components"].append({"card": key, "name": key.replace("_", " "), "field": f,
                                              "value": comp.get(f), "note": comp.get("note", "")})
-    for section, card in _records(data, prof["sections"]):
+    for section, card in records(data, prof["sections"]):
         if card.get("simulation"):
             continue  # filler is reported as a count below, not card by card
         group = prof["kinds"][kind_of(section, card)]
@@ -205,7 +211,7 @@ def report(game):
                                                  "value": card.get(f), "note": card.get("note", "")})
     simulation = []
     for kind, label in prof["kinds"].items():
-        cards = [c for s, c in _records(data, prof["sections"]) if kind_of(s, c) == kind]
+        cards = [c for s, c in records(data, prof["sections"]) if kind_of(s, c) == kind]
         filler = sum(c["copies"] for c in cards if c.get("simulation"))
         total = sum(c["copies"] for c in cards)
         simulation.append({"kind": kind, "label": label, "filler": filler, "total": total,
@@ -223,9 +229,9 @@ def owner_cards(game):
     if not path.exists():
         return []
     prof = profile(game)
-    shipped = {c["id"]: c for _, c in _records(read_json(cardsdb.db_root() / game / "cards.json"), prof["sections"])}
+    shipped = {c["id"]: c for _, c in records(read_json(cardsdb.db_root() / game / "cards.json"), prof["sections"])}
     out = []
-    for section, card in _records(read_json(path), prof["sections"]):
+    for section, card in records(read_json(path), prof["sections"]):
         given = {f: card.get(f) for f, s in card.get("src", {}).items() if s == "owner"}
         corrects = shipped.get(card.get("id"))
         out.append({"id": card.get("id"), "name": card.get("name"), "type": card.get("kind") or "ally",

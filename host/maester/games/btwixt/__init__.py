@@ -6,6 +6,9 @@ from . import abilities, flow  # noqa: F401  (registers the steps)
 from .zones import SEASONS, STEPS
 
 VARIANTS = ("advanced", "draft", "kingsmoot", "revealed", "short")
+# What the table can tell the engine instead of the seeded shuffle: the allies as they come off
+# the physical ally deck, and the hands as dealt by hand. Power tokens are always the host's.
+OBSERVABLE = ("allies", "hands")
 
 
 _TABLES = {}
@@ -83,6 +86,11 @@ class BTwixt(Game):
         if not isinstance(first, int) or not 0 <= first < n:
             raise ValueError("the first player must be a seat from 0 to %d" % (n - 1))
         config["first"] = first
+        observe = sorted(set(config.get("observe") or ()))
+        for o in observe:
+            if o not in OBSERVABLE:
+                raise ValueError("cannot observe %r from the table (choose from %s)" % (o, ", ".join(OBSERVABLE)))
+        config["observe"] = observe
         return config
 
     def setup(self, ctx, config):

@@ -152,6 +152,8 @@ def ab_shadow_assassin(ctx, st, answer):
 @step
 def ab_blood_magic(ctx, st, answer):
     g = ctx.g
+    if not Z.allies_ready(ctx, st, 1):
+        return
     if g["current"] is not None:
         Z.kill(ctx, g["current"], "current")
     ally = Z.next_ally(ctx)
@@ -212,6 +214,8 @@ def ab_look(ctx, st, answer):
     g = ctx.g
     seat = st["seat"]
     if answer is None:
+        if "seen" not in st and not Z.allies_ready(ctx, st, st["k"] - (1 if g["revealed"] and g["row"] else 0)):
+            return
         st["seen"] = Z.take_top_allies(ctx, st["k"])
         st["stack"] = []
         ctx.emit("saw_allies", vis=[seat], seat=seat, allies=list(st["seen"]))

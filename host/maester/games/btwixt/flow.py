@@ -27,6 +27,8 @@ def setup(ctx, config):
         "current": None, "current_tokens": [], "row": [], "dead": [],
         "discard": [], "removed": [], "events_aside": [], "leader_cards": [[] for _ in range(n)],
         "peeks": [], "round": {}, "rounds_played": 0, "draft_state": None, "seasons_begun": 0,
+        "observe_allies": "allies" in config["observe"], "observe_hands": "hands" in config["observe"],
+        "observed": [], "events_owed": 0,
     })
     starts = comp["time_track"]["short_start_season" if "short" in variants else "start_season"]
     g["season"] = SEASONS.index(starts[str(n)])
@@ -36,7 +38,9 @@ def setup(ctx, config):
     ctx.chance.shuffle(pool)
     g["leaders"] = list(leaders) + pool[: n - len(leaders)]
 
-    g["ally_deck"] = ctx.chance.shuffle(list(cards["ally_instances"]))
+    g["ally_deck"] = list(cards["ally_instances"])
+    if not g["observe_allies"]:
+        ctx.chance.shuffle(g["ally_deck"])
 
     supply = []
     for value, count in sorted(comp["power_tokens"]["values"].items()):
@@ -53,7 +57,7 @@ def setup(ctx, config):
             g["events_aside"] = list(cards["event_instances"])
             by_leader = cards["leader_card_instances"]
             g["leader_cards"] = [list(by_leader.get(l, [])) for l in g["leaders"]]
-    g["deck"] = ctx.chance.shuffle(deck)
+    g["deck"] = deck if g["observe_hands"] else ctx.chance.shuffle(deck)
     ctx.emit("setup", players=n, leaders=g["leaders"], first=g["first"], variants=sorted(variants),
              season=SEASONS[g["season"]], round_space=g["round_space"])
     ctx.push({"s": "season_start", "first": True})
@@ -74,26 +78,67 @@ def season_start(ctx, st, answer):
         g["discard"] = []
         if g["advanced"] and not g["kingsmoot"]:
             k = ctx.state["config"]["cards"]["components"]["events_added"][str(g["n"])].get(ended, 0)
-            for _ in range(min(k, len(g["events_aside"]))):
+            if g["observe_hands"]:
+                # Shuffled in by hand: which ones is learned when they are dealt and tapped.
+                g["events_owed"] += min(k, len(g["events_aside"]) - g["events_owed"])
+            for _ in range(0 if g["observe_hands"] else min(k, len(g["events_aside"]))):
                 g["deck"].append(g["events_aside"].pop(ctx.chance.below(len(g["events_aside"]))))
             if k:
                 ctx.emit("events_added", count=k)
-        ctx.chance.shuffle(g["deck"])
+        if not g["observe_hands"]:
+            ctx.chance.shuffle(g["deck"])
     ctx.emit("season", season=SEASONS[g["season"]])
     hand_size = 9 if g["advanced"] and not g["kingsmoot"] else 10
-    for seat in range(g["n"]):
-        dealt = [g["deck"].pop() for _ in range(min(hand_size, len(g["deck"])))]
-        if len(dealt) < hand_size:
-            ctx.emit("deck_short", seat=seat, dealt=len(dealt))
-        g["hands"][seat] = dealt
     g["seasons_begun"] += 1
     steps = []
+    if g["observe_hands"]:
+        steps.append({"s": "observe_hands", "size": hand_size})
+    else:
+        for seat in range(g["n"]):
+            dealt = [g["deck"].pop() for _ in range(min(hand_size, len(g["deck"])))]
+            if len(dealt) < hand_size:
+                ctx.emit("deck_short", seat=seat, dealt=len(dealt))
+            g["hands"][seat] = dealt
     if g["draft"]:
         # Packs go left in the first season, then alternate direction each season.
         steps.append({"s": "draft", "dir": 1 if g["seasons_begun"] % 2 else -1})
     ctx.push(*steps, {"s": "deal_leader_cards"}, {"s": "fill_row"}, {"s": "round_start"})
-    for seat in range(g["n"]):
-        ctx.emit("hand", vis=[seat], seat=seat, cards=list(g["hands"][seat]))
+    if not g["observe_hands"]:
+        for seat in range(g["n"]):
+            ctx.emit("hand", vis=[seat], seat=seat, cards=list(g["hands"][seat]))
+
+
+@step
+def observe_hands(ctx, st, answer):
+    """On a real table each leader taps the cards they were dealt on their own reader.
+
+    Every leader is offered the same list (all cards not in a public place), so the list never
+    shows what another leader has already tapped.
+    """
+    g = ctx.g
+    if answer is not None:
+        seat, inst = answer[0]["seat"], answer[1][1]
+        if inst in g["events_aside"] and g["events_owed"] and len(g["hands"][seat]) < st["size"]:
+            g["events_aside"].remove(inst)
+            g["events_owed"] -= 1
+            g["hands"][seat].append(inst)
+            ctx.emit("tapped_into_hand", vis=[seat], seat=seat, card=inst)
+        elif inst in g["deck"] and len(g["hands"][seat]) < st["size"]:
+            g["deck"].remove(inst)
+            g["hands"][seat].append(inst)
+            ctx.emit("tapped_into_hand", vis=[seat], seat=seat, card=inst)
+        else:
+            ctx.emit("tap_refused", vis=[seat], seat=seat, card=inst,
+                     why="already recorded in a hand" if inst not in g["deck"] else "hand complete")
+    pending = [s for s in range(g["n"]) if len(g["hands"][s]) < st["size"] and g["deck"]]
+    open_for = {a["seat"] for a in ctx.state["asks"]}
+    unseen = sorted(g["deck"] + [c for h in g["hands"] for c in h]
+                    + (g["events_aside"] if g["events_owed"] else []))
+    for seat in pending:
+        if seat not in open_for:
+            ctx.ask(seat, "observe_hand", [["card", c] for c in unseen],
+                    "Tap each card you were dealt (%d of %d)." % (len(g["hands"][seat]) + 1, st["size"]),
+                    public="tapping their new hand")
 
 
 @step
@@ -102,22 +147,36 @@ def deal_leader_cards(ctx, st, answer):
     g = ctx.g
     if not g["advanced"] or g["kingsmoot"]:
         return
+    if answer is not None:
+        seat, inst = answer[0]["seat"], answer[1][1]
+        g["leader_cards"][seat].remove(inst)
+        g["hands"][seat].append(inst)
+        ctx.emit("leader_card", vis=[seat], seat=seat, card=inst)
+        return
     for seat in range(g["n"]):
         own = g["leader_cards"][seat]
-        if own:
-            inst = own.pop(ctx.chance.below(len(own)))
-            g["hands"][seat].append(inst)
-            ctx.emit("leader_card", vis=[seat], seat=seat, card=inst)
+        if not own:
+            continue
+        if g["observe_hands"]:
+            ctx.ask(seat, "observe_leader_card", [["card", c] for c in own],
+                    "Draw one of your own leader cards at random and tap it.", public="drawing a leader card")
+            continue
+        inst = own.pop(ctx.chance.below(len(own)))
+        g["hands"][seat].append(inst)
+        ctx.emit("leader_card", vis=[seat], seat=seat, card=inst)
 
 
 @step
 def fill_row(ctx, st, answer):
     """Revealed allies: the row holds one more ally than there are players at each season start."""
     g = ctx.g
-    if not g["revealed"]:
+    if not g["revealed"] or not Z.allies_ready(ctx, st, g["n"] + 1 - len(g["row"])):
         return
-    while len(g["row"]) < g["n"] + 1 and g["ally_deck"]:
-        g["row"].append(g["ally_deck"].pop())
+    while len(g["row"]) < g["n"] + 1:
+        ally = Z.next_ally_from_deck(ctx)
+        if ally is None:
+            break
+        g["row"].append(ally)
     ctx.emit("ally_row", row=list(g["row"]))
 
 
@@ -158,12 +217,14 @@ def draft(ctx, st, answer):
 @step
 def round_start(ctx, st, answer):
     g = ctx.g
+    if not (g["revealed"] and g["row"]) and not Z.allies_ready(ctx, st, 1):
+        return
     g["round"] = {"effects": [], "arianne_used": False, "ignore_pts": False}
     g["knelt"] = [False] * g["n"]
     if g["revealed"] and g["row"]:
         g["current"] = g["row"].pop(0)
     else:
-        g["current"] = g["ally_deck"].pop() if g["ally_deck"] else None
+        g["current"] = Z.next_ally_from_deck(ctx)
     g["current_tokens"] = []
     if g["current"] is None:
         ctx.emit("no_ally")
@@ -360,6 +421,8 @@ def place_token(ctx, st, answer):
 def claim_next(ctx, st, answer):
     """Reveal the next ally and claim it (Ser Loras Tyrell, Matchmaker)."""
     g = ctx.g
+    if not Z.allies_ready(ctx, st, 1):
+        return
     ally = Z.next_ally(ctx)
     if ally is None:
         ctx.emit("no_ally")

@@ -91,15 +91,44 @@ def protected(g, inst):
 
 
 # --- the ally source: the deck, or the ally row in the revealed-allies variant --------------
+#
+# With a simulated deck the engine shuffles and knows the order. On a real table the deck is
+# shuffled by hand: `ally_deck` is then only the set of allies nobody has seen, and each ally that
+# comes off the deck is learned from a tap (the `observe_ally` step) before the step that uses it
+# runs. `allies_ready` queues those taps.
+
+def allies_ready(ctx, st, k):
+    """True when `k` allies can be drawn now; otherwise queue taps for them, then `st` again."""
+    g = ctx.g
+    if not g["observe_allies"]:
+        return True
+    k = min(k, len(g["observed"]) + len(g["ally_deck"]))
+    missing = k - len(g["observed"])
+    if missing <= 0:
+        return True
+    ctx.push(*[{"s": "observe_ally"} for _ in range(missing)], st)
+    return False
+
+
+def next_ally_from_deck(ctx):
+    return _deck_top(ctx.g)
+
+
+def _deck_top(g):
+    if g["observe_allies"]:
+        return g["observed"].pop(0) if g["observed"] else None
+    return g["ally_deck"].pop() if g["ally_deck"] else None
+
 
 def next_ally(ctx):
     """Reveal the next ally: the deck top, or (revealed variant) the next in the row."""
     g = ctx.g
     if g["revealed"]:
-        if g["ally_deck"]:
-            g["row"].append(g["ally_deck"].pop())
+        top = _deck_top(g)
+        if top is not None:
+            g["row"].append(top)
         return g["row"].pop(0) if g["row"] else None
-    return g["ally_deck"].pop() if g["ally_deck"] else None
+    return _deck_top(g)
 
 
 def take_top_allies(ctx, k):
@@ -108,8 +137,11 @@ def take_top_allies(ctx, k):
     taken = []
     if g["revealed"] and g["row"]:
         taken.append(g["row"].pop(0))
-    while len(taken) < k and g["ally_deck"]:
-        taken.append(g["ally_deck"].pop())
+    while len(taken) < k:
+        top = _deck_top(g)
+        if top is None:
+            break
+        taken.append(top)
     return taken
 
 
@@ -118,8 +150,23 @@ def put_allies_on_top(ctx, ordered):
     g = ctx.g
     if g["revealed"]:
         g["row"][0:0] = ordered
+    elif g["observe_allies"]:
+        g["ally_deck"].extend(ordered)  # back among the unseen; the table knows their order
     else:
         g["ally_deck"].extend(reversed(ordered))
+
+
+@step
+def observe_ally(ctx, st, answer):
+    """The table taps the ally that came off the deck (on the shared reader)."""
+    g = ctx.g
+    if answer is None:
+        ctx.ask("table", "observe_ally", [["ally", a] for a in sorted(g["ally_deck"])],
+                "Tap the next ally from the top of the ally deck.", public="waiting for the next ally")
+        return
+    ally = answer[1][1]
+    g["ally_deck"].remove(ally)
+    g["observed"].append(ally)
 
 
 def kill(ctx, inst, where):

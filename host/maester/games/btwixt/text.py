@@ -1,0 +1,180 @@
+"""B'Twixt events as one readable line each, for the table log and the terminal.
+
+`describe_event(g, event, viewer, cards)` takes the game data `g` (the engine's state["g"] or a
+view of it), an event as `viewer` received it, and optionally the card table of the config (for
+card and leader names when `g` is a view, which holds neither). It returns None for an event the
+viewer may not see. Power token values are never named before `tokens_revealed`.
+"""
+
+from ...engine import PUBLIC, REFEREE
+
+COUNCIL_WORD = "council"
+
+
+class Names:
+    """Card and leader names from whatever is at hand: the config's card table or state["g"]."""
+
+    def __init__(self, g, cards=None):
+        cards = cards or {}
+        self.g = g
+        self.info = cards.get("info") or g.get("info") or {}
+        self.leader_names = cards.get("leader_names") or {}
+
+    def leader(self, seat):
+        if seat is None:
+            return "nobody"
+        lid = self.g["leaders"][seat]
+        return self.leader_names.get(lid) or lid.replace("-", " ").title()
+
+    def seat(self, seat):
+        return "%s (seat %d)" % (self.leader(seat), seat)
+
+    def card(self, inst):
+        rec = self.info.get(inst.split("#", 1)[0])
+        if rec is None:
+            return inst
+        if rec["type"] == "ally":
+            return "%s (power %d)" % (rec["name"], rec["power"])
+        return "%s (%d)" % (rec["name"], rec["value"])
+
+    def cards(self, insts):
+        return ", ".join(self.card(c) for c in insts) or "nothing"
+
+    def council(self, c):
+        n = len(self.g["leaders"])
+        return "council %d (%s & %s)" % (c, self.leader(c), self.leader((c + 1) % n))
+
+
+def _you(names, seat, viewer):
+    return "You" if viewer == seat else names.leader(seat)
+
+
+def describe_event(g, event, viewer=PUBLIC, cards=None):
+    """One line for `event` as `viewer` may read it, or None if it is not theirs to see."""
+    vis = event.get("vis")
+    if vis is not None and viewer != REFEREE and (vis == REFEREE or viewer not in vis):
+        return None
+    k = event.get("e")
+    nm = Names(g, cards)
+    who = lambda key="seat": _you(nm, event.get(key), viewer)  # noqa: E731
+    why = event.get("why")
+
+    if k == "setup":
+        first = nm.leader(event["first"])
+        variants = ", ".join(event.get("variants") or []) or "standard game"
+        return "B'Twixt for %d (%s): %s. %s is first player." % (
+            event["players"], variants, ", ".join(nm.leader(s) for s in range(event["players"])), first)
+    if k == "season":
+        return "%s begins: new hands are dealt." % event["season"].capitalize()
+    if k == "hand":
+        lead = "Your hand" if viewer == event["seat"] else "%s's hand" % nm.leader(event["seat"])
+        return "%s: %s." % (lead, nm.cards(event["cards"]))
+    if k == "leader_card":
+        lead = "Your" if viewer == event["seat"] else "%s's" % nm.leader(event["seat"])
+        return "%s leader card for this season: %s." % (lead, nm.card(event["card"]))
+    if k == "deck_short":
+        return "The influence deck ran short: %s got only %d cards." % (nm.leader(event["seat"]), event["dealt"])
+    if k == "draft":
+        return "Draft: keep one card from your pack and pass the rest to the %s." % event["direction"]
+    if k == "ally_row":
+        return "The ally row: %s." % nm.cards(event["row"])
+    if k == "ally_revealed":
+        if event.get("extra"):
+            return "Another ally is revealed: %s." % nm.card(event["ally"])
+        return "New ally up for bid: %s." % nm.card(event["ally"])
+    if k == "no_ally":
+        return "There is no ally left to reveal."
+    if k == "play":
+        return "%s %s %s." % (who(), "play" if viewer == event["seat"] else "plays", nm.card(event["card"]))
+    if k == "kneel":
+        return "%s %s." % (who(), "kneel" if viewer == event["seat"] else "kneels")
+    if k == "skip":
+        return "%s %s this turn (The Silence)." % (who(), "skip" if viewer == event["seat"] else "skips")
+    if k == "bid_won":
+        totals = event["totals"]
+        others = ", ".join("%s %d" % (nm.leader(s), t) for s, t in enumerate(totals) if s != event["seat"])
+        return "%s %s the bid with %d influence (%s)." % (
+            who(), "win" if viewer == event["seat"] else "wins", totals[event["seat"]], others)
+    if k == "ally_claimed":
+        how = " by hand" if why == "by hand" else ""
+        return "%s %s %s in %s%s." % (who(), "place" if viewer == event["seat"] else "places",
+                                      nm.card(event["ally"]), nm.council(event["council"]), how)
+    if k == "token_gained":
+        src = {"on the ally": " (it lay on the ally)", "by hand": " (by hand)"}.get(why, "")
+        return "%s %s a face-down power token in %s%s." % (
+            who(), "gain" if viewer == event["seat"] else "gains", nm.council(event["council"]), src)
+    if k == "token_on_ally":
+        return "A face-down power token is laid on %s (Little Birds)." % nm.card(event["ally"])
+    if k == "token_moved":
+        return "A face-down power token moves from %s to %s (%s)." % (
+            nm.council(event["frm"]), nm.council(event["to"]), (why or "moved").capitalize())
+    if k == "token_returned":
+        return "A power token goes back into the supply, unseen."
+    if k == "supply_empty":
+        return "The power token supply is empty: %s gains no token." % nm.leader(event["seat"])
+    if k == "bid_moved":
+        card = nm.card(event["card"])
+        if why == "bribery":
+            return "%s puts %s into %s's bid pile." % (nm.leader(event["frm"]), card, nm.leader(event["to"]))
+        return "%s takes %s from %s's bid pile (%s)." % (
+            nm.leader(event["to"]), card, nm.leader(event["frm"]), (why or "moved").capitalize())
+    if k == "bid_to_hand":
+        return "%s takes %s back into hand (%s)." % (nm.leader(event["seat"]), nm.cards(event["cards"]),
+                                                     (why or "returned").capitalize())
+    if k == "killed":
+        where = event.get("where")
+        place = {"current": "the ally up for bid", "deck": "the ally deck"}.get(
+            where, nm.council(where) if isinstance(where, int) else "play")
+        return "%s is killed (from %s)." % (nm.card(event["ally"]), place)
+    if k == "discarded":
+        return "%s %s %s." % (who(), "discard" if viewer == event["seat"] else "discards", nm.card(event["card"]))
+    if k == "removed":
+        return "%s leaves the game (leader card, %s)." % (nm.card(event["card"]), why or "discarded")
+    if k == "looked_at_hand":
+        return "%s looks at %s's hand (Varys)." % (nm.leader(event["seat"]), nm.leader(event["target"]))
+    if k == "took_card":
+        taker, target = nm.leader(event["seat"]), nm.leader(event["target"])
+        if viewer == event["seat"]:
+            taker = "You"
+        if viewer == event["target"]:
+            target = "your"
+        else:
+            target += "'s"
+        what = nm.card(event["card"]) if "card" in event else "a card"
+        return "%s %s %s from %s hand." % (taker, "take" if taker == "You" else "takes", what, target)
+    if k == "peek":
+        return "%s will see %s's hand this round (Intercepted)." % (nm.leader(event["seat"]), nm.leader(event["target"]))
+    if k == "saw_allies":
+        return "%s the next allies: %s." % ("You see" if viewer == event["seat"] else nm.leader(event["seat"]) + " sees",
+                                            nm.cards(event["allies"]))
+    if k == "looked_at_allies":
+        return "%s looks at the top %d allies of the ally deck." % (nm.leader(event["seat"]), event["count"])
+    if k == "ally_moved":
+        return "%s moves from %s to %s (%s)." % (nm.card(event["ally"]), nm.council(event["frm"]),
+                                                 nm.council(event["to"]), (why or "moved").capitalize())
+    if k == "robb_saved":
+        return "%s discards a Betrayal to save Robb Stark." % nm.leader(event["seat"])
+    if k == "first_player":
+        return "%s %s first player." % (who(), "are now" if viewer == event["seat"] else "is now")
+    if k == "round":
+        return "The round token moves to space %d." % (event["round_space"] + 1)
+    if k == "events_added":
+        return "%d event cards are shuffled into the influence deck." % event["count"]
+    if k == "manual":
+        args = " ".join(nm.card(a) if isinstance(a, str) and "#" in a else str(a) for a in event.get("args", []))
+        return "%s records by hand: %s%s." % (nm.leader(event["seat"]), event["op"].replace("_", " "),
+                                              " " + args if args else "")
+    if k == "resolved_by_hand":
+        return "%s finished resolving %s by hand." % (nm.leader(event["seat"]), nm.card(event["card"]))
+    if k == "tokens_revealed":
+        return "The power tokens are turned face up."
+    if k == "game_over":
+        return "Game over after %d rounds: %s." % (event.get("rounds", 0), winners_line(nm, event["winners"]))
+    data = ", ".join("%s=%s" % (key, v) for key, v in event.items() if key not in ("e", "vis"))
+    return "%s%s" % ((k or "event").replace("_", " "), ": " + data if data else "")
+
+
+def winners_line(names, winners):
+    if len(winners) == 1:
+        return "%s wins" % names.seat(winners[0])
+    return "shared victory between %s" % " and ".join(names.seat(s) for s in winners)
