@@ -104,32 +104,30 @@ def ab_corruption(ctx, st, answer):
             return
 
 
+def ask_other_leader(ctx, seat, kind, prompt):
+    """Ask `seat` to pick another leader (Intercepted, Bribery, Varys)."""
+    ctx.ask(seat, kind, [["leader", s] for s in range(ctx.g["n"]) if s != seat], prompt,
+            public="choosing a leader")
+
+
 @step
 def ab_intercepted(ctx, st, answer):
     """Choose a leader; while this card lies in your bid pile this round, you see their hand."""
-    g = ctx.g
-    seat = st["seat"]
     if answer is None:
-        ctx.ask(seat, "intercepted", [["leader", s] for s in range(g["n"]) if s != seat],
-                "Intercepted: whose hand will you watch this round?", public="resolving Intercepted")
-        return
+        return ask_other_leader(ctx, st["seat"], "intercepted", "Intercepted: whose hand will you watch this round?")
     target = answer[1][1]
-    g["peeks"].append([st["card"], target])
-    ctx.emit("peek", card=st["card"], seat=seat, target=target)
+    ctx.g["peeks"].append([st["card"], target])
+    ctx.emit("peek", card=st["card"], seat=st["seat"], target=target)
 
 
 @step
 def ab_bribery(ctx, st, answer):
     """Bribery goes into another leader's bid pile; it returns to that leader's hand after the bid."""
-    g = ctx.g
-    seat = st["seat"]
     if answer is None:
-        ctx.ask(seat, "bribery", [["leader", s] for s in range(g["n"]) if s != seat],
-                "Bribery: into whose bid pile?", public="resolving Bribery")
-        return
+        return ask_other_leader(ctx, st["seat"], "bribery", "Bribery: into whose bid pile?")
     target = answer[1][1]
-    g["bids"][target].append(st["card"])
-    ctx.emit("bid_moved", card=st["card"], frm=seat, to=target, why="bribery")
+    ctx.g["bids"][target].append(st["card"])
+    ctx.emit("bid_moved", card=st["card"], frm=st["seat"], to=target, why="bribery")
 
 
 @step
@@ -187,9 +185,7 @@ def ab_varys(ctx, st, answer):
     g = ctx.g
     seat = st["seat"]
     if answer is None:
-        ctx.ask(seat, "varys_leader", [["leader", s] for s in range(g["n"]) if s != seat],
-                "Varys: whose hand do you look at?", public="choosing a hand to look at")
-        return
+        return ask_other_leader(ctx, seat, "varys_leader", "Varys: whose hand do you look at?")
     choice = answer[1]
     if choice[0] == "leader":
         target = choice[1]
