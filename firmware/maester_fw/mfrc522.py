@@ -1,0 +1,459 @@
+"""MFRC522 (NXP) reader driver over SPI, for MicroPython; also runs on CPython.
+
+Several readers can share one SPI bus: each driver gets the bus object and its own
+chip-select pin (a machine.Pin, or anything with value() or callable with 0/1).
+
+    spi = machine.SPI(0, baudrate=4_000_000, polarity=0, phase=0)
+    r = MFRC522(spi, machine.Pin(17, machine.Pin.OUT, value=1))
+    if r.init() != OK: ...             # r.version: 0x91/0x92 genuine, 0x88 FM17522 clone
+    if r.request(wupa=False) == OK and r.select() == OK:
+        uid = r.uid[:r.uid_len]          # (slicing allocates; the poll path does not)
+        r.read(4, buf16)                 # NTAG21x READ: pages 4..7
+        r.halt()
+
+Every card operation returns one status code (same convention as maester_fw.pn532):
+    OK             0  the card answered and the answer checked out
+    NO_CARD        1  clean timeout: nobody answered (the only status that means "absent")
+    ERR_COLLISION  2  two or more cards answered at once and it could not be resolved
+    ERR_CRC        3  an answer arrived but its CRC_A (or the UID check byte BCC) is wrong
+    ERR_PARITY     4  an answer arrived with a parity error
+    ERR_PROTOCOL   5  an answer of the wrong length/shape, or a chip protocol error
+    ERR_OVERFLOW   6  the chip's 64-byte FIFO overflowed
+    ERR_NAK        7  the card refused (NAK), or answered a HLTA
+    ERR_HW         8  the chip itself did not respond (no IRQ within the guard time)
+
+Timing: the chip's timer bounds every receive.  TPrescaler = 169 gives a 25 us tick
+(13.56 MHz / (2*169+1) = 40 kHz); the reload value is timeout_us / 25 - 1, default 1000 us.
+With TAuto the timer starts when the chip finishes transmitting and stops as soon as an
+answer starts; a card answers REQA/WUPA/SELECT/READ after about 91 us (frame delay time),
+so 1 ms is ample and an empty reader costs about 1 ms of waiting plus about a dozen register
+transactions, instead of 15-25 ms with the common driver defaults.  The IRQ wait loop ends
+on RxIRq, ErrIRq or TimerIRq (not on a fixed count), with a separate guard of
+timeout + 20 ms in case the chip is dead or unpowered.
+
+No allocation after construction: registers go through two 2-byte buffers, FIFO traffic
+through preallocated buffers and memoryviews prepared in __init__.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+try:
+    from time import sleep_us as _sleep_us, ticks_us as _ticks_us, ticks_diff as _ticks_diff
+except ImportError:  # CPython
+    import time as _time
+
+    def _sleep_us(us):
+        _time.sleep(us / 1_000_000)
+
+    def _ticks_us():
+        return _time.monotonic_ns() // 1000
+
+    def _ticks_diff(a, b):
+        return a - b
+
+OK = const(0)
+NO_CARD = const(1)
+ERR_COLLISION = const(2)
+ERR_CRC = const(3)
+ERR_PARITY = const(4)
+ERR_PROTOCOL = const(5)
+ERR_OVERFLOW = const(6)
+ERR_NAK = const(7)
+ERR_HW = const(8)
+
+# registers
+_CommandReg = const(0x01)
+_ComIrqReg = const(0x04)
+_DivIrqReg = const(0x05)
+_ErrorReg = const(0x06)
+_FIFODataReg = const(0x09)
+_FIFOLevelReg = const(0x0A)
+_ControlReg = const(0x0C)
+_BitFramingReg = const(0x0D)
+_CollReg = const(0x0E)
+_ModeReg = const(0x11)
+_TxModeReg = const(0x12)
+_RxModeReg = const(0x13)
+_TxControlReg = const(0x14)
+_TxASKReg = const(0x15)
+_CRCResultRegH = const(0x21)
+_CRCResultRegL = const(0x22)
+_ModWidthReg = const(0x24)
+_RFCfgReg = const(0x26)
+_TModeReg = const(0x2A)
+_TPrescalerReg = const(0x2B)
+_TReloadRegH = const(0x2C)
+_TReloadRegL = const(0x2D)
+_VersionReg = const(0x37)
+
+# chip commands
+_IDLE = const(0x00)
+_CALC_CRC = const(0x03)
+_TRANSCEIVE = const(0x0C)
+_SOFT_RESET = const(0x0F)
+
+# card commands
+_REQA = const(0x26)
+_WUPA = const(0x52)
+_SEL_CL1 = const(0x93)
+_CT = const(0x88)
+_READ = const(0x30)
+_HLTA = const(0x50)
+
+_PRESCALER = const(169)   # 25 us timer tick
+_TICK_US = const(25)
+_GUARD_US = const(20000)
+_BUF = const(20)          # largest frame: READ answer, 16 data + 2 CRC
+
+
+class MFRC522:
+    def __init__(self, spi, cs, rst=None, timeout_us=1000, gain=5,
+                 sleep_us=None, ticks_us=None):
+        self._spi = spi
+        self._cs = cs.value if hasattr(cs, "value") else cs
+        self._cs(1)
+        self._rst = rst
+        self._sleep_us = sleep_us if sleep_us is not None else _sleep_us
+        self._ticks = ticks_us if ticks_us is not None else _ticks_us
+        self.timeout_us = timeout_us
+        self.gain = gain & 7
+        self._w = bytearray(2)
+        self._r = bytearray(2)
+        self._ftx = bytearray(_BUF + 1)
+        self._frx = bytearray(_BUF + 1)
+        mt = memoryview(self._ftx)
+        mr = memoryview(self._frx)
+        self._ftxv = [mt[:n] for n in range(_BUF + 2)]
+        self._frxv = [mr[:n] for n in range(_BUF + 2)]
+        self.buf = bytearray(_BUF)       # frame to send
+        self.rbuf = bytearray(_BUF)      # frame received
+        self.rx_len = 0                  # bytes received
+        self.rx_last_bits = 0            # valid bits in the last byte (0 = all 8)
+        self._cl = bytearray(5)          # one cascade level: 4 bytes + BCC
+        self.atqa = bytearray(2)
+        self.uid = bytearray(10)
+        self.uid_len = 0
+        self.sak = 0
+        self.version = 0
+        # health counters
+        self.transceives = 0
+        self.collisions = 0
+
+    # -- registers -----------------------------------------------------------------------
+    def _wreg(self, reg, val):
+        w = self._w
+        w[0] = (reg << 1) & 0x7E
+        w[1] = val
+        self._cs(0)
+        self._spi.write(w)
+        self._cs(1)
+
+    def _rreg(self, reg):
+        w = self._w
+        w[0] = ((reg << 1) & 0x7E) | 0x80
+        w[1] = 0
+        self._cs(0)
+        self._spi.write_readinto(w, self._r)
+        self._cs(1)
+        return self._r[1]
+
+    def _fifo_write(self, src, n):
+        t = self._ftx
+        t[0] = (_FIFODataReg << 1) & 0x7E
+        for i in range(n):
+            t[1 + i] = src[i]
+        self._cs(0)
+        self._spi.write(self._ftxv[n + 1])
+        self._cs(1)
+
+    def _fifo_read(self, dst, n):
+        t = self._ftx
+        a = ((_FIFODataReg << 1) & 0x7E) | 0x80
+        for i in range(n):
+            t[i] = a
+        t[n] = 0
+        self._cs(0)
+        self._spi.write_readinto(self._ftxv[n + 1], self._frxv[n + 1])
+        self._cs(1)
+        r = self._frx
+        for i in range(n):
+            dst[i] = r[i + 1]
+
+    # -- set-up --------------------------------------------------------------------------
+    def init(self):
+        """Reset and configure the chip, switch the antenna on.  OK, or ERR_HW if absent."""
+        if self._rst is not None:
+            self._rst(0)
+            self._sleep_us(100)
+            self._rst(1)
+            self._sleep_us(50_000)
+        self._wreg(_CommandReg, _SOFT_RESET)
+        t0 = self._ticks()
+        while self._rreg(_CommandReg) & 0x10:            # PowerDown: oscillator starting
+            if _ticks_diff(self._ticks(), t0) > 100_000:
+                return ERR_HW
+            self._sleep_us(1000)
+        self._wreg(_TxModeReg, 0x00)                     # 106 kbit/s, no hardware CRC
+        self._wreg(_RxModeReg, 0x00)
+        self._wreg(_ModWidthReg, 0x26)
+        self.set_timeout(self.timeout_us)
+        self._wreg(_TxASKReg, 0x40)                      # 100 % ASK, as type A needs
+        self._wreg(_ModeReg, 0x3D)                       # CRC coprocessor preset 0x6363
+        self._wreg(_CollReg, 0x00)                       # clear bits after a collision
+        self._wreg(_RFCfgReg, self.gain << 4)            # RxGain: 5 = 38 dB (7 saturates)
+        self.version = self._rreg(_VersionReg)
+        if self.version == 0x00 or self.version == 0xFF:
+            return ERR_HW
+        self.antenna(True)
+        return OK
+
+    def set_timeout(self, timeout_us):
+        """Receive timeout, rounded to the 25 us timer tick (25 us .. 1.6 s)."""
+        reload = timeout_us // _TICK_US - 1
+        if reload < 1:
+            reload = 1
+        if reload > 0xFFFF:
+            reload = 0xFFFF
+        self.timeout_us = (reload + 1) * _TICK_US
+        self._wreg(_TModeReg, 0x80 | (_PRESCALER >> 8))  # TAuto: start after transmit
+        self._wreg(_TPrescalerReg, _PRESCALER & 0xFF)
+        self._wreg(_TReloadRegH, reload >> 8)
+        self._wreg(_TReloadRegL, reload & 0xFF)
+
+    def antenna(self, on):
+        """RF field on/off.  Off powers every card down: they come back in IDLE."""
+        v = self._rreg(_TxControlReg)
+        if on:
+            if v & 0x03 != 0x03:
+                self._wreg(_TxControlReg, v | 0x03)
+        elif v & 0x03:
+            self._wreg(_TxControlReg, v & 0xFC)
+
+    field = antenna
+
+    # -- CRC coprocessor ------------------------------------------------------------------
+    def _crc(self, src, n):
+        """CRC_A of src[0:n] computed by the chip; returns it as an int (low byte first)."""
+        self._wreg(_CommandReg, _IDLE)
+        self._wreg(_DivIrqReg, 0x04)                     # clear CRCIRq
+        self._wreg(_FIFOLevelReg, 0x80)                  # flush
+        self._fifo_write(src, n)
+        self._wreg(_CommandReg, _CALC_CRC)
+        t0 = self._ticks()
+        while not self._rreg(_DivIrqReg) & 0x04:
+            if _ticks_diff(self._ticks(), t0) > _GUARD_US:
+                return -1
+        self._wreg(_CommandReg, _IDLE)
+        return self._rreg(_CRCResultRegL) | (self._rreg(_CRCResultRegH) << 8)
+
+    def _append_crc(self, n):
+        c = self._crc(self.buf, n)
+        if c < 0:
+            return False
+        self.buf[n] = c & 0xFF
+        self.buf[n + 1] = c >> 8
+        return True
+
+    def _check_crc(self, n):
+        """True if rbuf[0:n] is followed by its correct CRC_A."""
+        c = self._crc(self.rbuf, n)
+        return c >= 0 and self.rbuf[n] == (c & 0xFF) and self.rbuf[n + 1] == (c >> 8)
+
+    # -- transceive -----------------------------------------------------------------------
+    def transceive(self, n, tx_last_bits=0, rx_align=0):
+        """Send buf[0:n] (the last byte holding tx_last_bits bits, 0 = 8), receive into rbuf.
+
+        Returns OK, NO_CARD (the timer ran out: clean timeout), or an error code.  On OK and
+        on ERR_COLLISION, rx_len and rx_last_bits describe what arrived.
+        """
+        self.transceives += 1
+        self.rx_len = 0
+        self.rx_last_bits = 0
+        framing = (rx_align << 4) | tx_last_bits
+        self._wreg(_CommandReg, _IDLE)
+        self._wreg(_ComIrqReg, 0x7F)                     # clear all IRQ bits
+        self._wreg(_FIFOLevelReg, 0x80)
+        self._fifo_write(self.buf, n)
+        self._wreg(_BitFramingReg, framing)
+        self._wreg(_CommandReg, _TRANSCEIVE)
+        self._wreg(_BitFramingReg, framing | 0x80)       # StartSend
+        t0 = self._ticks()
+        while True:
+            irq = self._rreg(_ComIrqReg)
+            if irq & 0x22:                               # RxIRq or ErrIRq
+                break
+            if irq & 0x01:                               # TimerIRq, nothing received
+                self._wreg(_CommandReg, _IDLE)
+                return NO_CARD
+            if _ticks_diff(self._ticks(), t0) > self.timeout_us + _GUARD_US:
+                self._wreg(_CommandReg, _IDLE)
+                return ERR_HW
+        self._wreg(_CommandReg, _IDLE)
+        err = self._rreg(_ErrorReg)
+        if err & 0x10:
+            return ERR_OVERFLOW
+        if err & 0x01:
+            return ERR_PROTOCOL
+        coll = err & 0x08
+        if err & 0x02 and not coll:
+            return ERR_PARITY
+        if err & 0x04:
+            return ERR_CRC
+        level = self._rreg(_FIFOLevelReg)
+        if level > _BUF:
+            return ERR_OVERFLOW
+        self.rx_last_bits = self._rreg(_ControlReg) & 0x07
+        self._fifo_read(self.rbuf, level)
+        self.rx_len = level
+        if coll:
+            self.collisions += 1
+            return ERR_COLLISION
+        return OK
+
+    # -- ISO/IEC 14443-3 -----------------------------------------------------------------
+    def request(self, wupa=False):
+        """REQA (wakes IDLE cards) or WUPA (wakes IDLE and HALT cards).  ATQA -> self.atqa."""
+        self.buf[0] = _WUPA if wupa else _REQA
+        st = self.transceive(1, 7)
+        if st != OK:
+            return st
+        if self.rx_len != 2 or self.rx_last_bits:
+            return ERR_PROTOCOL
+        self.atqa[0] = self.rbuf[0]
+        self.atqa[1] = self.rbuf[1]
+        return OK
+
+    def _anticoll(self, sel):
+        """Bit-frame anticollision for one cascade level; result in self._cl (4 bytes + BCC).
+
+        On a collision the 1 branch is taken (ISO/IEC 14443-3), so with two cards on one
+        reader the same card wins every time.
+        """
+        cl = self._cl
+        buf = self.buf
+        for i in range(5):
+            cl[i] = 0
+        known = 0
+        for _ in range(33):
+            full = known >> 3
+            extra = known & 7
+            nsend = full + (1 if extra else 0)
+            buf[0] = sel
+            buf[1] = ((2 + full) << 4) | extra
+            for i in range(nsend):
+                buf[2 + i] = cl[i]
+            st = self.transceive(2 + nsend, extra, extra)
+            if st != OK and st != ERR_COLLISION:
+                return st
+            n = self.rx_len
+            if full + n > 5:
+                return ERR_PROTOCOL
+            for i in range(n):
+                if i == 0 and extra:
+                    m = (1 << extra) - 1
+                    cl[full] = (cl[full] & m) | (self.rbuf[0] & ~m & 0xFF)
+                else:
+                    cl[full + i] = self.rbuf[i]
+            if st == OK:
+                if full + n != 5 or self.rx_last_bits:
+                    return ERR_PROTOCOL
+                return OK
+            c = self._rreg(_CollReg)
+            if c & 0x20:                                 # position not valid
+                return ERR_COLLISION
+            pos = c & 0x1F
+            if pos == 0:
+                pos = 32
+            bit = full * 8 + pos - 1
+            if bit < known or bit >= 32:
+                return ERR_COLLISION
+            cl[bit >> 3] |= 1 << (bit & 7)
+            known = bit + 1
+        return ERR_COLLISION
+
+    def select(self):
+        """Anticollision + SELECT over cascade levels 1-3.  UID -> uid[:uid_len], SAK -> sak.
+
+        Call right after a successful request(); the card ends ACTIVE.
+        """
+        self.uid_len = 0
+        cl = self._cl
+        buf = self.buf
+        for level in range(3):
+            sel = _SEL_CL1 + 2 * level
+            st = self._anticoll(sel)
+            if st != OK:
+                return st
+            if cl[0] ^ cl[1] ^ cl[2] ^ cl[3] != cl[4]:
+                return ERR_CRC                           # BCC wrong: corrupted answer
+            buf[0] = sel
+            buf[1] = 0x70
+            for i in range(5):
+                buf[2 + i] = cl[i]
+            if not self._append_crc(7):
+                return ERR_HW
+            st = self.transceive(9)
+            if st != OK:
+                return st
+            if self.rx_len != 3 or self.rx_last_bits:
+                return ERR_PROTOCOL
+            if not self._check_crc(1):
+                return ERR_CRC
+            sak = self.rbuf[0]
+            u = self.uid
+            k = self.uid_len
+            if sak & 0x04:                               # cascade bit: UID not complete
+                if cl[0] != _CT:
+                    return ERR_PROTOCOL
+                u[k] = cl[1]
+                u[k + 1] = cl[2]
+                u[k + 2] = cl[3]
+                self.uid_len = k + 3
+            else:
+                u[k] = cl[0]
+                u[k + 1] = cl[1]
+                u[k + 2] = cl[2]
+                u[k + 3] = cl[3]
+                self.uid_len = k + 4
+                self.sak = sak
+                return OK
+        return ERR_PROTOCOL
+
+    def read(self, page, out):
+        """NTAG21x / Ultralight READ (0x30): 16 bytes (4 pages from `page`) into out[0:16]."""
+        buf = self.buf
+        buf[0] = _READ
+        buf[1] = page
+        if not self._append_crc(2):
+            return ERR_HW
+        st = self.transceive(4)
+        if st != OK:
+            return st
+        if self.rx_len == 1 and self.rx_last_bits == 4:
+            return ERR_NAK
+        if self.rx_len != 18 or self.rx_last_bits:
+            return ERR_PROTOCOL
+        if not self._check_crc(16):
+            return ERR_CRC
+        r = self.rbuf
+        for i in range(16):
+            out[i] = r[i]
+        return OK
+
+    def halt(self):
+        """HLTA: park the ACTIVE card in HALT (only WUPA wakes it).  Silence means OK."""
+        buf = self.buf
+        buf[0] = _HLTA
+        buf[1] = 0
+        if not self._append_crc(2):
+            return ERR_HW
+        st = self.transceive(4)
+        if st == NO_CARD:
+            return OK
+        if st == OK:
+            return ERR_NAK
+        return st

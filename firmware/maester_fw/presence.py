@@ -1,0 +1,317 @@
+"""Card presence on one reader: a small state machine over reader primitives.
+
+Reader-agnostic: works with any driver that offers
+    request(wupa) -> status     REQA (wupa False: IDLE cards only) or WUPA (IDLE and HALT cards)
+    select()      -> status     anticollision + SELECT; UID in .uid[:.uid_len]
+    read(page, buf16) -> status 16 bytes from `page` (NTAG21x READ)
+    halt()        -> status     park the card in HALT
+    antenna(on)                 RF field on/off (off resets every card in the field)
+with the shared status codes (maester_fw.mfrc522 and maester_fw.pn532 use the same values):
+only NO_CARD, a clean timeout, counts as a miss; any other failure means *something*
+answered, so it is counted as an error and never as a miss.
+
+    EMPTY --REQA answered, UID read--> SEEN (confirm > 1) --read M times--> PRESENT
+      |                                  |                                  |
+      |  (confirm == 1: straight to PRESENT, event PLACED)                  |
+      |                                  |  N clean misses                  | N clean misses
+      |                                  v                                  v (event REMOVED)
+      +<--- next poll: field on ---- FIELD_OFF <----------------------------+
+    PRESENT: WUPA; every K-th poll also SELECT and compare the UID.  A different UID
+             without a miss in between -> REMOVED(old) + PLACED(new) in the same poll.
+    After every read (and after any error) the card is sent to HALT, so the next WUPA
+    finds it in a known state; REQA would not wake it, which is why resting cards are
+    polled with WUPA.  After a removal the field is switched off for one poll interval:
+    a card we halted but lost track of (e.g. after noise) is reset to IDLE and found again.
+    While EMPTY every `sweep_every`-th poll uses WUPA instead of REQA, so a card left in
+    HALT that the machine lost track of is found without a field cycle.
+    Backstop: `bad_limit` consecutive polls without a good answer (errors or misses) also
+    count as a removal, so a card that only ever answers with errors cannot stay forever.
+
+Events go to `on_event(presence, kind)` (kind PLACED or REMOVED; read presence.uid,
+presence.uid_len, presence.data) and poll() returns the last event of the poll:
+NONE, PLACED, REMOVED or SWAPPED.  No allocation in poll(): fixed buffers, int counters.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+# status codes shared with the drivers
+OK = const(0)
+NO_CARD = const(1)
+ERR_COLLISION = const(2)
+ERR_CRC = const(3)
+ERR_PARITY = const(4)
+ERR_PROTOCOL = const(5)
+ERR_OVERFLOW = const(6)
+ERR_NAK = const(7)
+ERR_HW = const(8)
+
+# states
+EMPTY = const(0)
+SEEN = const(1)
+PRESENT = const(2)
+FIELD_OFF = const(3)
+STATE_NAMES = ("EMPTY", "SEEN", "PRESENT", "FIELD_OFF")
+
+# events
+NONE = const(0)
+PLACED = const(1)
+REMOVED = const(2)
+SWAPPED = const(3)
+
+
+class Presence:
+    def __init__(self, reader, on_event=None, index=0, miss_limit=3, confirm=1,
+                 reselect_every=1, bad_limit=30, data_blocks=0, first_page=4,
+                 sweep_every=8):
+        """miss_limit N: removed after N consecutive clean misses.
+        confirm M: placed after the same UID was read M times in a row.
+        reselect_every K: a resting card is SELECTed (UID compared) every K-th poll;
+            1 = every poll (a swap is seen at the next poll).
+        bad_limit: removal backstop after this many polls with no good answer.
+        data_blocks: read this many 16-byte blocks from first_page into .data when a
+            new card is identified (4 blocks = pages 4..19 = 64 bytes of NDEF area).
+        sweep_every: while empty, every n-th poll uses WUPA instead of REQA, to find a
+            card left in HALT that we lost track of (0 = never).
+        The field is switched off here; the first poll switches it on, so cards left in
+        HALT by earlier code start again from IDLE.
+        """
+        self.reader = reader
+        self.on_event = on_event
+        self.index = index
+        self.miss_limit = miss_limit if miss_limit > 0 else 1
+        self.confirm = confirm if confirm > 0 else 1
+        self.reselect_every = reselect_every if reselect_every > 0 else 1
+        self.bad_limit = bad_limit
+        self.sweep_every = sweep_every
+        self.first_page = first_page
+        self.data_blocks = data_blocks
+        self.data = bytearray(16 * data_blocks)
+        mv = memoryview(self.data)
+        self._blocks = [mv[16 * i:16 * i + 16] for i in range(data_blocks)]
+        self.uid = bytearray(10)
+        self.uid_len = 0
+        self.state = FIELD_OFF
+        self._miss_run = 0
+        self._bad_run = 0
+        self._confirms = 0
+        self._since = 0
+        # health counters
+        self.polls = 0
+        self.misses = 0          # clean timeouts (an empty reader counts one per poll)
+        self.errors = 0          # collisions, CRC/parity/protocol errors, NAKs
+        self.reads = 0           # UIDs read successfully
+        self.placed = 0
+        self.removed = 0
+        self.swaps = 0
+        reader.antenna(False)
+
+    # -- public ---------------------------------------------------------------------------
+    def poll(self):
+        self.polls += 1
+        r = self.reader
+        st = self.state
+        if st == FIELD_OFF:
+            r.antenna(True)
+            self.state = EMPTY
+            return NONE
+        wupa = st != EMPTY
+        if not wupa and self.sweep_every > 0 and self.polls % self.sweep_every == 0:
+            wupa = True
+        s = r.request(wupa)
+        if s == NO_CARD:
+            return self._miss()
+        if s != OK:
+            return self._error()
+        if st == PRESENT and self.reselect_every > 1:
+            self._since += 1
+            if self._since < self.reselect_every:
+                r.halt()
+                self._miss_run = 0
+                self._bad_run = 0
+                return NONE
+        self._since = 0
+        s = r.select()
+        if s == NO_CARD:
+            r.halt()
+            return self._miss()
+        if s != OK:
+            return self._error()
+        same = self._same_uid()
+        if self.data_blocks and not (same and st == PRESENT):
+            for i in range(self.data_blocks):
+                s = r.read(self.first_page + 4 * i, self._blocks[i])
+                if s != OK:
+                    if s == NO_CARD:
+                        r.halt()
+                        return self._miss()
+                    return self._error()
+        r.halt()
+        self.reads += 1
+        self._miss_run = 0
+        self._bad_run = 0
+        return self._identified(same)
+
+    def state_name(self):
+        return STATE_NAMES[self.state]
+
+    def present(self):
+        return self.state == PRESENT
+
+    def stats(self):
+        """(polls, misses, errors, reads, placed, removed) -- allocates a tuple."""
+        return (self.polls, self.misses, self.errors, self.reads, self.placed, self.removed)
+
+    # -- internals ------------------------------------------------------------------------
+    def _emit(self, kind):
+        cb = self.on_event
+        if cb is not None:
+            cb(self, kind)
+
+    def _same_uid(self):
+        r = self.reader
+        n = r.uid_len
+        if n != self.uid_len or n == 0:
+            return False
+        a = self.uid
+        b = r.uid
+        for i in range(n):
+            if a[i] != b[i]:
+                return False
+        return True
+
+    def _take_uid(self):
+        r = self.reader
+        n = r.uid_len
+        for i in range(n):
+            self.uid[i] = r.uid[i]
+        self.uid_len = n
+
+    def _miss(self):
+        self.misses += 1
+        if self.state == EMPTY:
+            return NONE
+        self._miss_run += 1
+        self._bad_run += 1
+        if self._miss_run >= self.miss_limit or self._bad_run >= self.bad_limit:
+            return self._lost()
+        return NONE
+
+    def _error(self):
+        self.errors += 1
+        self._miss_run = 0          # a card did answer: not a miss
+        self._bad_run += 1
+        self.reader.halt()
+        if self.state == EMPTY:
+            # the card may now be halted: only WUPA finds it again
+            self.state = SEEN
+            self._confirms = 0
+            self.uid_len = 0
+        if self._bad_run >= self.bad_limit:
+            return self._lost()
+        return NONE
+
+    def _lost(self):
+        ev = NONE
+        if self.state == PRESENT:
+            self.removed += 1
+            self._emit(REMOVED)
+            ev = REMOVED
+        self.state = FIELD_OFF
+        self.uid_len = 0
+        self._miss_run = 0
+        self._bad_run = 0
+        self._confirms = 0
+        self._since = 0
+        self.reader.antenna(False)
+        return ev
+
+    def _identified(self, same):
+        st = self.state
+        if st == PRESENT:
+            if same:
+                return NONE
+            self.swaps += 1
+            self.removed += 1
+            self._emit(REMOVED)                 # still carries the old UID
+            self._take_uid()
+            if self.confirm <= 1:
+                self.placed += 1
+                self._emit(PLACED)
+                return SWAPPED
+            self.state = SEEN
+            self._confirms = 1
+            return REMOVED
+        if st == SEEN and same:
+            self._confirms += 1
+        else:
+            self._take_uid()
+            self._confirms = 1
+        if self._confirms >= self.confirm:
+            self.state = PRESENT
+            self.placed += 1
+            self._emit(PLACED)
+            return PLACED
+        self.state = SEEN
+        return NONE
+
+
+def ndef_message(buf, n=-1):
+    """Find the NDEF message TLV (type 0x03) in Type 2 tag user memory.
+
+    Returns (offset, length) of the message inside buf, or (-1, 0).  Allocates a tuple;
+    meant for the placement path, not the poll loop.
+    """
+    if n < 0:
+        n = len(buf)
+    i = 0
+    while i < n:
+        t = buf[i]
+        if t == 0x00:                   # NULL TLV
+            i += 1
+            continue
+        if t == 0xFE or i + 1 >= n:     # terminator
+            break
+        ln = buf[i + 1]
+        hdr = 2
+        if ln == 0xFF:
+            if i + 3 >= n:
+                break
+            ln = (buf[i + 2] << 8) | buf[i + 3]
+            hdr = 4
+        if t == 0x03:
+            if i + hdr + ln > n:
+                return -1, 0            # message longer than what was read
+            return i + hdr, ln
+        i += hdr + ln
+    return -1, 0
+
+
+def ndef_text(buf, n=-1):
+    """(offset, length) of the text of the first NDEF Text record ("T"), or (-1, 0)."""
+    p, ln = ndef_message(buf, n)
+    if p < 0 or ln < 3:
+        return -1, 0
+    end = p + ln
+    hdr = buf[p]
+    tlen = buf[p + 1]
+    if hdr & 0x10:                      # SR: one-byte payload length
+        plen = buf[p + 2]
+        q = p + 3
+    else:
+        plen = (buf[p + 2] << 24) | (buf[p + 3] << 16) | (buf[p + 4] << 8) | buf[p + 5]
+        q = p + 6
+    idlen = 0
+    if hdr & 0x08:                      # IL: id length present
+        idlen = buf[q]
+        q += 1
+    if (hdr & 0x07) != 0x01 or tlen != 1 or buf[q] != 0x54:
+        return -1, 0
+    q += tlen + idlen
+    if q + plen > end or plen < 1:
+        return -1, 0
+    lang = buf[q] & 0x3F
+    return q + 1 + lang, plen - 1 - lang

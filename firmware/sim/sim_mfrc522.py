@@ -1,0 +1,480 @@
+"""A simulated MFRC522 at the register level, behind a simulated SPI bus.
+
+The real driver (maester_fw.mfrc522) talks to it exactly as to the chip: an address byte
+`(addr << 1) & 0x7E`, with bit 7 set for a read; a read transaction sends one address byte per
+register and a final 0x00, a write sends the address then data bytes that all go to that
+register (so the FIFO can be filled in one transaction).
+
+Modelled: the 64-byte FIFO, CommandReg (Idle, CalcCRC, Transmit, Transceive, SoftReset),
+ComIrqReg/DivIrqReg with their Set1/Set2 write semantics, ErrorReg, ControlReg (RxLastBits),
+BitFramingReg (StartSend, RxAlign, TxLastBits), CollReg (ValuesAfterColl, CollPos), the timer
+(TAuto, prescaler, reload: a transceive with no answer raises TimerIRq after the configured
+time), the CRC coprocessor (real CRC_A with the ModeReg preset), TxControlReg (antenna on/off
+switches the RF field, which powers the cards down and up), TxASKReg (without 100 % ASK the
+cards hear nothing).  Not modelled: MIFARE Crypto1, RxCRCEn/TxCRCEn checking on receive,
+water levels, IRQ pin, analog settings (RFCfgReg is stored only).
+
+Time: a SimClock shared by the bus.  Every SPI call costs `call_us` (host overhead, one call
+of the MicroPython SPI API plus the chip-select toggles) plus the bits at `baud`.  Air time,
+the card's frame delay and the timer run on the same clock, so an empty reader poll costs the
+configured receive timeout plus the register traffic around it.
+"""
+
+from sim_cards import Field, FDT_US, air_us, crc_preset
+
+# registers
+CommandReg = 0x01
+ComIEnReg = 0x02
+DivIEnReg = 0x03
+ComIrqReg = 0x04
+DivIrqReg = 0x05
+ErrorReg = 0x06
+Status1Reg = 0x07
+Status2Reg = 0x08
+FIFODataReg = 0x09
+FIFOLevelReg = 0x0A
+ControlReg = 0x0C
+BitFramingReg = 0x0D
+CollReg = 0x0E
+ModeReg = 0x11
+TxModeReg = 0x12
+RxModeReg = 0x13
+TxControlReg = 0x14
+TxASKReg = 0x15
+CRCResultRegH = 0x21
+CRCResultRegL = 0x22
+ModWidthReg = 0x24
+RFCfgReg = 0x26
+TModeReg = 0x2A
+TPrescalerReg = 0x2B
+TReloadRegH = 0x2C
+TReloadRegL = 0x2D
+VersionReg = 0x37
+
+CMD_IDLE = 0x00
+CMD_MEM = 0x01
+CMD_CALC_CRC = 0x03
+CMD_TRANSMIT = 0x04
+CMD_RECEIVE = 0x08
+CMD_TRANSCEIVE = 0x0C
+CMD_SOFT_RESET = 0x0F
+
+EV_NONE = 0
+EV_RX = 1
+EV_TIMER = 2
+EV_TX = 3
+
+_RESET_VALUES = (
+    (CommandReg, 0x20), (ComIEnReg, 0x80), (ComIrqReg, 0x14), (Status1Reg, 0x21),
+    (0x0B, 0x08), (ControlReg, 0x10), (CollReg, 0xA0), (ModeReg, 0x3F),
+    (TxControlReg, 0x80), (0x16, 0x10), (0x17, 0x84), (0x18, 0x84), (0x19, 0x4D),
+    (ModWidthReg, 0x26), (RFCfgReg, 0x48), (0x27, 0x88), (0x28, 0x20), (0x29, 0x20),
+)
+
+
+class SimClock:
+    """Simulated time in integer microseconds."""
+
+    def __init__(self):
+        self.now = 0
+
+    def advance(self, us):
+        self.now += us
+
+    def sleep_us(self, us):
+        self.now += us
+
+    def sleep_ms(self, ms):
+        self.now += ms * 1000
+
+    def ticks_us(self):
+        return self.now
+
+
+class SimPin:
+    """A chip-select pin: `pin.value(v)`, `pin(v)`, on()/off().  Tells its device on edges."""
+
+    def __init__(self, clock, value=1, pin_us=2):
+        self.clock = clock
+        self._v = value
+        self.dev = None
+        self.pin_us = pin_us
+
+    def value(self, v=None):
+        if v is None:
+            return self._v
+        v = 1 if v else 0
+        if v != self._v:
+            self._v = v
+            self.clock.now += self.pin_us
+            d = self.dev
+            if d is not None:
+                if v:
+                    d.cs_high()
+                else:
+                    d.cs_low()
+        return None
+
+    def __call__(self, v=None):
+        return self.value(v)
+
+    def on(self):
+        self.value(1)
+
+    def off(self):
+        self.value(0)
+
+
+class SimSPI:
+    """An SPI bus shared by several devices; the device whose CS pin is low gets the bytes.
+
+    With no device selected, MISO floats and reads 0xFF.  Two selected at once counts a
+    conflict (and reads 0xFF).
+    """
+
+    def __init__(self, clock, baud=4_000_000, call_us=20):
+        self.clock = clock
+        self.baud = baud
+        self.call_us = call_us
+        self.devices = []
+        self.calls = 0
+        self.nbytes = 0
+        self.conflicts = 0
+
+    def attach(self, dev):
+        self.devices.append(dev)
+
+    def _selected(self):
+        found = None
+        for d in self.devices:
+            if d.cs._v == 0:
+                if found is not None:
+                    self.conflicts += 1
+                    return None
+                found = d
+        return found
+
+    def _cost(self, n):
+        self.calls += 1
+        self.nbytes += n
+        self.clock.now += self.call_us + (n * 8_000_000) // self.baud
+
+    def write(self, buf):
+        n = len(buf)
+        self._cost(n)
+        d = self._selected()
+        if d is not None:
+            for i in range(n):
+                d.xfer(buf[i])
+
+    def readinto(self, buf, write=0):
+        n = len(buf)
+        self._cost(n)
+        d = self._selected()
+        for i in range(n):
+            buf[i] = d.xfer(write) if d is not None else 0xFF
+
+    def write_readinto(self, wbuf, rbuf):
+        n = len(wbuf)
+        self._cost(n)
+        d = self._selected()
+        for i in range(n):
+            rbuf[i] = d.xfer(wbuf[i]) if d is not None else 0xFF
+
+
+class SimMFRC522:
+    def __init__(self, spi, cs=None, field=None, version=0x92, name=""):
+        self.spi = spi
+        self.clock = spi.clock
+        self.cs = cs if cs is not None else SimPin(spi.clock)
+        self.cs.dev = self
+        spi.attach(self)
+        self.name = name
+        self.field = field if field is not None else Field(name)
+        self.version = version
+        self.regs = bytearray(64)
+        self.fifo = bytearray(64)
+        self.fifo_r = 0
+        self.fifo_n = 0
+        self.txbuf = bytearray(66)
+        self.rxbuf = bytearray(24)
+        self.rx_bits = 0
+        self.rx_coll = -1
+        self.rx_parity = False
+        self.ev = EV_NONE
+        self.ev_at = 0
+        # SPI transaction state
+        self._first = True
+        self._mode = 0            # 1 read, 2 write
+        self._waddr = 0
+        self._out = 0
+        # statistics for tests
+        self.transceives = 0
+        self.irq_reads = 0
+        self.resets = 0
+        self.reset()
+
+    # -- chip state ----------------------------------------------------------------------
+    def reset(self):
+        r = self.regs
+        for i in range(64):
+            r[i] = 0
+        for a, v in _RESET_VALUES:
+            r[a] = v
+        r[VersionReg] = self.version
+        self.fifo_r = 0
+        self.fifo_n = 0
+        self.ev = EV_NONE
+        self.field.set_on(False)
+        self.resets += 1
+
+    def fifo_level(self):
+        return self.fifo_n - self.fifo_r
+
+    def _push(self, v):
+        if self.fifo_n >= 64:
+            if self.fifo_r == 0:
+                self.regs[ErrorReg] |= 0x10          # BufferOvfl
+                return
+            n = self.fifo_n - self.fifo_r
+            for i in range(n):
+                self.fifo[i] = self.fifo[self.fifo_r + i]
+            self.fifo_r = 0
+            self.fifo_n = n
+        self.fifo[self.fifo_n] = v
+        self.fifo_n += 1
+
+    def _pop(self):
+        if self.fifo_r >= self.fifo_n:
+            return 0
+        v = self.fifo[self.fifo_r]
+        self.fifo_r += 1
+        if self.fifo_r == self.fifo_n:
+            self.fifo_r = 0
+            self.fifo_n = 0
+        return v
+
+    def _flush(self):
+        self.fifo_r = 0
+        self.fifo_n = 0
+        self.regs[ErrorReg] &= ~0x10 & 0xFF
+
+    def timer_us(self):
+        """Receive timeout from TModeReg/TPrescalerReg/TReloadReg (TPrescalEven = 0)."""
+        r = self.regs
+        p = ((r[TModeReg] & 0x0F) << 8) | r[TPrescalerReg]
+        reload = (r[TReloadRegH] << 8) | r[TReloadRegL]
+        return ((2 * p + 1) * (reload + 1) * 100) // 1356
+
+    def _update(self):
+        if self.ev == EV_NONE or self.clock.now < self.ev_at:
+            return
+        ev = self.ev
+        self.ev = EV_NONE
+        r = self.regs
+        if ev == EV_TIMER:
+            r[ComIrqReg] |= 0x41                     # TxIRq, TimerIRq
+        elif ev == EV_TX:
+            r[ComIrqReg] |= 0x50                     # TxIRq, IdleIRq
+            r[CommandReg] = r[CommandReg] & 0xF0
+        elif ev == EV_RX:
+            self._deliver()
+
+    def _deliver(self):
+        r = self.regs
+        align = (r[BitFramingReg] >> 4) & 7
+        bits = self.rx_bits
+        total = align + bits
+        nbytes = (total + 7) >> 3
+        if nbytes > 64:
+            r[ErrorReg] |= 0x10
+            nbytes = 64
+        f = self.fifo
+        for i in range(nbytes):
+            f[i] = 0
+        self.fifo_r = 0
+        self.fifo_n = nbytes
+        coll = self.rx_coll
+        keep = r[CollReg] & 0x80                      # ValuesAfterColl
+        src = self.rxbuf
+        for j in range(bits):
+            if coll >= 0 and j >= coll and not keep:
+                break
+            if (src[j >> 3] >> (j & 7)) & 1:
+                p = align + j
+                f[p >> 3] |= 1 << (p & 7)
+        r[ControlReg] = (r[ControlReg] & 0xF8) | (total & 7)
+        if coll >= 0:
+            r[ErrorReg] |= 0x08                       # CollErr
+            p = align + coll + 1
+            if p > 32:
+                r[CollReg] = (r[CollReg] & 0x80) | 0x20
+            else:
+                r[CollReg] = (r[CollReg] & 0x80) | (p & 0x1F)
+        else:
+            r[CollReg] = (r[CollReg] & 0x80) | 0x20  # CollPosNotValid
+        if self.rx_parity:
+            r[ErrorReg] |= 0x02                       # ParityErr
+        irq = 0x60                                    # TxIRq, RxIRq
+        if r[ErrorReg] & 0x1F:
+            irq |= 0x02                               # ErrIRq
+        r[ComIrqReg] |= irq
+
+    def _calc_crc(self):
+        r = self.regs
+        preset = (0x0000, 0x6363, 0xA671, 0xFFFF)[r[ModeReg] & 0x03]
+        n = self.fifo_n - self.fifo_r
+        c = crc_preset(self.fifo, self.fifo_r, n, preset)
+        self.fifo_r = 0
+        self.fifo_n = 0
+        r[CRCResultRegH] = c >> 8
+        r[CRCResultRegL] = c & 0xFF
+        r[DivIrqReg] |= 0x04                          # CRCIRq
+
+    def _transmit(self, transceive):
+        r = self.regs
+        n = self.fifo_n - self.fifo_r
+        tx = self.txbuf
+        for i in range(n):
+            tx[i] = self.fifo[self.fifo_r + i]
+        self.fifo_r = 0
+        self.fifo_n = 0
+        last = r[BitFramingReg] & 7
+        nbits = 0 if n == 0 else (n - 1) * 8 + (last if last else 8)
+        if r[TxModeReg] & 0x80 and n:
+            c = crc_preset(tx, 0, n, (0x0000, 0x6363, 0xA671, 0xFFFF)[r[ModeReg] & 0x03])
+            tx[n] = c & 0xFF
+            tx[n + 1] = c >> 8
+            nbits += 16
+        r[ErrorReg] &= 0x40
+        self.transceives += 1
+        fld = self.field
+        heard = fld.on and (r[TxASKReg] & 0x40) and nbits > 0
+        rx = 0
+        if heard:
+            rx = fld.transmit(tx, nbits)
+            tx_us = fld.tx_us
+        else:
+            tx_us = air_us(nbits)
+        now = self.clock.now
+        if not transceive:
+            self.ev = EV_TX
+            self.ev_at = now + tx_us
+            return
+        timer = self.timer_us() if r[TModeReg] & 0x80 else -1
+        if rx and (timer < 0 or FDT_US < timer):
+            for i in range((rx + 7) >> 3):
+                self.rxbuf[i] = fld.rx[i]
+            self.rx_bits = rx
+            self.rx_coll = fld.coll_bit
+            self.rx_parity = fld.parity_err
+            self.ev = EV_RX
+            self.ev_at = now + tx_us + fld.rx_us
+        elif timer >= 0:
+            self.ev = EV_TIMER
+            self.ev_at = now + tx_us + timer
+        else:
+            self.ev = EV_NONE                         # no timer: waits forever
+
+    # -- register access -----------------------------------------------------------------
+    def read_reg(self, a):
+        self._update()
+        r = self.regs
+        if a == FIFODataReg:
+            return self._pop()
+        if a == FIFOLevelReg:
+            return self.fifo_n - self.fifo_r
+        if a == ComIrqReg:
+            self.irq_reads += 1
+        return r[a]
+
+    def write_reg(self, a, v):
+        self._update()
+        r = self.regs
+        if a == FIFODataReg:
+            self._push(v)
+        elif a == FIFOLevelReg:
+            if v & 0x80:
+                self._flush()
+        elif a == ComIrqReg:
+            if v & 0x80:
+                r[a] |= v & 0x7F
+            else:
+                r[a] &= ~v & 0x7F
+        elif a == DivIrqReg:
+            if v & 0x80:
+                r[a] |= v & 0x7F
+            else:
+                r[a] &= ~v & 0x7F
+        elif a == CommandReg:
+            cmd = v & 0x0F
+            r[a] = (v & 0x30) | cmd
+            if cmd == CMD_SOFT_RESET:
+                self.reset()
+                r[CommandReg] = 0x20                  # reset done: RcvOff, Idle, PowerDown 0
+            elif cmd == CMD_IDLE:
+                self.ev = EV_NONE
+            elif cmd == CMD_CALC_CRC:
+                self._calc_crc()
+            elif cmd == CMD_TRANSMIT:
+                self._transmit(False)
+            elif cmd == CMD_TRANSCEIVE:
+                if r[BitFramingReg] & 0x80:
+                    self._transmit(True)
+        elif a == BitFramingReg:
+            r[a] = v
+            if v & 0x80 and (r[CommandReg] & 0x0F) == CMD_TRANSCEIVE:
+                self._transmit(True)
+        elif a == TxControlReg:
+            r[a] = v
+            self.field.set_on((v & 0x03) != 0)
+        elif a == ErrorReg or a == VersionReg or a == Status1Reg:
+            pass                                      # read-only
+        else:
+            r[a] = v
+
+    # -- SPI byte stream -----------------------------------------------------------------
+    def cs_low(self):
+        self._first = True
+        self._mode = 0
+        self._out = 0
+
+    def cs_high(self):
+        self._mode = 0
+
+    def xfer(self, b):
+        out = self._out
+        if self._first:
+            self._first = False
+            a = (b >> 1) & 0x3F
+            if b & 0x80:
+                self._mode = 1
+                self._out = self.read_reg(a)
+            else:
+                self._mode = 2
+                self._waddr = a
+                self._out = 0
+        elif self._mode == 1:
+            self._out = self.read_reg((b >> 1) & 0x3F) if b & 0x80 else 0
+        elif self._mode == 2:
+            self.write_reg(self._waddr, b)
+        return out
+
+
+class Rig:
+    """One SPI bus, one SimClock, `n` simulated MFRC522 readers each with its own CS pin."""
+
+    def __init__(self, n=1, baud=4_000_000, call_us=20):
+        self.clock = SimClock()
+        self.spi = SimSPI(self.clock, baud, call_us)
+        self.chips = []
+        for i in range(n):
+            self.chips.append(SimMFRC522(self.spi, SimPin(self.clock), name="r%d" % i))
+
+    def field(self, i=0):
+        return self.chips[i].field
+
+    def driver(self, i=0, timeout_us=1000, gain=5):
+        from maester_fw.mfrc522 import MFRC522
+        return MFRC522(self.spi, self.chips[i].cs, timeout_us=timeout_us, gain=gain,
+                       sleep_us=self.clock.sleep_us, ticks_us=self.clock.ticks_us)
