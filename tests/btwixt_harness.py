@@ -23,7 +23,7 @@ class Table:
     def _take(self, inst):
         """Remove a card instance from wherever it is (influence or ally zones)."""
         g = self.g
-        for zone in [g["deck"], g["discard"], g["removed"], g["events_aside"], g["ally_deck"], g["row"],
+        for zone in [g["deck"], g["discard"], g["removed"], g["removed_unseen"], g["events_aside"], g["ally_deck"], g["row"],
                      g["dead"], *g["hands"], *g["bids"], *g["leader_cards"],
                      *(c["allies"] for c in g["councils"])]:
             if inst in zone:

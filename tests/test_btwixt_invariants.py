@@ -18,7 +18,7 @@ SEEDS = range(6)
 
 
 def influence_everywhere(g, state):
-    zones = [g["deck"], g["discard"], g["removed"], g["events_aside"], *g["hands"], *g["bids"],
+    zones = [g["deck"], g["discard"], g["removed"], g["removed_unseen"], g["events_aside"], *g["hands"], *g["bids"],
              *g["leader_cards"]]
     d = g["draft_state"]
     if d:

@@ -123,3 +123,18 @@ def test_a_seat_asked_about_robb_stark_is_asked_whether_or_not_it_holds_betrayal
         if ask["kind"] != "robb_kill":
             break
     assert asked[:3] == [1, 2, 3]
+
+
+def test_leader_cards_thrown_in_with_a_hand_stay_secret():
+    # At a season's end a leader card still in hand leaves the game; nobody else learns which.
+    from btwixt_harness import Table
+    t = Table(4, variants=["advanced"], leaders=["euron", "cersei", "olenna", "jon"])
+    t.hand(0, "the-silence#1")
+    while t.view("public")["season"] == "summer":
+        ask = t.ask()
+        t.choose(ask["seat"], *(["kneel"] if ["kneel"] in ask["choices"] else ask["choices"][0]))
+    from maester.engine import filter_events
+    for viewer in ("public", 1, 2, 3):
+        assert "the-silence#1" not in str(filter_events(t.events, viewer))
+        assert "the-silence#1" not in str(t.view(viewer))
+    assert "the-silence#1" in str(filter_events(t.events, 0))

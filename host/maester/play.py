@@ -1,5 +1,334 @@
-"""Placeholder until the terminal UI lands."""
+"""`maester play`, `maester resume` and `maester demo`: a B'Twixt table in the terminal.
+
+One loop (`run`) drives all three. It takes the first open ask, exactly as `sim.play_one` does:
+a bot seat answers with `bot.choose(view or None, ask)`, a human seat picks a numbered option.
+Every command goes through `Session.submit`, so it is in the log, synced, before it is shown.
+Hidden information reaches the screen only through `view(state, seat)` for the seat whose turn it
+is; with two or more people at one screen, it is cleared and handed over between them.
+"""
+
+import os
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+from . import tui
+from .bots import make_bot
+from .cardsdb import maester_home
+from .engine import PUBLIC, core
+from .engine.session import EngineFault, Session
+from .games.btwixt.text import Names, describe_event
+
+GAME = "btwixt"
+DEFAULT_PLAYERS = 4
+PLAY_DELAY = 0.4   # seconds between two bot moves in `play`
+DEMO_DELAY = 0.12  # a 4-player demo game (~200 moves) takes about 25 s
+
+
+class Quit(Exception):
+    """The person at the keyboard asked to stop (q) or their input ended."""
+
+    def __init__(self, eof=False):
+        self.eof = eof
+
+
+class Screen:
+    """What the terminal shows: a redrawn rich table, or simple lines with `plain`."""
+
+    def __init__(self, session, humans, delay, plain):
+        self.session = session
+        self.humans = list(humans)
+        self.delay = delay
+        self.plain = plain
+        self.config = session.state["config"]
+        self.shown = len(session.events)  # events already printed (plain) or logged
+        self.private_shown = {s: self.shown for s in self.humans}  # private lines printed (plain)
+        if not plain:
+            from rich.console import Console
+            self.console = Console(highlight=False)
+
+    # --- text ----------------------------------------------------------------------------------
+
+    def lines(self, events, viewer):
+        g = self.session.state["g"]
+        out = (describe_event(g, e, viewer, self.config["cards"]) for e in events)
+        return [line for line in out if line]
+
+    def log_for(self, viewer):
+        # A seat's new hand is in its hand panel already.
+        return self.lines([e for e in self.session.events_for(viewer) if e["e"] != "hand"], viewer)
+
+    def say(self, text=""):
+        print(text, flush=True)
+
+    def read(self, prompt):
+        try:
+            text = input(prompt)
+        except EOFError:
+            raise Quit(eof=True) from None
+        if text.strip().lower() in ("q", "quit"):
+            raise Quit()
+        return text.strip()
+
+    # --- screens -------------------------------------------------------------------------------
+
+    def watcher(self):
+        """Who the screen belongs to between turns: a lone human, else the public."""
+        return self.humans[0] if len(self.humans) == 1 else PUBLIC
+
+    def draw(self, viewer, reserve=0):
+        """Draw the table as `viewer` sees it, keeping `reserve` lines free below it."""
+        view = self.session.view(viewer)
+        if self.plain:
+            for line in tui.plain_lines(view, self.config):
+                self.say(line)
+            return
+        log = self.log_for(viewer)
+        con = self.console
+        with con.capture() as cap:
+            con.print(tui.render(view, self.config))
+        room = con.height - cap.get().count("\n") - 3 - reserve
+        with con.capture() as cap:
+            con.print(tui.render(view, self.config, log[-room:] if room > 0 else ()))
+        sys.stdout.write("\x1b[H" + cap.get().replace("\n", "\x1b[K\n") + "\x1b[J")
+        sys.stdout.flush()
+
+    def clear(self):
+        if not self.plain:
+            self.console.clear()
+
+    def start(self, note):
+        if self.plain:
+            self.say(note)
+            for line in self.lines(self.session.events[: self.shown], PUBLIC)[-12:]:
+                self.say(line)
+        else:
+            self.clear()
+        self.draw(PUBLIC if self.plain else self.watcher())
+
+    def after(self, seat):
+        """Show what the last command changed, then wait a little if a bot moved."""
+        events = self.session.events[self.shown:]
+        self.shown = len(self.session.events)
+        if self.plain:
+            new = self.lines(events, PUBLIC)
+            for line in new:
+                self.say(line)
+            if any(e["e"] in ("round", "season") for e in events):
+                self.draw(PUBLIC)
+        else:
+            self.draw(self.watcher())
+        if seat not in self.humans and self.delay:
+            time.sleep(self.delay)
+
+    def ask_human(self, ask):
+        state = self.session.state
+        seat = ask["seat"]
+        names = Names(state["g"], self.config["cards"])
+        who = names.seat(seat)
+        if len(self.humans) > 1:
+            self.clear()
+            if not self.plain:
+                self.draw(PUBLIC, reserve=2)  # the public table only, while the screen changes hands
+            self.read("Seat %d — %s: press Enter when only you can see the screen (q quits) "
+                      % (seat, names.leader(seat)))
+        if self.plain:
+            self.say("--- %s decides ---" % who)
+            # What only this seat learnt since its last decision (its new hand is in the table below).
+            private = [e for e in self.session.events[self.private_shown[seat]:] if "vis" in e and e["e"] != "hand"]
+            for line in self.lines(private, seat):
+                self.say("(only you) " + line)
+        else:
+            self.clear()
+        self.private_shown[seat] = len(self.session.events)
+        game = core.get_game(state["game"])
+        labels = [game.describe_choice(state, ask, c, seat) for c in ask["choices"]]
+        self.draw(seat, reserve=len(labels) + 3)
+        self.say(ask["prompt"])
+        for i, label in enumerate(labels, 1):
+            self.say("  %d. %s" % (i, label))
+        while True:
+            text = self.read("Your choice, %s (1-%d, q to quit): " % (who, len(labels)))
+            if text.isdigit() and 1 <= int(text) <= len(labels):
+                choice = ask["choices"][int(text) - 1]
+                break
+            self.say("%r is not one of the options: type a number from 1 to %d, or q to quit."
+                     % (text, len(labels)))
+        if len(self.humans) > 1:
+            self.clear()  # the next person must not see this hand
+        return choice
+
+    def finish(self):
+        view = self.session.view(PUBLIC)
+        self.draw(PUBLIC)
+        for line in tui.scores_lines(view, self.config):
+            self.say(line)
+
+
+def run(session, humans, bots_kind, delay, plain, note=""):
+    """Play `session` to its end (or until a person quits). Returns the exit status."""
+    state = session.state
+    game = core.get_game(state["game"])
+    info = state["config"].get("cards", {}).get("info")
+    seats = range(game.seat_count(state))
+    bots = {s: make_bot(state["game"], bots_kind, state["seed"], s, info) for s in seats if s not in humans}
+    screen = Screen(session, humans, delay, plain)
+    path = session.log.path if session.log else None
+    screen.start(note)
+    try:
+        while not session.state["over"]:
+            state = session.state
+            ask = state["asks"][0]
+            seat = ask["seat"]
+            if seat in humans:
+                choice = screen.ask_human(ask)
+            else:
+                bot = bots[seat]
+                choice = bot.choose(core.view(state, seat) if bot.uses_view else None, ask)
+            result = session.submit({"seat": seat, "ask": ask["id"], "choice": choice})
+            if not result.ok:
+                if seat not in bots:
+                    screen.say("Not accepted: %s" % result.reason)
+                    continue
+                raise RuntimeError("bot %s chose an illegal move: %s" % (seat, result.reason))
+            screen.after(seat)
+    except Quit as q:
+        if len(humans) > 1:
+            screen.clear()  # do not leave a hand on the screen
+        screen.say("\n%s The game is saved in %s (%d moves); continue it with: maester resume --log %s"
+                   % ("Input ended." if q.eof else "Stopped.", path, session.state["seq"], path))
+        return 1 if q.eof else 0
+    except EngineFault as e:
+        screen.say("maester: %s. Continue with: maester resume --log %s" % (e, path))
+        return 1
+    screen.finish()
+    if path:
+        screen.say("The game's log: %s" % path)
+    return 0
+
+
+# --- commands ---------------------------------------------------------------------------------
+
+def _default_log():
+    games = maester_home() / "games"
+    games.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    path, i = games / ("%s-%s.sqlite" % (stamp, GAME)), 2
+    while path.exists():
+        path, i = games / ("%s-%d-%s.sqlite" % (stamp, i, GAME)), i + 1
+    return path
+
+
+def _remember(path):
+    home = maester_home()
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "last").write_text(str(path) + "\n")
+
+
+def _plain(args):
+    return args.plain or not sys.stdout.isatty()
+
+
+def _start(players, humans, variants, seed, bots_kind, delay, log, plain, title):
+    players = players or DEFAULT_PLAYERS
+    humans = sorted(set(humans or []))
+    for h in humans:
+        if not 0 <= h < players:
+            raise ValueError("--human %d: the seats of a %d-player game are 0 to %d" % (h, players, players - 1))
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "big")
+    path = Path(log).resolve() if log else _default_log()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    extra = {"humans": humans, "bots": bots_kind, "delay": delay}
+    session = Session.new(GAME, {"players": players, "variants": list(variants or [])}, seed, str(path), extra)
+    _remember(path)
+    note = "%s: %d players, seed %d, log %s" % (title, players, seed, path)
+    try:
+        return run(session, humans, bots_kind, delay, plain, note)
+    finally:
+        session.close()
+
+
+def cmd_play(args):
+    if not args.sim:
+        print("maester: hardware play arrives with the table controller; for now add --sim "
+              "to play on a simulated table in this terminal.", file=sys.stderr)
+        return 2
+    delay = PLAY_DELAY if args.delay is None else args.delay
+    return _start(args.players, args.human, args.variant, args.seed, args.bots, delay, args.log,
+                  _plain(args), "B'Twixt")
+
+
+def cmd_demo(args):
+    delay = 0 if args.fast else DEMO_DELAY
+    return _start(args.players, args.human, (), args.seed, "heuristic", delay, args.log, _plain(args),
+                  "B'Twixt demo")
+
+
+def cmd_resume(args):
+    if args.log:
+        path = Path(args.log)
+    else:
+        last = maester_home() / "last"
+        if not last.exists():
+            raise ValueError("there is no game to resume (%s does not exist); start one with "
+                             "`maester play btwixt --sim`, or give --log PATH" % last)
+        path = Path(last.read_text().strip())
+    session = Session.resume(str(path))  # LogError (a ValueError) → exit 2, the file untouched
+    try:
+        extra = session.log.header().get("extra") or {}
+        delay = extra.get("delay", PLAY_DELAY) if args.delay is None else args.delay
+        humans = extra.get("humans", [])
+        plain = _plain(args)
+        if session.state["over"]:
+            screen = Screen(session, humans, 0, plain)
+            screen.say("This game is already over.")
+            screen.finish()
+            return 0
+        _remember(path.resolve())
+        note = "Resumed %s after %d moves" % (path, session.state["seq"])
+        return run(session, humans, extra.get("bots", "heuristic"), delay, plain, note)
+    finally:
+        session.close()
 
 
 def register(sub):
-    pass
+    p = sub.add_parser("play", help="play a game in the terminal (people and bots)",
+                       description="Play B'Twixt in this terminal. Seats named with --human are played by "
+                                   "people at the keyboard (the screen is handed over between them); the "
+                                   "others are bots. Example: maester play btwixt --sim --human 0")
+    p.add_argument("game", choices=(GAME,), help="which game")
+    p.add_argument("--sim", action="store_true",
+                   help="no hardware: a simulated table (the only mode until the table controller lands)")
+    p.add_argument("--players", type=int, help="seats at the table, 3 to 6 (default 4)")
+    p.add_argument("--human", type=int, action="append", metavar="SEAT",
+                   help="a seat (from 0) played by a person; repeat for several")
+    p.add_argument("--bots", default="heuristic", choices=("random", "heuristic"),
+                   help="the bot at the other seats (default heuristic)")
+    p.add_argument("--seed", type=int, help="the game's seed (default: random, printed)")
+    p.add_argument("--variant", action="append", metavar="V",
+                   help="a variant; repeat to combine (advanced, draft, kingsmoot, revealed, short)")
+    p.add_argument("--log", metavar="PATH", help="the game log (default $MAESTER_HOME/games/<time>-btwixt.sqlite)")
+    p.add_argument("--delay", type=float, metavar="SECONDS", help="pause after each bot move (default 0.4)")
+    p.add_argument("--plain", action="store_true", help="print simple lines, no screen drawing")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("resume", help="continue the last game (or --log PATH) from its log",
+                       description="Continue a game from its log after the program stopped or was killed. "
+                                   "The seats keep their roles (people and bots).")
+    p.add_argument("--log", metavar="PATH", help="the game log (default: the latest game, see $MAESTER_HOME/last)")
+    p.add_argument("--delay", type=float, metavar="SECONDS", help="pause after each bot move (default: as started)")
+    p.add_argument("--plain", action="store_true", help="print simple lines, no screen drawing")
+    p.set_defaults(func=cmd_resume)
+
+    p = sub.add_parser("demo", help="watch bots play a whole B'Twixt game",
+                       description="Bots play a whole game of B'Twixt on screen in about half a minute. "
+                                   "With --human a person takes that seat. The game is logged like `play`.")
+    p.add_argument("--human", type=int, action="append", metavar="SEAT", help="a seat (from 0) you play")
+    p.add_argument("--players", type=int, help="seats at the table, 3 to 6 (default 4)")
+    p.add_argument("--seed", type=int, help="the game's seed (default: random, printed)")
+    p.add_argument("--fast", action="store_true", help="no pause between moves")
+    p.add_argument("--log", metavar="PATH", help="the game log (default $MAESTER_HOME/games/<time>-btwixt.sqlite)")
+    p.add_argument("--plain", action="store_true", help="print simple lines, no screen drawing")
+    p.set_defaults(func=cmd_demo)

@@ -70,7 +70,11 @@ class GameLog:
             raise LogError("no game log at %s" % path)
         db = _connect(path)
         log = cls(path, db)
-        log.header()  # fail now, clearly, on a damaged file
+        try:
+            log.header()  # fail now, clearly, on a damaged file
+        except LogError:
+            db.close()
+            raise
         return log
 
     def header(self):

@@ -30,7 +30,11 @@ class Session:
     @classmethod
     def resume(cls, log_path):
         log = GameLog.open(log_path)
-        state, events = replay(log)
+        try:
+            state, events = replay(log)
+        except Exception:
+            log.close()
+            raise
         return cls(state, log, events)
 
     def submit(self, command):

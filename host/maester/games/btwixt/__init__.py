@@ -108,7 +108,8 @@ class BTwixt(Game):
             "councils": [{"allies": list(c["allies"]), "tokens": list(c["tokens"])} for c in g["councils"]],
             "bids": [list(p) for p in g["bids"]], "knelt": list(g["knelt"]),
             "hand_sizes": [len(h) for h in g["hands"]], "deck": len(g["deck"]), "discard": list(g["discard"]),
-            "removed": list(g["removed"]), "ally_deck": len(g["ally_deck"]), "supply": len(g["supply"]),
+            "removed": list(g["removed"]), "removed_unseen": len(g["removed_unseen"]),
+            "ally_deck": len(g["ally_deck"]), "supply": len(g["supply"]),
             "effects": list(g["round"].get("effects", ())), "peeks": [list(p) for p in g["peeks"]],
             "leader_cards_left": [len(x) for x in g["leader_cards"]],
         }
@@ -121,6 +122,7 @@ class BTwixt(Game):
             out["supply_order"] = list(g["supply"])
             out["leader_cards"] = [list(x) for x in g["leader_cards"]]
             out["events_aside"] = list(g["events_aside"])
+            out["removed_unseen_cards"] = list(g["removed_unseen"])
             out["draft"] = g["draft_state"]
         elif viewer != PUBLIC:
             out["seat"] = viewer

@@ -200,7 +200,7 @@ def ab_varys(ctx, st, answer):
     g["hands"][target].remove(inst)
     g["hands"][seat].append(inst)
     ctx.emit("took_card", vis=[seat, target], seat=seat, target=target, card=inst)
-    ctx.emit("took_card", vis=[s for s in range(g["n"]) if s not in (seat, target)],
+    ctx.emit("took_card", vis=[s for s in range(g["n"]) if s not in (seat, target)] + ["public"],
              seat=seat, target=target)
 
 

@@ -25,7 +25,7 @@ def setup(ctx, config):
         "hands": [[] for _ in range(n)], "bids": [[] for _ in range(n)], "knelt": [False] * n,
         "councils": [{"allies": [], "tokens": []} for _ in range(n)],
         "current": None, "current_tokens": [], "row": [], "dead": [],
-        "discard": [], "removed": [], "events_aside": [], "leader_cards": [[] for _ in range(n)],
+        "discard": [], "removed": [], "removed_unseen": [], "events_aside": [], "leader_cards": [[] for _ in range(n)],
         "peeks": [], "round": {}, "rounds_played": 0, "draft_state": None, "seasons_begun": 0,
         "observe_allies": "allies" in config["observe"], "observe_hands": "hands" in config["observe"],
         "observed": [], "events_owed": 0,
@@ -72,7 +72,7 @@ def season_start(ctx, st, answer):
         ended = SEASONS[g["season"] - 1]
         for seat in range(g["n"]):
             for inst in g["hands"][seat]:
-                Z.discard_card(ctx, inst, "season end")
+                Z.discard_card(ctx, inst, "season end", seen_by=seat)
             g["hands"][seat] = []
         g["deck"] += g["discard"]
         g["discard"] = []

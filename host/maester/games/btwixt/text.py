@@ -129,6 +129,8 @@ def describe_event(g, event, viewer=PUBLIC, cards=None):
     if k == "discarded":
         return "%s %s %s." % (who(), "discard" if viewer == event["seat"] else "discards", nm.card(event["card"]))
     if k == "removed":
+        if "card" not in event:  # a leader card thrown in unseen with a hand at a season's end
+            return "A leader card of %s leaves the game (%s)." % (nm.leader(event["seat"]), why or "discarded")
         return "%s leaves the game (leader card, %s)." % (nm.card(event["card"]), why or "discarded")
     if k == "looked_at_hand":
         return "%s looks at %s's hand (Varys)." % (nm.leader(event["seat"]), nm.leader(event["target"]))

@@ -75,12 +75,22 @@ def ranking(g):
     return sorted(order, key=lambda s: -totals[s]), totals
 
 
-def discard_card(ctx, inst, reason):
-    """Send an influence card to the discard pile, or out of the game if leader-specific."""
+def discard_card(ctx, inst, reason, seen_by=None):
+    """Send an influence card to the discard pile, or out of the game if leader-specific.
+
+    `seen_by` is the one seat that may know the card when it leaves a hand unseen (the hands
+    thrown in at a season's end); the others only learn that a leader card left the game.
+    """
     g = ctx.g
     if card(g, inst)["kind"] == "leader" and not g["kingsmoot"]:
-        g["removed"].append(inst)
-        ctx.emit("removed", card=inst, why=reason)
+        if seen_by is None:
+            g["removed"].append(inst)
+            ctx.emit("removed", card=inst, why=reason)
+        else:
+            g["removed_unseen"].append(inst)
+            ctx.emit("removed", vis=[seen_by], card=inst, why=reason)
+            ctx.emit("removed", vis=[s for s in range(g["n"]) if s != seen_by] + ["public"],
+                     seat=seen_by, why=reason)
     else:
         g["discard"].append(inst)
 
