@@ -38,16 +38,8 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-# status codes shared with the drivers
-OK = const(0)
-NO_CARD = const(1)
-ERR_COLLISION = const(2)
-ERR_CRC = const(3)
-ERR_PARITY = const(4)
-ERR_PROTOCOL = const(5)
-ERR_OVERFLOW = const(6)
-ERR_NAK = const(7)
-ERR_HW = const(8)
+from .status import (  # noqa: F401  (re-exported: callers use driver.OK, driver.NO_CARD...)
+    ERR_COLLISION, ERR_CRC, ERR_HW, ERR_NAK, ERR_OVERFLOW, ERR_PARITY, ERR_PROTOCOL, NO_CARD, OK)
 
 # states
 EMPTY = const(0)
