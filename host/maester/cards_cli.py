@@ -94,7 +94,8 @@ def cmd_check(args):
         out.print("  " + row["summary"])
     out.print("\n[bold]Your enrolled cards[/] (%s)" % rep["owner_file"])
     if not rep["owner"]:
-        out.print("  none yet: `maester cards add %s --help`" % args.game)
+        out.print("  none yet: `maester cards add %s --help`" % args.game if "types" in check.profile(args.game)
+                  else "  none yet: write corrected records there (same ids as the shipped ones)")
     else:
         table = Table()
         for col in ("id", "name", "type", "you gave", "corrects"):
@@ -262,6 +263,10 @@ def _write_atomic(path, doc):
 def cmd_add(args):
     game = args.game
     prof = check.profile(game)
+    if "types" not in prof:
+        raise ValueError("`maester cards add` cannot enroll %s cards yet; correct a value by writing the record "
+                         "to %s (same id as in cards_db/%s/cards.json) and run `maester cards check %s`"
+                         % (game, cardsdb.owner_file(game), game, game))
     path = cardsdb.owner_file(game)
     owner = check.read_json(path) if path.exists() else {"game": game}
     shipped = check.read_json(cardsdb.db_root() / game / "cards.json")

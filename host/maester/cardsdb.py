@@ -10,6 +10,8 @@ import os
 from pathlib import Path
 
 SIM_PREFIX = "sim-"
+# The card sections of each game's cards.json (an owner's file is merged section by section).
+SECTIONS = {"btwixt": ("allies", "influence"), "intrigue": ("characters", "iron_throne")}
 
 
 def db_root():
@@ -51,7 +53,7 @@ def load(game, owner=True):
     data["components"] = _read_json(folder / "components.json")
     if owner and owner_file(game).exists():
         enrolled = _read_json(owner_file(game))
-        for section in ("allies", "influence"):
+        for section in SECTIONS.get(game, ()):
             data[section] = _merge(data[section], enrolled.get(section, []))
     if game == "btwixt":
         _fill_btwixt(data)

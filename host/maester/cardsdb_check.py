@@ -24,6 +24,11 @@ PROFILES = {
         # `maester cards add --type` -> the section the card goes in
         "types": {"ally": "allies", "standard": "influence", "event": "influence", "leader": "influence"},
     },
+    "intrigue": {
+        "sections": {"characters": "CHARACTER_ABILITIES", "iron_throne": "IRON_THRONE_ABILITIES"},
+        "kinds": {"characters": "character cards", "iron_throne": "Iron Throne cards"},
+        # no "types": `maester cards add` does not enroll Westeros Intrigue cards (yet)
+    },
 }
 
 

@@ -7,8 +7,9 @@ import time
 from .bots import make_bot
 from .engine import core
 
-GAME_VARIANTS = {"btwixt": ("advanced", "draft", "kingsmoot", "revealed", "short")}
-DEFAULT_PLAYERS = {"btwixt": 4}
+GAME_VARIANTS = {"btwixt": ("advanced", "draft", "kingsmoot", "revealed", "short"),
+                 "intrigue": ("floor", "mat", "most_swords", "wide", "winner_pays", "winner_starts")}
+DEFAULT_PLAYERS = {"btwixt": 4, "intrigue": 4}
 
 
 def play_one(game, config, seed, bot_kind, on_step=None):

@@ -2,7 +2,7 @@
 
 import importlib
 
-NAMES = ("btwixt",)
+NAMES = ("btwixt", "intrigue")
 
 
 def load(name):

@@ -1,0 +1,215 @@
+"""Game of Thrones: Westeros Intrigue for 2-6 players (a retheme of Knizia's Pinguin Party).
+
+Each round the 36 character cards are dealt; players take turns placing one card in the court, a
+pyramid whose base grows at its ends and whose upper cards must share a house with one of the two
+cards below them. A player who cannot place is out for the round; the last to place wins it and
+draws a secret Iron Throne card; the others take a penalty point per card left in hand. After as
+many rounds as players, penalties minus Iron Throne values: lowest wins.
+
+Rules the public sources leave open are settings of the config, with defaults (and provenance) in
+cards_db/intrigue/components.json:
+
+- ``base_width``: cards the base may hold (default 8; 7 with two players).
+- ``court``: ``free`` (the base grows at either end wherever the first card lies) or ``mat`` (a
+  fixed pyramid of places; the first card goes on any of them).
+- ``next_start``: ``rotate`` (the start passes clockwise each round) or ``winner``.
+- ``winner_pays``: whether a round's winner also takes penalties for cards left in hand.
+- ``score_floor``: whether a final score stops at zero.
+- ``tiebreak``: ``fewest_swords``, ``most_swords`` or ``none`` (a shared win).
+- ``first``: the seat that starts the first round (the youngest player).
+
+`variants` are shorthands for the non-default settings (see VARIANTS), so `maester sim` can try them.
+"""
+
+from ... import cardsdb
+from ...engine import PUBLIC, REFEREE, Game, register
+from . import flow  # noqa: F401  (registers the steps)
+from .court import MODES, copy_court, legal_moves, legal_positions  # noqa: F401  (the public helpers)
+from .flow import STEPS
+
+HOUSES = ("stark", "lannister", "baratheon", "targaryen")
+VARIANTS = {
+    "mat": ("court", "mat"),
+    "wide": ("base_width", 8),
+    "winner_starts": ("next_start", "winner"),
+    "winner_pays": ("winner_pays", True),
+    "floor": ("score_floor", True),
+    "most_swords": ("tiebreak", "most_swords"),
+}
+SETTINGS = ("first", "base_width", "court", "next_start", "winner_pays", "score_floor", "tiebreak")
+CONFIG_KEYS = ("players", "variants", "cards", "owner_cards") + SETTINGS
+NEXT_START = ("rotate", "winner")
+TIEBREAKS = ("fewest_swords", "most_swords", "none")
+
+_TABLES = {}
+
+
+def card_table(owner=True):
+    """The cards a game uses, frozen into its config so a saved game replays the same."""
+    data = cardsdb.load("intrigue", owner=owner)
+    key = (owner, id(data))
+    if key not in _TABLES:
+        _TABLES.clear()
+        _TABLES[key] = (data, _build_table(data))  # holding `data` keeps its id from being reused
+    return _TABLES[key][1]
+
+
+def _build_table(data):
+    comp = data["components"]
+    info, house_of, characters = {}, {}, []
+    for c in data["characters"]:
+        info[c["id"]] = {"type": "character", "name": c["name"], "house": c["house"], "colour": c["colour"],
+                         "copies": c["copies"]}
+        for inst in cardsdb.instances([c]):
+            house_of[inst] = c["house"]
+            characters.append(inst)
+    want = comp["counts"]["characters"]
+    if len(characters) != want:
+        raise ValueError("the character cards add up to %d but the box holds %d; correct the copies in "
+                         "cards_db/intrigue/cards.json or your own card file" % (len(characters), want))
+    throne = {}
+    for t in data["iron_throne"]:
+        info[t["id"]] = {"type": "iron_throne", "name": t["name"], "value": t["value"], "swords": t["swords"]}
+        for inst in cardsdb.instances([t]):
+            throne[inst] = {"value": t["value"], "swords": t["swords"]}
+    return {"components": comp, "info": info, "house_of": house_of, "characters": characters,
+            "throne": throne, "throne_instances": sorted(throne)}
+
+
+def defaults(comp, players):
+    """The settings' defaults for a player count, from components.json."""
+    court = comp["court"]
+    return {
+        "first": 0,
+        "base_width": court["base_width_2p"] if players == 2 else court["base_width"],
+        "court": "free",
+        "next_start": comp["next_round_start"]["value"],
+        "winner_pays": comp["round_winner_penalty"]["value"],
+        "score_floor": comp["score_floor"]["value"],
+        "tiebreak": comp["tiebreak"]["value"],
+    }
+
+
+class Intrigue(Game):
+    name = "intrigue"
+    title = "Game of Thrones: Westeros Intrigue"
+    steps = STEPS
+
+    def check_config(self, config):
+        config = dict(config)
+        unknown = sorted(set(config) - set(CONFIG_KEYS))
+        if unknown:
+            raise ValueError("unknown setting %s for Westeros Intrigue (settings: %s)"
+                             % (", ".join(map(repr, unknown)), ", ".join(SETTINGS)))
+        n = config.get("players")
+        if not isinstance(n, int) or isinstance(n, bool) or not 2 <= n <= 6:
+            raise ValueError("Westeros Intrigue is for 2 to 6 players, not %r" % (n,))
+        cards = config.get("cards") or card_table(owner=config.pop("owner_cards", True))
+        config.pop("owner_cards", None)
+        config["cards"] = cards
+        variants = sorted(set(config.get("variants") or ()))
+        for v in variants:
+            if v not in VARIANTS:
+                raise ValueError("unknown variant %r (choose from %s)" % (v, ", ".join(sorted(VARIANTS))))
+        config["variants"] = variants
+        settings = defaults(cards["components"], n)
+        for v in variants:
+            key, value = VARIANTS[v]
+            if key in config and config[key] != value:
+                raise ValueError("variant %r sets %s to %r, but the config asks for %r"
+                                 % (v, key, value, config[key]))
+            settings[key] = value
+        for key in SETTINGS:
+            if key in config:
+                settings[key] = config[key]
+        _check_settings(settings, n, cards)
+        config.update(settings)
+        return config
+
+    def setup(self, ctx, config):
+        flow.setup(ctx, config)
+
+    def view(self, state, viewer):
+        g = state["g"]
+        n = g["n"]
+        out = {
+            "game": self.name, "players": n, "round": g["round"], "rounds": g["rounds"],
+            "starter": g["starter"], "turn": g["turn"], "court": copy_court(g["court"]),
+            "hand_sizes": [len(h) for h in g["hands"]], "out": list(g["out"]), "last": g["last"],
+            "start_card": g["start_card"], "box": len(g["box"]),
+            "penalties": list(g["penalties"]), "throne_counts": [len(t) for t in g["thrones"]],
+            "throne_deck": len(g["throne_deck"]), "history": [{k: list(v) if isinstance(v, list) else v for k, v in h.items()} for h in g["history"]],
+            "settings": {k: state["config"][k] for k in SETTINGS},
+        }
+        if state["over"] or viewer == REFEREE:
+            out["thrones"] = [list(t) for t in g["thrones"]]
+        if viewer == REFEREE:
+            out["hands"] = [list(h) for h in g["hands"]]
+            out["box_cards"] = list(g["box"])
+            out["throne_deck_order"] = list(g["throne_deck"])
+        elif viewer != PUBLIC:
+            out["seat"] = viewer
+            out["hand"] = list(g["hands"][viewer])
+            out["my_thrones"] = list(g["thrones"][viewer])
+        return out
+
+    def describe_choice(self, state, ask, choice, viewer=None):
+        return describe(state["g"], choice)
+
+
+def _check_settings(s, n, cards):
+    first = s["first"]
+    if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < n:
+        raise ValueError("the first player must be a seat from 0 to %d, not %r" % (n - 1, first))
+    w = s["base_width"]
+    if not isinstance(w, int) or isinstance(w, bool) or not 2 <= w <= 8:
+        raise ValueError("base_width must be a whole number from 2 to 8, not %r" % (w,))
+    if s["court"] not in MODES:
+        raise ValueError("court must be one of %s, not %r" % (", ".join(MODES), s["court"]))
+    if s["next_start"] not in NEXT_START:
+        raise ValueError("next_start must be one of %s, not %r" % (", ".join(NEXT_START), s["next_start"]))
+    for key in ("winner_pays", "score_floor"):
+        if not isinstance(s[key], bool):
+            raise ValueError("%s must be true or false, not %r" % (key, s[key]))
+    if s["tiebreak"] not in TIEBREAKS:
+        raise ValueError("tiebreak must be one of %s, not %r" % (", ".join(TIEBREAKS), s["tiebreak"]))
+    deal = cards["components"]["deal"]["per_seat"][str(n)]
+    if deal * n > len(cards["characters"]):
+        raise ValueError("dealing %d cards to %d seats needs more than the %d character cards"
+                         % (deal, n, len(cards["characters"])))
+
+
+# --- words --------------------------------------------------------------------------------------
+
+def house_name(house):
+    return house.capitalize() if house else "?"
+
+
+def card_name(g, inst):
+    return "%s card %s" % (house_name(g["house_of"].get(inst)), inst)
+
+
+def where(court, row, pos):
+    """'base, left end' / 'row 3 on Stark and Lannister' for a position of `court`."""
+    if row == 0:
+        span = court["span"][0]
+        if span is None:
+            return "base, first card" + ("" if court["mode"] == "free" else " (place %d)" % pos)
+        return "base, %s end" % ("left" if pos < span[0] else "right")
+    h = court["houses"][row - 1]
+    return "row %d on %s and %s (place %d)" % (row + 1, house_name(h[pos]), house_name(h[pos + 1]), pos)
+
+
+def describe(g, choice):
+    if choice and choice[0] == "place":
+        _, inst, row, pos = choice
+        return "%s: %s" % (card_name(g, inst), where(g["court"], row, pos))
+    return " ".join(str(x) for x in choice)
+
+
+def choices_for_card(ask, inst):
+    """The choices of a place ask that use card `inst`: after a tap, which positions it may take."""
+    return [c for c in ask["choices"] if c[0] == "place" and c[1] == inst]
+
+
+GAME = register(Intrigue())

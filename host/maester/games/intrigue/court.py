@@ -1,0 +1,204 @@
+"""The court: a pyramid of character cards, its geometry and the legal positions for a card.
+
+Pure functions over plain data. A court is a dict::
+
+    {"width": 8, "mode": "free", "slots": 15,
+     "cards":  [[inst or None, ...] per row],      # row 0 is the base
+     "houses": [[house or None, ...] per row],     # the house of each placed card
+     "span":   [[lo, hi] or None per row],         # leftmost and rightmost filled position
+     "count":  [cards in each row]}
+
+Row r ≥ 1, position x rests on the two side-by-side cards (r-1, x) and (r-1, x+1); row r has one
+position fewer than the row below, so a full court is a pyramid of width, width-1, ... 1 cards.
+
+Two models of the base row:
+
+- ``free`` (default, the rules as written): the base is one unbroken line that grows at either end
+  until it holds `width` cards; where the first card lies does not matter. Positions are counted on
+  a line of 2*width-1 places with the first card in the middle (place width-1), so both ends can
+  always grow while the base is short. Every position a card ever gets stays its own for the round.
+- ``mat``: a fixed pyramid of `width` places, as on a printed mat; the first card goes on any of
+  them, and the base can only grow where the mat has room.
+
+A card on the base may be of any house. A card above it must share a house with at least one of
+the two cards it rests on, and goes only where both of them lie and the place is empty.
+"""
+
+MODES = ("free", "mat")
+
+
+def new_court(width, mode="free"):
+    if mode not in MODES:
+        raise ValueError("unknown court model %r (choose from %s)" % (mode, ", ".join(MODES)))
+    slots = width if mode == "mat" else 2 * width - 1
+    return {"width": width, "mode": mode, "slots": slots,
+            "cards": [[None] * (slots - r) for r in range(width)],
+            "houses": [[None] * (slots - r) for r in range(width)],
+            "span": [None] * width, "count": [0] * width}
+
+
+def copy_court(court):
+    """A copy sharing nothing with `court` (for views and for trying a placement)."""
+    return {"width": court["width"], "mode": court["mode"], "slots": court["slots"],
+            "cards": [list(r) for r in court["cards"]], "houses": [list(r) for r in court["houses"]],
+            "span": [list(s) if s else None for s in court["span"]], "count": list(court["count"])}
+
+
+def first_positions(court):
+    """Where the first card of the base may go."""
+    if court["mode"] == "mat":
+        return list(range(court["slots"]))
+    return [court["width"] - 1]
+
+
+def start_position(court):
+    """Where a card laid at setup (the 5-player starting card) goes: the middle of the base."""
+    if court["mode"] == "mat":
+        return (court["width"] - 1) // 2
+    return court["width"] - 1
+
+
+def open_spots(court):
+    """Every empty position a card could go, as (row, pos, house_a, house_b).
+
+    For the base the two houses are None (any card fits); above it they are the houses of the two
+    cards the position rests on. Sorted by row, then position.
+    """
+    out = []
+    span = court["span"]
+    base = span[0]
+    if base is None:
+        out.extend((0, x, None, None) for x in first_positions(court))
+    else:
+        lo, hi = base
+        if court["count"][0] < court["width"]:
+            if lo > 0:
+                out.append((0, lo - 1, None, None))
+            if hi < court["slots"] - 1:
+                out.append((0, hi + 1, None, None))
+    houses = court["houses"]
+    count = court["count"]
+    for r in range(1, court["width"]):
+        if count[r - 1] < 2:
+            break  # nothing can rest on fewer than two cards, so no row above has any either
+        below = houses[r - 1]
+        row = houses[r]
+        lo, hi = span[r - 1]
+        for x in range(lo, hi):
+            if row[x] is None:
+                a = below[x]
+                if a is not None:
+                    b = below[x + 1]
+                    if b is not None:
+                        out.append((r, x, a, b))
+    return out
+
+
+def fits(spot, house):
+    _, _, a, b = spot
+    return a is None or a == house or b == house
+
+
+def legal_positions(court, card):
+    """The positions [row, pos] where a card of house `card` may be placed now.
+
+    `card` is the card's house: cards of the same house always have the same positions.
+    """
+    return [[r, x] for (r, x, a, b) in open_spots(court) if a is None or a == card or b == card]
+
+
+def legal_moves(court, hand, house_of):
+    """Every legal ["place", card, row, pos] for a hand, in hand order, then by row and position."""
+    spots = open_spots(court)
+    by_house = {}
+    out = []
+    for inst in hand:
+        h = house_of[inst]
+        pos = by_house.get(h)
+        if pos is None:
+            pos = by_house[h] = [(r, x) for (r, x, a, b) in spots if a is None or a == h or b == h]
+        out.extend(["place", inst, r, x] for r, x in pos)
+    return out
+
+
+def playable(court, hand, house_of):
+    """True if any card of the hand has a legal position (cheaper than listing them)."""
+    spots = open_spots(court)
+    if not spots:
+        return False
+    if spots[0][2] is None:
+        return bool(hand)  # a base position takes any card
+    houses = {house_of[c] for c in hand}
+    return any(a in houses or b in houses for (_, _, a, b) in spots)
+
+
+def place(court, inst, house, row, pos):
+    """Put a card on the court. The caller has checked the position is legal."""
+    court["cards"][row][pos] = inst
+    court["houses"][row][pos] = house
+    court["count"][row] += 1
+    s = court["span"][row]
+    if s is None:
+        court["span"][row] = [pos, pos]
+    elif pos < s[0]:
+        s[0] = pos
+    elif pos > s[1]:
+        s[1] = pos
+
+
+def placed_cards(court):
+    return [c for row in court["cards"] for c in row if c is not None]
+
+
+def problems(court, house_of=None):
+    """Why a court breaks the placement rules (empty list if it is legal). For tests and rigging."""
+    out = []
+    cards, houses = court["cards"], court["houses"]
+    width, slots = court["width"], court["slots"]
+    if len(cards) != width or any(len(cards[r]) != slots - r for r in range(width)):
+        return ["the court does not have the shape of a %d-wide pyramid" % width]
+    for r in range(width):
+        filled = [x for x, c in enumerate(cards[r]) if c is not None]
+        if [x for x, h in enumerate(houses[r]) if h is not None] != filled:
+            out.append("row %d: cards and houses disagree" % r)
+        if house_of is not None:
+            for x in filled:
+                if house_of.get(cards[r][x]) != houses[r][x]:
+                    out.append("row %d position %d: %s is not of house %s" % (r, x, cards[r][x], houses[r][x]))
+        span = [filled[0], filled[-1]] if filled else None
+        if court["span"][r] != span or court["count"][r] != len(filled):
+            out.append("row %d: span or count out of date" % r)
+        if r == 0:
+            if filled and filled[-1] - filled[0] + 1 != len(filled):
+                out.append("the base has a gap")
+            if len(filled) > width:
+                out.append("the base holds %d cards, more than %d" % (len(filled), width))
+            if filled and court["mode"] == "free" and not filled[0] <= width - 1 <= filled[-1]:
+                out.append("the base does not contain the first card's place")
+            continue
+        for x in filled:
+            a, b = houses[r - 1][x], houses[r - 1][x + 1]
+            if a is None or b is None:
+                out.append("row %d position %d does not rest on two cards" % (r, x))
+            elif houses[r][x] not in (a, b):
+                out.append("row %d position %d: %s on %s and %s" % (r, x, houses[r][x], a, b))
+    return out
+
+
+def rows_text(court, short=None):
+    """The court as lines of text, top row first, each card as its house's initial ('.' empty)."""
+    short = short or {}
+    lines = []
+    base = court["span"][0]
+    if base is None:
+        return ["(empty court)"]
+    lo = base[0]
+    for r in range(court["width"] - 1, -1, -1):
+        if court["count"][r] == 0:
+            continue
+        cells = []
+        for x in range(lo, base[1] + 1 - r):
+            h = court["houses"][r][x]
+            cells.append(short.get(h, h[0].upper()) if h else ".")
+        lines.append(" " * r + " ".join(cells))
+    return lines
