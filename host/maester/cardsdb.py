@@ -63,6 +63,22 @@ def load(game, owner=True):
 
 def forget_cache():
     _CACHE.clear()
+    _TABLES.clear()
+
+
+_TABLES = {}
+
+
+def table(game, owner, build):
+    """A game's card table, `build(data)`, made once per load of its card data.
+
+    The table is frozen into each game's config, so it is built once and shared, not per game.
+    """
+    data = load(game, owner=owner)
+    hit = _TABLES.get((game, owner))
+    if hit is None or hit[0] is not data:
+        hit = _TABLES[(game, owner)] = (data, build(data))
+    return hit[1]
 
 
 def _merge(known, enrolled):

@@ -34,6 +34,9 @@ def main(argv=None):
     except (ValueError, FileNotFoundError) as e:
         print("maester: %s" % e, file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into `head` and friends: not an error
+        sys.stderr.close()
+        return 0
     except KeyboardInterrupt:
         print("\nmaester: interrupted; a game in progress can be continued with `maester resume`.",
               file=sys.stderr)

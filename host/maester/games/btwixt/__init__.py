@@ -11,17 +11,9 @@ VARIANTS = ("advanced", "draft", "kingsmoot", "revealed", "short")
 OBSERVABLE = ("allies", "hands")
 
 
-_TABLES = {}
-
-
 def card_table(owner=True):
     """The cards a game uses, frozen into its config so a saved game replays the same."""
-    data = cardsdb.load("btwixt", owner=owner)
-    key = (owner, id(data))
-    if key not in _TABLES:
-        _TABLES.clear()
-        _TABLES[key] = _build_table(data)
-    return _TABLES[key]
+    return cardsdb.table("btwixt", owner, _build_table)
 
 
 def _build_table(data):

@@ -41,17 +41,9 @@ CONFIG_KEYS = ("players", "variants", "cards", "owner_cards") + SETTINGS
 NEXT_START = ("rotate", "winner")
 TIEBREAKS = ("fewest_swords", "most_swords", "none")
 
-_TABLES = {}
-
-
 def card_table(owner=True):
     """The cards a game uses, frozen into its config so a saved game replays the same."""
-    data = cardsdb.load("intrigue", owner=owner)
-    key = (owner, id(data))
-    if key not in _TABLES:
-        _TABLES.clear()
-        _TABLES[key] = (data, _build_table(data))  # holding `data` keeps its id from being reused
-    return _TABLES[key][1]
+    return cardsdb.table("intrigue", owner, _build_table)
 
 
 def _build_table(data):
