@@ -1,0 +1,55 @@
+"""B'Twixt on the table: what taps mean beyond "this card", and what the LEDs show.
+
+Each leader has a tagged leader card (`leader:<id>`). Tapping your own leader card kneels (as you
+turn it sideways on the table); tapping another leader's card picks that leader, or the council
+you share with them. LEDs are drawn from the public view only, so they can show nothing secret.
+"""
+
+from . import zones as Z
+
+LEADER_TAG = "leader:"
+SEASON_COLOURS = {"summer": (255, 180, 0), "autumn": (255, 70, 0), "winter": (60, 120, 255)}
+FIRST = (255, 160, 0)
+IDLE = (40, 40, 60)
+KNELT = (120, 0, 0)
+TO_ACT = (255, 255, 255)
+WINNER = (0, 255, 0)
+
+
+def tap_choices(state, ask, card):
+    if not card.startswith(LEADER_TAG):
+        return None
+    g = state["g"]
+    leader = card[len(LEADER_TAG):]
+    if leader not in g["leaders"]:
+        return []
+    target = g["leaders"].index(leader)
+    seat = ask["seat"]
+    if target == seat:
+        return [c for c in ask["choices"] if c in (["kneel"], ["done"], ["decline"], ["accept"], ["none"])]
+    shared = [c for c in Z.councils_of(g, seat) if Z.neighbour_via(g, seat, c) == target]
+    return [c for c in ask["choices"]
+            if c == ["leader", target] or (c[0] == "council" and c[1] in shared)]
+
+
+def segments(view):
+    """{segment name: (level, (r, g, b), pattern, period_ms)} from the public view."""
+    out = {
+        "round": (view["round_space"], (255, 255, 255), "solid", 0),
+        "season": (("summer", "autumn", "winter").index(view["season"]), SEASON_COLOURS[view["season"]],
+                   "solid", 0),
+    }
+    acting = {a["seat"] for a in view["asks"]}
+    winners = set(view["result"]["winners"]) if view.get("over") else set()
+    for seat in range(view["players"]):
+        if seat in winners:
+            out["seat%d" % seat] = (255, WINNER, "blink", 600)
+        elif seat in acting:
+            out["seat%d" % seat] = (255, TO_ACT, "pulse", 1200)
+        elif view["knelt"][seat]:
+            out["seat%d" % seat] = (80, KNELT, "solid", 0)
+        elif seat == view["first"]:
+            out["seat%d" % seat] = (255, FIRST, "solid", 0)
+        else:
+            out["seat%d" % seat] = (60, IDLE, "solid", 0)
+    return out
