@@ -1,0 +1,422 @@
+"""The firmware main loop, written against a small hardware interface (`hal`).
+
+The same code runs on a board (main.py builds the HAL from machine.SPI, Pin, the strip
+and USB CDC) and under the MicroPython unix port (sim/hal_sim.py: simulated readers, a
+virtual strip, a pty or an in-memory serial line).  See firmware/FIRMWARE.md.
+
+One pass of the loop (`App.step`):
+
+    read the serial bytes that are waiting -> Link -> Decoder -> _deliver(message)
+    carry out what a message asked for once the Link has written its ACK
+    session: HELLO every second until HELLO_ACK; host silent 3 s -> handshake again
+    poll ONE reader (round robin, each reader at most once per poll.interval_ms)
+    queued TAPs -> Link (reliable); Link.poll (retransmit); HEARTBEAT when quiet
+    LED animation tick; write what the TX buffer holds without blocking; feed the watchdog
+    hal.idle(ms): wait for serial input until the next reader is due
+
+A pass with nothing to send or receive allocates nothing (the test locks the heap):
+receive and transmit buffers are made here once, the drivers and the presence machines
+use fixed buffers, and every clock value is a small int.  Frames are built (and so
+allocate) only when something happens: a tap, a message, a heartbeat a second.
+"""
+
+from maester_fw import wire
+from maester_fw import config as configmod
+from maester_fw.presence import Presence, PLACED as P_PLACED, REMOVED as P_REMOVED
+from maester_fw.leds import Segments
+
+FIRMWARE = "maester-fw 0.1"
+CAPS = (wire.CAP_LEDS | wire.CAP_BLINK | wire.CAP_PULSE | wire.CAP_CONFIG
+        | wire.CAP_REPL | wire.CAP_BOOTLOADER)
+HELLO_EVERY_MS = 1000
+FAULT_RETRY_MS = 2000  # a reader that failed init() is tried again this often
+LOOP_BUDGET_MS = 25  # a pass longer than this counts as an overrun (SNAPSHOT counter 4)
+RX_CHUNK = 64  # serial bytes taken per read; at most RX_READS reads per pass
+RX_READS = 8
+TX_SIZE = 2048  # bytes waiting for the serial port; a frame that does not fit is dropped
+TAP_QUEUE = 16  # taps waiting for room in the link window; overflow -> send a SNAPSHOT
+
+# session states
+HANDSHAKE = 0  # sending HELLO every second, waiting for a HELLO_ACK with our boot id
+READY = 1  # the host answered: SNAPSHOT sent, events flow
+
+# why run() returned
+EXIT_REPL = "repl"
+EXIT_BOOTLOADER = "bootloader"
+EXIT_RECONFIGURE = "reconfigure"
+
+_KIND = {P_PLACED: wire.PLACED, P_REMOVED: wire.REMOVED}
+
+
+class Reader:
+    """One configured reader: its driver, its presence machine, and whether it answers."""
+
+    def __init__(self, index, rcfg, driver, poll):
+        self.index = index
+        self.name = rcfg["name"]
+        self.type = rcfg["type"]
+        self.driver = driver
+        self.presence = None
+        self.poll_cfg = poll
+        self.fault = True
+        self.inits = 0
+        self.last_init = 0
+
+    def start(self, on_event, now):
+        self.inits += 1
+        self.last_init = now
+        try:
+            ok = self.driver.init() == 0
+        except Exception:  # a dead bus must not stop the other readers
+            ok = False
+        self.fault = not ok
+        if ok:
+            p = self.poll_cfg
+            self.presence = Presence(self.driver, on_event, self.index, p["miss_limit"],
+                                     p["confirm"], p["reselect_every"], p["bad_limit"])
+        return ok
+
+
+class App:
+    def __init__(self, hal, cfg=None, raw_cfg=None, boot_id=None, config_path=None):
+        self.hal = hal
+        self.cfg = cfg = cfg or configmod.DEFAULT
+        self.config_path = config_path or configmod.PATH
+        self.boot_id = boot_id if boot_id is not None else hal.boot_id()
+        self.exit = None
+        self.state = HANDSHAKE
+        # stored config as the host sees it in HELLO (0, 0: none stored, defaults in use)
+        self.config_len = len(raw_cfg) if raw_cfg else 0
+        self.config_crc = wire.crc16(raw_cfg) if raw_cfg else 0
+        now = hal.ticks_ms()
+        self._t0 = now
+        self._up = 0
+        self._wraps = 0
+
+        hal.begin(cfg)
+        self.readers = []
+        spi = hal.spi(cfg["spi"]) if cfg["readers"] else None
+        for i, r in enumerate(cfg["readers"]):
+            self.readers.append(Reader(i, r, self._driver(r, spi), cfg["poll"]))
+        for r in self.readers:
+            r.start(self._on_presence, now)
+        self._interval = cfg["poll"]["interval_ms"]
+        self._next_reader = 0
+        self._round_start = now
+
+        lc = cfg["leds"]
+        self.strip = hal.strip(lc["pin"], lc["pixels"], lc["order"])
+        self.leds = Segments(cfg["segments"], lc["pixels"], self.strip, lc["budget_ma"],
+                             max_hz=lc["max_hz"], order=lc["order"])
+
+        self.link = wire.Link(self._write, self._deliver)
+        self._rx = bytearray(RX_CHUNK)
+        self._tx = bytearray(TX_SIZE)
+        self._tx_n = 0
+        self.tx_dropped = 0  # frames that did not fit the TX buffer (the Link resends reliable ones)
+        self._hello = wire.hello(self.boot_id, CAPS, len(self.readers), lc["pixels"], FIRMWARE,
+                                 cfg["board"], self.config_len, self.config_crc)
+        self._taps = []
+        self._snapshot_due = False
+        self._restart = False
+        self._pending_errors = []  # reported once the host is there
+        self.overruns = 0
+        self.internal_errors = 0
+        self._cfg_buf = None
+        self._cfg_got = 0
+        self._cfg_crc = 0
+        self._start_handshake(now)
+
+    # -- set-up ------------------------------------------------------------------------------
+
+    def _driver(self, r, spi):
+        hal = self.hal
+        cs = hal.pin(r["cs"])
+        if r["type"] == "mfrc522":
+            from maester_fw.mfrc522 import MFRC522
+
+            return MFRC522(spi, cs, sleep_us=hal.sleep_us, ticks_us=hal.ticks_us)
+        from maester_fw.pn532 import PN532
+
+        return PN532(spi, cs, sleep_us=hal.sleep_us)
+
+    def report(self, code, text):
+        """Queue an ERROR for the host (sent after the handshake), e.g. a bad stored config."""
+        self._pending_errors.append((code, text))
+
+    # -- the loop ----------------------------------------------------------------------------
+
+    def run(self):
+        """Loop until REPL, BOOTLOADER or a new config; returns why (EXIT_*)."""
+        while self.exit is None:
+            try:
+                self.step()
+            except Exception as e:  # a bug must not take the table down: report it, go on
+                self.internal_errors += 1
+                if self.internal_errors < 20:
+                    self._send_error(wire.ERR_INTERNAL, "internal: %r" % (e,))
+        self.drain(300)
+        return self.exit
+
+    def step(self):
+        hal = self.hal
+        link = self.link
+        now = hal.ticks_ms()
+        self._clock(now)
+
+        rx = self._rx
+        for _ in range(RX_READS):
+            n = hal.serial.readinto(rx)
+            if not n:
+                break
+            link.feed(rx, now, n)
+        if self._restart:
+            self._restart = False
+            self._start_handshake(now)
+        if self.exit is not None:
+            self._flush()
+            return
+
+        if self.state == HANDSHAKE:
+            if wire.elapsed(now, self._hello_at) >= HELLO_EVERY_MS:
+                self._start_handshake(now)
+        else:
+            if not link.peer_alive(now):
+                self._start_handshake(now)  # the host went away: stop events, say HELLO
+            else:
+                if self._snapshot_due and link.can_send():
+                    self._snapshot_due = False
+                    link.send(wire.SNAPSHOT, self._snapshot(), now)
+                    self._taps = []  # the snapshot carries their outcome
+                while self._taps and link.can_send():
+                    link.send(wire.TAP, self._taps.pop(0), now)
+                while self._pending_errors and link.can_send():
+                    code, text = self._pending_errors.pop(0)
+                    link.send(wire.ERROR, wire.error(code, text), now)
+                link.poll(now)
+                if link.heartbeat_due(now):
+                    link.send_unreliable(wire.HEARTBEAT, wire.heartbeat(self.uptime(), self.boot_id), now)
+
+        wait = self._poll_reader(now)
+        self.leds.tick(now)
+        self._flush()
+        hal.feed()
+        took = wire.elapsed(hal.ticks_ms(), now)
+        if took > LOOP_BUDGET_MS:
+            self.overruns += 1
+        if self.leds.animating and wait > 10:
+            wait = 10  # keep blinks smooth; the rate limit in Segments does the rest
+        hal.idle(wait)
+
+    def _poll_reader(self, now):
+        """Poll the next reader of this round; returns how long the loop may idle (ms)."""
+        readers = self.readers
+        i = self._next_reader
+        if i >= len(readers):
+            left = self._interval - wire.elapsed(now, self._round_start)
+            if left > 0:
+                return left
+            self._round_start = now
+            self._next_reader = i = 0
+            if not readers:
+                return self._interval
+        self._next_reader = i + 1
+        r = readers[i]
+        if r.fault:
+            if wire.elapsed(now, r.last_init) >= FAULT_RETRY_MS:
+                r.start(self._on_presence, now)
+        else:
+            r.presence.poll()
+        return 0
+
+    def _clock(self, now):
+        up = wire.elapsed(now, self._t0)
+        if up < self._up:
+            self._wraps += 1
+        self._up = up
+
+    def uptime(self):
+        """Milliseconds since boot, modulo 2**32 (TAP.time_ms and HEARTBEAT.uptime_ms)."""
+        return ((self._wraps << 30) + self._up) & 0xFFFFFFFF
+
+    # -- session -----------------------------------------------------------------------------
+
+    def _start_handshake(self, now):
+        # PROTOCOL.md 5.2: reset the link before every HELLO, so a HELLO always means
+        # "numbering starts at 0"; nothing reliable goes out until the HELLO_ACK
+        self.state = HANDSHAKE
+        self._taps = []
+        self._snapshot_due = False
+        self.link.reset()
+        self._hello_at = now
+        self.link.send_unreliable(wire.HELLO, self._hello, now)
+
+    def _snapshot(self):
+        rows = []
+        errors = 0
+        resets = 0
+        for r in self.readers:
+            resets += r.inits - 1
+            p = r.presence
+            if r.fault or p is None:
+                rows.append({"reader": r.index, "state": wire.FAULT, "uid": None})
+                continue
+            errors += p.errors
+            if p.present():
+                rows.append({"reader": r.index, "state": wire.PRESENT, "uid": bytes(p.uid[:p.uid_len])})
+            else:
+                rows.append({"reader": r.index, "state": wire.ABSENT, "uid": None})
+        counters = (self.link.decoder.dropped, self.link.retransmits, errors, resets, self.overruns)
+        return wire.snapshot(rows, counters)
+
+    def _on_presence(self, p, kind):
+        # called from Presence.poll: PLACED, or REMOVED while p.uid still holds the old card
+        if self.state != READY:
+            return  # the SNAPSHOT after the next handshake carries the truth
+        if len(self._taps) >= TAP_QUEUE:
+            self._taps = []
+            self._snapshot_due = True
+            return
+        self._taps.append(wire.tap(p.index, _KIND[kind], self.uptime(), bytes(p.uid[:p.uid_len])))
+
+    # -- messages from the host --------------------------------------------------------------
+
+    def _deliver(self, mtype, payload):
+        """Called by the Link once per message.  Must not raise (PROTOCOL.md section 4)."""
+        reliable = self.link.decoder.flags & wire.RELIABLE
+        try:
+            msg = wire.decode_message(mtype, payload)
+        except wire.WireError as e:
+            if mtype not in wire.MESSAGES:
+                if reliable:  # an unknown unreliable type is ignored (versioning rule)
+                    self._send_error(wire.ERR_UNKNOWN_TYPE, "unknown message type 0x%02x" % mtype)
+            else:
+                self._send_error(wire.ERR_BAD_PAYLOAD, "%s: %s" % (wire.MESSAGES[mtype][0], e))
+            return
+        if mtype == wire.HELLO_ACK:
+            if self.state == HANDSHAKE and msg["boot_id"] == self.boot_id and msg["proto"] == wire.VERSION:
+                self.state = READY
+                self._snapshot_due = True  # always the first reliable frame of a session
+        elif mtype == wire.RESYNC:
+            self._restart = True
+        elif mtype == wire.HEARTBEAT:
+            pass  # any good frame already counts as a sign of life
+        elif mtype == wire.SEGMENT_SET:
+            try:
+                self.leds.set(msg["segment"], msg["level"], msg["rgb"][0], msg["rgb"][1],
+                              msg["rgb"][2], msg["pattern"], msg["period_ms"])
+            except ValueError as e:
+                self._send_error(wire.ERR_BAD_PAYLOAD, str(e))
+        elif mtype == wire.SEGMENTS_CLEAR:
+            self.leds.clear()
+        elif mtype == wire.CONFIG_WRITE:
+            self._config_chunk(msg)
+        elif mtype == wire.REPL:
+            self.exit = EXIT_REPL  # acted on after the Link has written the ACK
+        elif mtype == wire.BOOTLOADER:
+            self.exit = EXIT_BOOTLOADER
+        elif reliable:
+            self._send_error(wire.ERR_UNSUPPORTED, msg["type"] + " goes from the device to the host")
+
+    def _send_error(self, code, text):
+        if self.state == READY and self.link.can_send():
+            self.link.send(wire.ERROR, wire.error(code, text), self.hal.ticks_ms())
+        else:  # before the handshake only unreliable frames may go out
+            self.link.send_unreliable(wire.LOG, wire.log(40, text), self.hal.ticks_ms())
+
+    def _config_status(self, status, total, crc):
+        if self.link.can_send():
+            self.link.send(wire.CONFIG_STATUS, wire.config_status(status, total, crc), self.hal.ticks_ms())
+
+    def _config_chunk(self, m):
+        off, total, crc, data = m["offset"], m["total"], m["crc"], m["data"]
+        if total > configmod.MAX_BYTES:
+            self._cfg_buf = None
+            return self._config_status(wire.CONFIG_TOO_BIG, total, crc)
+        if off == 0:
+            self._cfg_buf = bytearray(total)
+            self._cfg_got = 0
+            self._cfg_crc = crc
+        buf = self._cfg_buf
+        if buf is None or off != self._cfg_got or total != len(buf) or crc != self._cfg_crc:
+            self._cfg_buf = None
+            return self._config_status(wire.CONFIG_BAD_OFFSET, total, crc)
+        buf[off:off + len(data)] = data
+        self._cfg_got = off + len(data)
+        if self._cfg_got < total:
+            return
+        self._cfg_buf = None
+        if wire.crc16(buf) != crc:
+            return self._config_status(wire.CONFIG_BAD_CRC, total, crc)
+        try:
+            configmod.parse(buf)
+        except configmod.ConfigError as e:
+            self._config_status(wire.CONFIG_INVALID, total, crc)
+            return self._send_error(wire.ERR_CONFIG, str(e))
+        try:
+            configmod.save(self.config_path, bytes(buf))
+        except OSError as e:
+            self._config_status(wire.CONFIG_INVALID, total, crc)
+            return self._send_error(wire.ERR_CONFIG, "cannot store the config: %r" % (e,))
+        self._config_status(wire.CONFIG_OK, total, crc)
+        self.exit = EXIT_RECONFIGURE  # main() rebuilds the app, which then says HELLO
+
+    # -- serial out --------------------------------------------------------------------------
+
+    def _write(self, frame):
+        """The Link's write: queue a frame.  The serial port is written by _flush, which
+        never waits, so a host that stops reading cannot stall the reader loop."""
+        n = len(frame)
+        if self._tx_n + n > TX_SIZE:
+            self.tx_dropped += 1  # reliable frames come again on retransmit
+            return
+        self._tx[self._tx_n:self._tx_n + n] = frame
+        self._tx_n += n
+
+    def _flush(self):
+        n = self._tx_n
+        if not n:
+            return
+        w = self.hal.serial.write(self._tx, n)
+        if not w:
+            return
+        if w >= n:
+            self._tx_n = 0
+            return
+        tx = self._tx
+        for i in range(n - w):  # a partial write: move the rest to the front
+            tx[i] = tx[w + i]
+        self._tx_n = n - w
+
+    def drain(self, ms):
+        """Write out what is queued (the ACK of a REPL command, a CONFIG_STATUS), for up to ms."""
+        t0 = self.hal.ticks_ms()
+        while self._tx_n and wire.elapsed(self.hal.ticks_ms(), t0) < ms:
+            self._flush()
+            self.hal.idle(1)
+
+
+def main(hal, config_path=None):
+    """Boot: load the config, run the app, rebuild it after a CONFIG_WRITE.
+
+    Returns EXIT_REPL (main.py then leaves the REPL to the user) or never returns.
+    """
+    path = config_path or configmod.PATH
+    boot_id = hal.boot_id()
+    hal.kbd_intr(-1)  # 0x03 inside a frame is data, not Ctrl-C
+    while True:
+        problem = None
+        try:
+            cfg, raw = configmod.load(path)
+        except configmod.ConfigError as e:
+            cfg, raw, problem = configmod.DEFAULT, None, "stored config refused, using defaults: " + str(e)
+        app = App(hal, cfg, raw, boot_id, path)
+        if problem:
+            app.report(wire.ERR_CONFIG, problem)
+        why = app.run()
+        if why == EXIT_RECONFIGURE:
+            continue  # same boot id: it is not a reboot; the new HELLO shows the new config
+        hal.kbd_intr(3)
+        if why == EXIT_BOOTLOADER:
+            hal.bootloader()
+        return why

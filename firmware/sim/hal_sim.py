@@ -1,0 +1,394 @@
+"""A simulated board: the HAL that maester_fw.app runs on under the MicroPython unix port.
+
+What it simulates:
+
+* the SPI bus and its readers: one SimMFRC522 (register level) or SimPN532 (frame level)
+  per configured reader, on the chip-select pin the config names.  The real drivers in
+  maester_fw talk to them byte by byte.  Reader time is the simulators' own clock (SimClock),
+  advanced by the bus traffic, so a poll costs simulated microseconds, not real ones;
+* the table: `Table.place(reader, uid)` lays a card on a reader's antenna, `remove` lifts it,
+  `noise` corrupts the card's answers;
+* the LED strip: a VirtualStrip that keeps the last frame;
+* the serial line: `StreamSerial` over file objects (the process's stdin/stdout, or a tty
+  opened by path) or `LoopSerial` in memory for tests that drive `App.step` themselves;
+* the control channel: `Control` reads JSON lines (commands below) from a file object and
+  answers each with one JSON line.
+
+Control commands, one JSON object per line ("cmd" may also be spelled "action", so a line
+of a taps script is also a command).  An "id" in a command is copied into its answer.
+
+    {"cmd": "place", "reader": 0, "uid": "04a1b2c3d4e5f6"}   a card on reader 0
+    {"cmd": "remove", "reader": 0}                           lift it (or "uid": one card)
+    {"cmd": "noise", "reader": 0, "every": 3}                corrupt every 3rd card answer
+    {"cmd": "mute", "reader": 0, "frames": 2}                the cards ignore 2 frames
+    {"cmd": "strip"}           -> {"ok": true, "frame": "<hex, strip order>", "text": "RR..", ...}
+    {"cmd": "state"}           -> readers, their cards, boot id, watchdog feeds
+    {"cmd": "ping"}            -> {"ok": true}
+Errors come back as {"ok": false, "error": "..."}.  Unprompted lines carry "event":
+{"event": "ready", "boot_id": N} once the loop runs, {"event": "exit", "why": ...} at the end.
+
+Taps script (--taps): the same lines with "t_ms", milliseconds after start, applied in order:
+    {"t_ms": 500, "reader": 0, "uid": "04a1b2c3d4e5f6", "action": "place"}
+"""
+
+import json
+import select
+import sys
+import time
+
+from sim_cards import Card
+from sim_mfrc522 import SimClock, SimMFRC522, SimPin, SimSPI
+from sim_pn532 import SimPN532
+from virtual_strip import VirtualStrip
+
+
+def _hex(b):
+    return "".join("%02x" % x for x in b)
+
+
+def _unhex(s):
+    if not isinstance(s, str) or len(s) % 2:
+        raise ValueError("uid must be hex, got %r" % (s,))
+    return bytes([int(s[i:i + 2], 16) for i in range(0, len(s), 2)])
+
+
+class Table:
+    """The simulated SPI bus, one reader chip per configured reader, and the cards on them.
+
+    Cards belong to a reader index, so they stay on the table when a new config rebuilds
+    the chips.
+    """
+
+    def __init__(self):
+        self.clock = SimClock()
+        self.spi = SimSPI(self.clock)
+        self.chips = []
+        self.types = []
+        self._pins = {}
+        self.cards = {}  # reader index -> [Card]
+
+    def build(self, cfg):
+        self.spi.devices = []
+        self.chips = []
+        self.types = []
+        self._pins = {}
+        for i, r in enumerate(cfg["readers"]):
+            pin = SimPin(self.clock)
+            if r["type"] == "pn532":
+                chip = SimPN532(self.spi, pin, name=r["name"])
+            else:
+                chip = SimMFRC522(self.spi, pin, name=r["name"])
+            self._pins[r["cs"]] = pin
+            self.chips.append(chip)
+            self.types.append(r["type"])
+            for card in self.cards.get(i, ()):
+                chip.field.place(card)
+
+    def pin(self, n):
+        """The chip-select pin wired to a reader, or a pin with nothing on it."""
+        p = self._pins.get(n)
+        return p if p is not None else SimPin(self.clock)
+
+    def _field(self, reader):
+        if not isinstance(reader, int) or not 0 <= reader < len(self.chips):
+            raise ValueError("no reader %r (the table has %d)" % (reader, len(self.chips)))
+        return self.chips[reader].field
+
+    def place(self, reader, uid):
+        uid = _unhex(uid) if isinstance(uid, str) else bytes(uid)
+        field = self._field(reader)
+        cards = self.cards.setdefault(reader, [])
+        for c in cards:
+            if c.uid == uid:
+                return c
+        card = Card(uid)
+        cards.append(card)
+        field.place(card)
+        return card
+
+    def remove(self, reader, uid=None):
+        field = self._field(reader)
+        if uid is not None and isinstance(uid, str):
+            uid = _unhex(uid)
+        keep = []
+        for c in self.cards.get(reader, ()):
+            if uid is None or c.uid == uid:
+                field.remove(c)
+            else:
+                keep.append(c)
+        self.cards[reader] = keep
+
+    def noise(self, reader, every=0, next=0, mode="crc"):
+        f = self._field(reader)
+        f.noise_every = every
+        f.noise_next = next
+        f.noise_mode = mode
+
+    def mute(self, reader, frames):
+        self._field(reader)
+        for c in self.cards.get(reader, ()):
+            c.mute = frames
+
+    def state(self):
+        return [{"reader": i, "type": self.types[i],
+                 "cards": [_hex(c.uid) for c in self.cards.get(i, ())]}
+                for i in range(len(self.chips))]
+
+
+class LoopSerial:
+    """An in-memory serial line.  The test is the host: `push` bytes to the device, `take`
+    what the device wrote."""
+
+    def __init__(self):
+        self.inbox = bytearray()
+        self._r = 0
+        self.outbox = bytearray()
+
+    def push(self, data):
+        self.inbox.extend(data)
+
+    def take(self):
+        out = bytes(self.outbox)
+        self.outbox = bytearray()
+        return out
+
+    def readinto(self, buf):
+        avail = len(self.inbox) - self._r
+        if avail <= 0:
+            return 0
+        n = avail if avail < len(buf) else len(buf)
+        src = self.inbox
+        r = self._r
+        for i in range(n):
+            buf[i] = src[r + i]
+        self._r = r + n
+        if self._r >= len(src):
+            self.inbox = bytearray()
+            self._r = 0
+        return n
+
+    def write(self, buf, n):
+        for i in range(n):
+            self.outbox.append(buf[i])
+        return n
+
+
+class StreamSerial:
+    """Serial over file objects (a pty, a tty, stdin/stdout), as a board's USB CDC.
+
+    The unix port's readinto() waits until the whole buffer is filled, so bytes are taken
+    one at a time while poll says more are waiting (as on a board's sys.stdin).  Writes go
+    out only when poll says the other end has room, and at most CHUNK bytes at a time, so a
+    host that stops reading cannot block the loop.
+    """
+
+    CHUNK = 256
+
+    def __init__(self, fin, fout):
+        self.fin = fin
+        self.fout = fout
+        self._pin = select.poll()
+        self._pin.register(fin, select.POLLIN)
+        self._pout = select.poll()
+        self._pout.register(fout, select.POLLOUT)
+        self._one = bytearray(1)
+        self.lost = 0  # bytes written while nobody had the port open
+
+    def readinto(self, buf):
+        n = 0
+        one = self._one
+        fin = self.fin
+        while n < len(buf):
+            ready = False
+            for _obj, ev in self._pin.ipoll(0):
+                ready = ev & select.POLLIN
+            if not ready:
+                break
+            if not fin.readinto(one):
+                break
+            buf[n] = one[0]
+            n += 1
+        return n
+
+    def write(self, buf, n):
+        room = False
+        for _obj, ev in self._pout.ipoll(0):
+            room = ev & select.POLLOUT
+        if not room:
+            return 0
+        k = n if n < self.CHUNK else self.CHUNK
+        try:
+            w = self.fout.write(memoryview(buf)[:k])
+        except OSError:  # no one on the other end: like a board with no host, bytes are lost
+            self.lost += k
+            return k
+        return w or 0
+
+
+class Control:
+    """JSON-line commands from a file object, answered on another (see the module doc)."""
+
+    def __init__(self, fin, fout):
+        self.fin = fin
+        self.fout = fout
+        self._poll = select.poll()
+        self._poll.register(fin, select.POLLIN)
+        self._one = bytearray(1)
+        self._line = bytearray()
+        self.hal = None
+
+    def send(self, obj):
+        try:
+            self.fout.write((json.dumps(obj) + "\n").encode())
+            if hasattr(self.fout, "flush"):
+                self.fout.flush()
+        except OSError:
+            pass
+
+    def service(self):
+        """Take what is waiting; run every complete line."""
+        for _ in range(4096):
+            ready = False
+            for _obj, ev in self._poll.ipoll(0):
+                ready = ev & select.POLLIN
+            if not ready or not self.fin.readinto(self._one):
+                return
+            b = self._one[0]
+            if b == 10 or b == 13:
+                if self._line:
+                    line = bytes(self._line).decode()
+                    self._line = bytearray()
+                    self.send(self.hal.command_line(line))
+            elif len(self._line) < 1024:
+                self._line.append(b)
+
+
+class HalSim:
+    """The HAL of a simulated board.  See FIRMWARE.md for the interface every HAL offers."""
+
+    def __init__(self, serial, table=None, ticks_ms=None, control=None, taps=(), boot_id=None):
+        self.serial = serial
+        self.table = table or Table()
+        self.ticks_ms = ticks_ms or time.ticks_ms
+        self.sleep_us = self.table.clock.sleep_us  # the drivers wait in simulated time
+        self.ticks_us = self.table.clock.ticks_us
+        self.control = control
+        if control is not None:
+            control.hal = self
+        self.taps = sorted(taps, key=lambda t: t.get("t_ms", 0))
+        self._t0 = self.ticks_ms()
+        self.strip_obj = None
+        self.feeds = 0
+        self.kbd = None
+        self.bootloader_calls = 0
+        self._announced = False
+        if boot_id is None:
+            import os
+
+            boot_id = 0
+            while not boot_id:
+                b = os.urandom(4)
+                boot_id = b[0] | (b[1] << 8) | (b[2] << 16) | (b[3] << 24)
+        self._boot_id = boot_id
+        self._wait = select.poll()
+        self._waitable = False  # an in-memory serial has nothing to wait on: idle returns at once
+        for f in (getattr(serial, "fin", None), control and control.fin):
+            if f is not None:
+                self._wait.register(f, select.POLLIN)
+                self._waitable = True
+
+    # -- the HAL interface used by maester_fw.app ------------------------------------------
+
+    def begin(self, cfg):
+        self.table.build(cfg)
+
+    def spi(self, spi_cfg):
+        return self.table.spi
+
+    def pin(self, n):
+        return self.table.pin(n)
+
+    def strip(self, pin, pixels, order="GRB"):
+        self.strip_obj = VirtualStrip(pixels, order)
+        return self.strip_obj
+
+    def idle(self, ms):
+        """Wait up to ms for serial or control input; meanwhile run the table's script."""
+        if not self._announced and self.control is not None:
+            self._announced = True
+            self.control.send({"event": "ready", "boot_id": self._boot_id})
+        if ms > 0 and self._waitable:
+            for _ in self._wait.ipoll(ms if ms < 20 else 20):
+                break
+        if self.control is not None:
+            self.control.service()
+        if self.taps:
+            now = time.ticks_diff(self.ticks_ms(), self._t0)
+            while self.taps and self.taps[0].get("t_ms", 0) <= now:
+                self.command(self.taps.pop(0))
+
+    def feed(self):
+        self.feeds += 1
+
+    def boot_id(self):
+        return self._boot_id
+
+    def kbd_intr(self, c):
+        self.kbd = c
+        try:
+            import micropython
+
+            micropython.kbd_intr(c)
+        except (ImportError, AttributeError):
+            pass
+
+    def reset(self):
+        raise SystemExit(3)
+
+    def bootloader(self):
+        self.bootloader_calls += 1
+
+    # -- the table's side ------------------------------------------------------------------
+
+    def command_line(self, line):
+        try:
+            cmd = json.loads(line)
+        except ValueError:
+            return {"ok": False, "error": "not JSON: %r" % (line,)}
+        if not isinstance(cmd, dict):
+            return {"ok": False, "error": "a command is a JSON object"}
+        return self.command(cmd)
+
+    def command(self, cmd):
+        """Run one control command (a dict); returns the answer (a dict)."""
+        what = cmd.get("cmd", cmd.get("action"))
+        out = {"ok": True}
+        try:
+            if what in ("place", "tap"):
+                self.table.place(cmd["reader"], cmd["uid"])
+            elif what in ("remove", "lift"):
+                self.table.remove(cmd["reader"], cmd.get("uid"))
+            elif what == "noise":
+                self.table.noise(cmd["reader"], cmd.get("every", 0), cmd.get("next", 0),
+                                 cmd.get("mode", "crc"))
+            elif what == "mute":
+                self.table.mute(cmd["reader"], cmd.get("frames", 1))
+            elif what == "strip":
+                s = self.strip_obj
+                if s is None:
+                    raise ValueError("no strip yet")
+                out["frame"] = _hex(s.frame)
+                out["text"] = s.text()
+                out["writes"] = s.writes
+                out["pixels"] = s.pixel_count
+            elif what == "state":
+                out["readers"] = self.table.state()
+                out["boot_id"] = self._boot_id
+                out["feeds"] = self.feeds
+            elif what != "ping":
+                raise ValueError("unknown command %r" % (what,))
+        except (KeyError, ValueError, TypeError) as e:
+            out = {"ok": False, "error": "%s: %s" % (type(e).__name__, e)}
+        if "id" in cmd:
+            out["id"] = cmd["id"]
+        return out

