@@ -33,7 +33,8 @@ class LogError(ValueError):
 
 def _connect(path):
     try:
-        db = sqlite3.connect(str(path), isolation_level=None)
+        # The table's link thread appends taps; callers serialise access (TableRunner's lock).
+        db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
         return db

@@ -1,0 +1,143 @@
+"""A game running on a table: taps from the board become commands, the public view drives the LEDs.
+
+    tag uid ─► card ─┐
+    reader ─► seat ──┴► taps.command_for_tap ─► Session.submit (logged, synced) ─► ack to the board
+                                                    │
+    LEDs ◄── link.set_segment ◄── game's segments(view(state, "public")) ◄──────────┘
+
+A rejected tap flashes an error on the seat's LEDs and its reason is reported to the host. The
+LEDs are drawn from the public view alone, so no secret can reach the strip or the wire.
+"""
+
+import hashlib
+import importlib
+import threading
+
+from ..engine import PUBLIC
+from . import profile as P
+from .taps import command_for_tap
+
+PATTERNS = {"off": 0, "solid": 1, "blink": 2, "pulse": 3}
+ERROR_RGB = (255, 0, 0)
+DEFAULT_READER_PINS = (17, 20, 21, 26, 27, 28, 14, 15)
+
+
+def segment_ids(profile):
+    """Wire id of each segment: its rank by first pixel (the firmware numbers them the same way)."""
+    ordered = sorted(profile["segments"], key=lambda s: s["start"])
+    return {s["name"]: i for i, s in enumerate(ordered)}
+
+
+def board_config(profile, reader_type="mfrc522", pins=DEFAULT_READER_PINS, budget_ma=500):
+    """The firmware config for a profile: readers in profile order, segments with their modes."""
+    if len(profile["readers"]) > len(pins):
+        raise ValueError("the profile has %d readers; give a chip-select pin for each" % len(profile["readers"]))
+    return {
+        "board": profile["name"],
+        "readers": [{"type": reader_type, "cs": pin, "name": r["name"]}
+                    for r, pin in zip(profile["readers"], pins)],
+        "leds": {"pin": 22, "pixels": profile["pixels"], "budget_ma": budget_ma},
+        "segments": {s["name"]: [s["start"], s["length"], bool(s.get("reversed")), s.get("mode", "fill")]
+                     for s in profile["segments"]},
+        "poll": {"interval_ms": 10},
+        "watchdog_ms": 0,
+    }
+
+
+def sim_uid(card):
+    """The UID a simulated sticker on `card` carries: 7 bytes, NXP's 0x04 first, like an NTAG."""
+    return "04" + hashlib.sha1(card.encode()).hexdigest()[:12]
+
+
+def sim_tags(state):
+    """Stickers for every card of a game (and each leader card), for the simulated table."""
+    cards = state["config"]["cards"]
+    insts = [i for key in ("ally_instances", "standard_instances", "event_instances", "leader_instances")
+             for i in cards.get(key, [])]
+    insts += ["leader:%s" % l for l in cards.get("leaders", [])]
+    return {sim_uid(c): c for c in insts}
+
+
+class TableRunner:
+    """Feeds taps to a Session and keeps the board's LEDs in step with the public view.
+
+    `on_tap` is called on the link's thread; the link acks the tap only after it returns, and it
+    returns only after the command reached the log, so an acknowledged tap is never lost.
+    """
+
+    def __init__(self, session, profile, tags, report=print):
+        self.session = session
+        self.profile = profile
+        self.tags = tags
+        self.report = report
+        self.link = None
+        self.seg_ids = segment_ids(profile)
+        self.shown = {}
+        self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)
+        game = session.state["game"]
+        self.game_table = importlib.import_module("maester.games.%s.table" % game)
+
+    def attach(self, link):
+        self.link = link
+        self.shown = {}
+        self.refresh_leds()
+
+    def on_tap(self, tap):
+        if tap.kind != "placed":
+            return
+        reader = self.profile["readers"][tap.reader]["name"] if tap.reader < len(self.profile["readers"]) else None
+        card = self.tags.get(tap.uid_hex)
+        with self.lock:
+            if reader is None:
+                return self._refuse(None, "a tap on reader %d, which the table profile does not know" % tap.reader)
+            place = P.reader_place(self.profile, reader)
+            if card is None:
+                return self._refuse(place, "an unknown tag (%s) on %s: enroll it first" % (tap.uid_hex, reader))
+            command, reason = command_for_tap(self.session.state, place, card)
+            if command is None:
+                return self._refuse(place, "%s on %s: %s" % (self.describe(card), reader, reason))
+            result = self.session.submit(command)
+            if not result.ok:
+                return self._refuse(place, result.reason)
+            self.changed.notify_all()
+        self.refresh_leds()
+
+    def submit(self, command):
+        """A choice made off the table (a seat page, the host prompt), logged the same way."""
+        with self.lock:
+            result = self.session.submit(command)
+            self.changed.notify_all()
+        if result.ok:
+            self.refresh_leds()
+        return result
+
+    def describe(self, card):
+        info = self.session.state["config"]["cards"].get("info", {})
+        rec = info.get(card.split("#", 1)[0])
+        return rec["name"] if rec else card
+
+    def _refuse(self, place, reason):
+        self.report("refused: %s" % reason)
+        if self.link is not None and isinstance(place, int) and ("seat%d" % place) in self.seg_ids:
+            seg = self.seg_ids["seat%d" % place]
+            self.link.set_segment(seg, 255, ERROR_RGB, PATTERNS["blink"], 150)
+            self.shown.pop(seg, None)  # the next refresh puts the seat's normal state back
+
+    def refresh_leds(self):
+        if self.link is None:
+            return
+        with self.lock:
+            wanted = self.game_table.segments(self.session.view(PUBLIC))
+        for name, (level, rgb, pattern, period) in wanted.items():
+            seg = self.seg_ids.get(name)
+            if seg is None:
+                continue
+            value = (level, tuple(rgb), PATTERNS[pattern], period)
+            if self.shown.get(seg) != value:
+                self.link.set_segment(seg, *value)
+                self.shown[seg] = value
+
+    def wait_for(self, predicate, timeout):
+        with self.lock:
+            return self.changed.wait_for(lambda: predicate(self.session.state), timeout)
