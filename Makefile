@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/maester demo
+	$(BIN)/maester demo --table
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -90,3 +90,17 @@ def test_a_refused_tap_flashes_the_seat_and_changes_nothing(table):
     assert session.state["seq"] == seq
     seg = runner.seg_ids["seat1"]
     assert link.segments[seg][1] == (255, 0, 0)
+
+
+def test_demo_through_the_simulated_table_finishes(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    maester = Path(sys.executable).parent / "maester"
+    env = dict(os.environ, MAESTER_HOME=str(tmp_path))
+    proc = subprocess.run([str(maester), "demo", "--table", "--fast", "--plain", "--seed", "4"],
+                          capture_output=True, text=True, timeout=180, env=env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "Winner" in proc.stdout and "LED strip: [" in proc.stdout
+    assert "table: refused" not in proc.stdout

@@ -44,6 +44,7 @@ class Screen:
         self.config = session.state["config"]
         self.shown = len(session.events)  # events already printed (plain) or logged
         self.private_shown = {s: self.shown for s in self.humans}  # private lines printed (plain)
+        self.strip = None  # the simulated table's LED strip, as text, when there is one
         if not plain:
             from rich.console import Console
             self.console = Console(highlight=False)
@@ -83,6 +84,8 @@ class Screen:
         if self.plain:
             for line in tui.plain_lines(view, self.config):
                 self.say(line)
+            if self.strip is not None:
+                self.say("LED strip: [%s]" % self.strip())
             return
         log = self.log_for(viewer)
         con = self.console
@@ -91,6 +94,8 @@ class Screen:
         room = con.height - cap.get().count("\n") - 3 - reserve
         with con.capture() as cap:
             con.print(tui.render(view, self.config, log[-room:] if room > 0 else ()))
+            if self.strip is not None:
+                con.print("LED strip  [%s]" % self.strip())
         sys.stdout.write("\x1b[H" + cap.get().replace("\n", "\x1b[K\n") + "\x1b[J")
         sys.stdout.flush()
 
@@ -166,14 +171,32 @@ class Screen:
             self.say(line)
 
 
-def run(session, humans, bots_kind, delay, plain, note=""):
-    """Play `session` to its end (or until a person quits). Returns the exit status."""
+def run(session, humans, bots_kind, delay, plain, note="", table=False):
+    """Play `session` to its end (or until a person quits). Returns the exit status.
+
+    With `table`, every move that a tap can express is made on a simulated board (firmware under
+    MicroPython, a pty, the serial link) and the LED strip is drawn under the table.
+    """
+    sim = None
+    if table:
+        from .table.simtable import SimTable
+        sim = SimTable(session, report=lambda text: print("table: " + text, flush=True))
+    try:
+        return _loop(session, humans, bots_kind, delay, plain, note, sim)
+    finally:
+        if sim is not None:
+            sim.close()
+
+
+def _loop(session, humans, bots_kind, delay, plain, note, sim):
     state = session.state
     game = core.get_game(state["game"])
     info = state["config"].get("cards", {}).get("info")
     seats = range(game.seat_count(state))
     bots = {s: make_bot(state["game"], bots_kind, state["seed"], s, info) for s in seats if s not in humans}
     screen = Screen(session, humans, delay, plain)
+    screen.strip = sim.strip_text if sim is not None else None
+    submit = sim.submit if sim is not None else session.submit
     path = session.log.path if session.log else None
     screen.start(note)
     try:
@@ -186,7 +209,7 @@ def run(session, humans, bots_kind, delay, plain, note=""):
             else:
                 bot = bots[seat]
                 choice = bot.choose(core.view(state, seat) if bot.uses_view else None, ask)
-            result = session.submit({"seat": seat, "ask": ask["id"], "choice": choice})
+            result = submit({"seat": seat, "ask": ask["id"], "choice": choice})
             if not result.ok:
                 if seat not in bots:
                     screen.say("Not accepted: %s" % result.reason)
@@ -230,7 +253,7 @@ def _plain(args):
     return args.plain or not sys.stdout.isatty()
 
 
-def _start(players, humans, variants, seed, bots_kind, delay, log, plain, title):
+def _start(players, humans, variants, seed, bots_kind, delay, log, plain, title, table=False):
     players = players or DEFAULT_PLAYERS
     humans = sorted(set(humans or []))
     for h in humans:
@@ -245,7 +268,7 @@ def _start(players, humans, variants, seed, bots_kind, delay, log, plain, title)
     _remember(path)
     note = "%s: %d players, seed %d, log %s" % (title, players, seed, path)
     try:
-        return run(session, humans, bots_kind, delay, plain, note)
+        return run(session, humans, bots_kind, delay, plain, note, table=table)
     finally:
         session.close()
 
@@ -257,13 +280,13 @@ def cmd_play(args):
         return 2
     delay = PLAY_DELAY if args.delay is None else args.delay
     return _start(args.players, args.human, args.variant, args.seed, args.bots, delay, args.log,
-                  _plain(args), "B'Twixt")
+                  _plain(args), "B'Twixt", table=args.table)
 
 
 def cmd_demo(args):
     delay = 0 if args.fast else DEMO_DELAY
     return _start(args.players, args.human, (), args.seed, "heuristic", delay, args.log, _plain(args),
-                  "B'Twixt demo")
+                  "B'Twixt demo", table=args.table)
 
 
 def cmd_resume(args):
@@ -288,7 +311,7 @@ def cmd_resume(args):
             return 0
         _remember(path.resolve())
         note = "Resumed %s after %d moves" % (path, session.state["seq"])
-        return run(session, humans, extra.get("bots", "heuristic"), delay, plain, note)
+        return run(session, humans, extra.get("bots", "heuristic"), delay, plain, note, table=args.table)
     finally:
         session.close()
 
@@ -312,6 +335,9 @@ def register(sub):
     p.add_argument("--log", metavar="PATH", help="the game log (default $MAESTER_HOME/games/<time>-btwixt.sqlite)")
     p.add_argument("--delay", type=float, metavar="SECONDS", help="pause after each bot move (default 0.4)")
     p.add_argument("--plain", action="store_true", help="print simple lines, no screen drawing")
+    p.add_argument("--table", action="store_true",
+                   help="play through a simulated table: the firmware under MicroPython with simulated "
+                        "NFC readers and LED strip, over a pty and the serial link; taps make the moves")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("resume", help="continue the last game (or --log PATH) from its log",
@@ -320,6 +346,9 @@ def register(sub):
     p.add_argument("--log", metavar="PATH", help="the game log (default: the latest game, see $MAESTER_HOME/last)")
     p.add_argument("--delay", type=float, metavar="SECONDS", help="pause after each bot move (default: as started)")
     p.add_argument("--plain", action="store_true", help="print simple lines, no screen drawing")
+    p.add_argument("--table", action="store_true",
+                   help="play through a simulated table: the firmware under MicroPython with simulated "
+                        "NFC readers and LED strip, over a pty and the serial link; taps make the moves")
     p.set_defaults(func=cmd_resume)
 
     p = sub.add_parser("demo", help="watch bots play a whole B'Twixt game",
@@ -331,4 +360,7 @@ def register(sub):
     p.add_argument("--fast", action="store_true", help="no pause between moves")
     p.add_argument("--log", metavar="PATH", help="the game log (default $MAESTER_HOME/games/<time>-btwixt.sqlite)")
     p.add_argument("--plain", action="store_true", help="print simple lines, no screen drawing")
+    p.add_argument("--table", action="store_true",
+                   help="play through a simulated table: the firmware under MicroPython with simulated "
+                        "NFC readers and LED strip, over a pty and the serial link; taps make the moves")
     p.set_defaults(func=cmd_demo)
