@@ -6,7 +6,7 @@ import sys
 from . import __version__
 
 # Modules that add commands; each has register(subparsers) and sets `func` on its parsers.
-COMMAND_MODULES = ("maester.sim", "maester.cards_cli", "maester.play")
+COMMAND_MODULES = ("maester.sim", "maester.cards_cli", "maester.play", "maester.firmware_cli")
 
 
 def build_parser():

