@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/maester demo --table
+	$(BIN)/maester demo
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -83,7 +83,7 @@ def test_bot_game_plays_to_the_end_and_its_log_replays_as_the_simulation(tmp_pat
                          r.stdout)
     assert (tmp_path / "last").read_text().strip() == str(log.resolve())
     header = GameLog.open(str(log)).header()
-    assert header["extra"] == {"humans": [], "bots": "heuristic", "delay": 0.0}
+    assert header["extra"] == {"humans": [], "bots": "heuristic", "delay": 0.0, "table": True}
 
 
 def test_play_without_sim_says_hardware_is_not_there_yet(tmp_path):

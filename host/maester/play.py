@@ -7,6 +7,7 @@ Hidden information reaches the screen only through `view(state, seat)` for the s
 is; with two or more people at one screen, it is cleared and handed over between them.
 """
 
+import argparse
 import os
 import sys
 import time
@@ -263,7 +264,7 @@ def _start(players, humans, variants, seed, bots_kind, delay, log, plain, title,
         seed = int.from_bytes(os.urandom(4), "big")
     path = Path(log).resolve() if log else _default_log()
     path.parent.mkdir(parents=True, exist_ok=True)
-    extra = {"humans": humans, "bots": bots_kind, "delay": delay}
+    extra = {"humans": humans, "bots": bots_kind, "delay": delay, "table": table}
     session = Session.new(GAME, {"players": players, "variants": list(variants or [])}, seed, str(path), extra)
     _remember(path)
     note = "%s: %d players, seed %d, log %s" % (title, players, seed, path)
@@ -280,13 +281,13 @@ def cmd_play(args):
         return 2
     delay = PLAY_DELAY if args.delay is None else args.delay
     return _start(args.players, args.human, args.variant, args.seed, args.bots, delay, args.log,
-                  _plain(args), "B'Twixt", table=args.table)
+                  _plain(args), "B'Twixt", table=args.table is not False)
 
 
 def cmd_demo(args):
     delay = 0 if args.fast else DEMO_DELAY
     return _start(args.players, args.human, (), args.seed, "heuristic", delay, args.log, _plain(args),
-                  "B'Twixt demo", table=args.table)
+                  "B'Twixt demo", table=args.table is not False)
 
 
 def cmd_resume(args):
@@ -311,7 +312,8 @@ def cmd_resume(args):
             return 0
         _remember(path.resolve())
         note = "Resumed %s after %d moves" % (path, session.state["seq"])
-        return run(session, humans, extra.get("bots", "heuristic"), delay, plain, note, table=args.table)
+        table = extra.get("table", False) if args.table is None else args.table
+        return run(session, humans, extra.get("bots", "heuristic"), delay, plain, note, table=table)
     finally:
         session.close()
 
@@ -335,9 +337,10 @@ def register(sub):
     p.add_argument("--log", metavar="PATH", help="the game log (default $MAESTER_HOME/games/<time>-btwixt.sqlite)")
     p.add_argument("--delay", type=float, metavar="SECONDS", help="pause after each bot move (default 0.4)")
     p.add_argument("--plain", action="store_true", help="print simple lines, no screen drawing")
-    p.add_argument("--table", action="store_true",
-                   help="play through a simulated table: the firmware under MicroPython with simulated "
-                        "NFC readers and LED strip, over a pty and the serial link; taps make the moves")
+    p.add_argument("--table", action=argparse.BooleanOptionalAction, default=None,
+                   help="play through the simulated table (the default for play and demo): the firmware "
+                        "under MicroPython with simulated NFC readers and LED strip, over a pty and the "
+                        "serial link, taps making the moves; --no-table plays the engine alone")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("resume", help="continue the last game (or --log PATH) from its log",
@@ -346,9 +349,10 @@ def register(sub):
     p.add_argument("--log", metavar="PATH", help="the game log (default: the latest game, see $MAESTER_HOME/last)")
     p.add_argument("--delay", type=float, metavar="SECONDS", help="pause after each bot move (default: as started)")
     p.add_argument("--plain", action="store_true", help="print simple lines, no screen drawing")
-    p.add_argument("--table", action="store_true",
-                   help="play through a simulated table: the firmware under MicroPython with simulated "
-                        "NFC readers and LED strip, over a pty and the serial link; taps make the moves")
+    p.add_argument("--table", action=argparse.BooleanOptionalAction, default=None,
+                   help="play through the simulated table (the default for play and demo): the firmware "
+                        "under MicroPython with simulated NFC readers and LED strip, over a pty and the "
+                        "serial link, taps making the moves; --no-table plays the engine alone")
     p.set_defaults(func=cmd_resume)
 
     p = sub.add_parser("demo", help="watch bots play a whole B'Twixt game",
@@ -360,7 +364,8 @@ def register(sub):
     p.add_argument("--fast", action="store_true", help="no pause between moves")
     p.add_argument("--log", metavar="PATH", help="the game log (default $MAESTER_HOME/games/<time>-btwixt.sqlite)")
     p.add_argument("--plain", action="store_true", help="print simple lines, no screen drawing")
-    p.add_argument("--table", action="store_true",
-                   help="play through a simulated table: the firmware under MicroPython with simulated "
-                        "NFC readers and LED strip, over a pty and the serial link; taps make the moves")
+    p.add_argument("--table", action=argparse.BooleanOptionalAction, default=None,
+                   help="play through the simulated table (the default for play and demo): the firmware "
+                        "under MicroPython with simulated NFC readers and LED strip, over a pty and the "
+                        "serial link, taps making the moves; --no-table plays the engine alone")
     p.set_defaults(func=cmd_demo)

@@ -54,6 +54,20 @@ class SimBoardError(RuntimeError):
     pass
 
 
+def _die_with_parent():
+    """In the child: ask Linux to kill the simulated board when the host process dies.
+
+    A host killed with SIGKILL (as `maester resume` is tested) cannot stop its board; without
+    this the board would keep polling a pty nobody reads, for ever.
+    """
+    try:
+        import ctypes
+        import signal
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass  # not Linux: the board stops when its pty closes
+
+
 def micropython_binary():
     here = Path(sys.executable).parent / "micropython"
     if here.exists():
@@ -121,7 +135,7 @@ class SimBoard:
             cmd += ["--taps", self.taps_path]
         with open(self._log_path, "ab") as log:
             self.proc = subprocess.Popen(cmd, stdin=self._master, stdout=self._master, stderr=log,
-                                         cwd=self.workdir)
+                                         cwd=self.workdir, preexec_fn=_die_with_parent)
         try:
             ev = self._wait_event("ready", self.ready_timeout)
         except BaseException:
