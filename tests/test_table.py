@@ -119,3 +119,43 @@ def test_leds_never_change_with_hidden_information():
             assert btable.segments(view(other, PUBLIC)) == btable.segments(view(state, PUBLIC))
         ask = state["asks"][0]
         apply(state, {"seat": ask["seat"], "ask": ask["id"], "choice": rng.choice(ask["choices"])})
+
+
+# --- Westeros Intrigue ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_every_intrigue_profile_is_valid_and_has_a_reader_per_seat(players):
+    prof = P.for_game("intrigue", players)
+    assert sorted(r["seat"] for r in prof["readers"]) == list(range(players))
+
+
+def test_an_intrigue_card_tap_places_it_or_asks_for_the_position():
+    from maester.games.intrigue import table as itable
+    state, _ = new_game("intrigue", {"players": 4}, 5)
+    rng = random.Random(5)
+    single = several = 0
+    for _ in range(40):
+        if state["over"]:
+            break
+        ask = state["asks"][0]
+        seat = ask["seat"]
+        for card in {c[1] for c in ask["choices"]}:
+            meant = [c for c in ask["choices"] if c[1] == card]
+            command, reason = command_for_tap(state, seat, card)
+            if len(meant) == 1:
+                assert command["choice"] == meant[0]
+                single += 1
+            else:
+                assert command is None and "seat page" in reason
+                several += 1
+        apply(state, {"seat": seat, "ask": ask["id"], "choice": rng.choice(ask["choices"])})
+        segs = itable.segments(view(state, PUBLIC))
+        # Moving a card between two other hands changes nothing on the LEDs.
+        other = copy.deepcopy(state)
+        hands = other["g"]["hands"]
+        others = [s for s in range(4) if s != seat and hands[s]]
+        if len(others) >= 2:
+            a, b = others[:2]
+            hands[a][0], hands[b][0] = hands[b][0], hands[a][0]
+            assert itable.segments(view(other, PUBLIC)) == segs
+    assert single and several

@@ -1,0 +1,32 @@
+"""Westeros Intrigue on the table: a card tapped at a seat is the card that seat plays.
+
+When the card fits in one place only, the tap places it; when it fits in several, the tap has
+several meanings and the seat picks the position off the table (host prompt or seat page).
+LEDs come from the public view only: whose turn it is, who is out, the rounds played.
+"""
+
+TO_ACT = (255, 255, 255)
+OUT = (120, 0, 0)
+IN = (40, 40, 60)
+WINNER = (0, 255, 0)
+ROUND = (255, 180, 0)
+
+
+def tap_choices(state, ask, card):
+    return None  # the default reading: the choices that name the card
+
+
+def segments(view):
+    out = {"round": (view["round"] if not view.get("over") else view["rounds"], ROUND, "solid", 0)}
+    acting = {a["seat"] for a in view["asks"]}
+    winners = set(view["result"]["winners"]) if view.get("over") and view.get("result") else set()
+    for seat in range(view["players"]):
+        if seat in winners:
+            out["seat%d" % seat] = (255, WINNER, "blink", 600)
+        elif seat in acting:
+            out["seat%d" % seat] = (255, TO_ACT, "pulse", 1200)
+        elif view["out"][seat]:
+            out["seat%d" % seat] = (80, OUT, "solid", 0)
+        else:
+            out["seat%d" % seat] = (60, IN, "solid", 0)
+    return out
