@@ -22,6 +22,20 @@ def micropython_binary():
     return found
 
 
+def run_cpython(code):
+    """Run `code` under CPython with the same sys.path the MicroPython runs get."""
+    prelude = (
+        "import sys\n"
+        f"sys.path.insert(0, {str(FIRMWARE)!r})\n"
+        f"sys.path.insert(0, {str(FIRMWARE / 'sim')!r})\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", prelude + code], capture_output=True,
+                          text=True, timeout=60)
+    if proc.returncode != 0:
+        pytest.fail(f"CPython exited {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
 @pytest.fixture
 def run_micropython(tmp_path):
     """Run `code` under MicroPython with firmware/ and firmware/sim on sys.path.

@@ -9,7 +9,6 @@ import random
 import pytest
 
 from maester.engine import apply, new_game, view
-from maester.engine.session import Session, replay
 from maester.sim import play_one
 
 COMBOS = [[], ["advanced"], ["draft"], ["kingsmoot"], ["revealed"], ["short"],
@@ -100,20 +99,6 @@ def test_same_seed_same_game_and_different_seed_different_game():
     b = digest(random_game(4, ["advanced"], 11, check_every=False))
     c = digest(random_game(4, ["advanced"], 12, check_every=False))
     assert a == b != c
-
-
-@pytest.mark.parametrize("variants", [[], ["advanced", "draft"], ["revealed", "kingsmoot"]])
-def test_the_log_folds_back_into_the_live_state(tmp_path, variants):
-    session = Session.new("btwixt", {"players": 5, "variants": variants}, 7, log_path=tmp_path / "g.sqlite")
-    rng = random.Random(7)
-    while not session.state["over"]:
-        ask = session.state["asks"][0]
-        assert session.submit({"seat": ask["seat"], "ask": ask["id"], "choice": rng.choice(ask["choices"])}).ok
-        if session.state["seq"] in (1, 50, 200):
-            folded, _ = replay(session.log)
-            assert folded == session.state
-    folded, events = replay(session.log)
-    assert folded == session.state and events == session.events
 
 
 def test_bot_games_are_reproducible():

@@ -60,17 +60,7 @@ def _parse(stdout):
     return [json.loads(line) for line in stdout.splitlines() if line.startswith("{")]
 
 
-def _run_cpython(code):
-    prelude = (
-        "import sys\n"
-        f"sys.path.insert(0, {str(FIRMWARE)!r})\n"
-        f"sys.path.insert(0, {str(FIRMWARE / 'sim')!r})\n"
-    )
-    proc = subprocess.run([sys.executable, "-c", prelude + code], capture_output=True,
-                          text=True, timeout=60)
-    if proc.returncode != 0:
-        pytest.fail(f"CPython exited {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
-    return proc
+from conftest import run_cpython as _run_cpython  # noqa: E402
 
 
 @pytest.fixture
