@@ -9,6 +9,19 @@ from ...bots import RandomBot
 TOKEN_GUESS = 2
 
 
+class _Values(dict):
+    """Card instance → its influence value or power, filled in on first use (the hot path is a lookup)."""
+
+    def __init__(self, info):
+        super().__init__()
+        self.info = info
+
+    def __missing__(self, inst):
+        rec = self.info.get(inst.split("#", 1)[0], {})
+        value = self[inst] = rec.get("value", rec.get("power", 0))
+        return value
+
+
 class HeuristicBot(RandomBot):
     name = "heuristic"
     uses_view = True
@@ -16,16 +29,12 @@ class HeuristicBot(RandomBot):
     def __init__(self, seed=0, seat=0, info=None):
         super().__init__(seed, seat, info)
         self.info = info or {}
-        self.values = {}  # card instance → influence value or ally power
+        self.values = _Values(self.info)  # card instance → influence value or ally power
 
     # --- what the bot can estimate from its view --------------------------------------------
 
     def value(self, inst):
-        v = self.values.get(inst)
-        if v is None:
-            rec = self.info.get(inst.split("#", 1)[0], {})
-            v = self.values[inst] = rec.get("value", rec.get("power", 0))
-        return v
+        return self.values[inst]
 
     def council_power(self, view, c):
         council = view["councils"][c]
@@ -47,10 +56,11 @@ class HeuristicBot(RandomBot):
 
     def on_turn(self, view, ask):
         seat = view["seat"]
-        totals = [sum(self.value(c) for c in pile) for pile in view["bids"]]
+        values = self.values
+        totals = [sum([values[c] for c in pile]) for pile in view["bids"]]
         mine = totals[seat]
         best_other = max(t for s, t in enumerate(totals) if s != seat)
-        plays = sorted((self.value(c[1]), c) for c in ask["choices"] if c[0] == "play")
+        plays = sorted((values[c[1]], c) for c in ask["choices"] if c[0] == "play")
         kneel = ["kneel"]
         if mine > best_other or not plays or view["current"] is None:
             return kneel
