@@ -10,6 +10,7 @@ CASES = [
     ("btwixt", {"players": 5}), ("btwixt", {"players": 4, "variants": ["advanced", "draft"]}),
     ("btwixt", {"players": 3, "variants": ["revealed", "kingsmoot"], "observe": ["allies", "hands"]}),
     ("intrigue", {"players": 2}), ("intrigue", {"players": 5}),
+    ("oathbreaker", {"players": 6}), ("oathbreaker", {"players": 8, "variants": ["night_is_dark"]}),
 ]
 
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 SIM_PREFIX = "sim-"
 # The card sections of each game's cards.json (an owner's file is merged section by section).
-SECTIONS = {"btwixt": ("allies", "influence"), "intrigue": ("characters", "iron_throne")}
+SECTIONS = {"btwixt": ("allies", "influence"), "intrigue": ("characters", "iron_throne"),
+            "oathbreaker": ("missions", "decrees", "influence", "ambitions", "characters")}
 
 
 def db_root():

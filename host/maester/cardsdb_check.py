@@ -29,6 +29,14 @@ PROFILES = {
         "kinds": {"characters": "character cards", "iron_throne": "Iron Throne cards"},
         # no "types": `maester cards add` does not enroll Westeros Intrigue cards (yet)
     },
+    "oathbreaker": {
+        "sections": {"missions": "MISSION_ABILITIES", "decrees": "DECREE_ABILITIES",
+                     "influence": "INFLUENCE_ABILITIES", "ambitions": "AMBITION_ABILITIES",
+                     "characters": "CHARACTER_ABILITIES"},
+        "kinds": {"missions": "mission cards", "decrees": "decree cards", "influence": "influence cards",
+                  "ambitions": "ambition cards", "characters": "characters"},
+        # no "types": `maester cards add` does not enroll Oathbreaker cards (yet)
+    },
 }
 
 

@@ -2,7 +2,7 @@
 
 import importlib
 
-NAMES = ("btwixt", "intrigue")
+NAMES = ("btwixt", "intrigue", "oathbreaker")
 
 
 def load(name):

@@ -1,0 +1,63 @@
+"""Resolving by hand what the engine does not know (a character, decree or mission whose printed
+text is not public): the players do what the card says and record each change here, so the
+engine's state keeps matching the table. "done" closes it.
+
+`seat` answers; `subject` is the noble whose cubes and cards the text changes (None: only the
+tracks). Only the subject may pick a card of their own hand to discard.
+"""
+
+from . import zones as Z
+from .zones import step
+
+
+@step
+def manual(ctx, st, answer):
+    g = ctx.g
+    seat, subject = st["seat"], st["subject"]
+    if answer is not None:
+        choice = answer[1]
+        if choice[0] == "done":
+            ctx.emit("resolved_by_hand", seat=seat, what=st["what"])
+            return
+        _edit(ctx, seat, subject, choice)
+    choices = [["done"], ["order", 1], ["chaos", 1]]
+    if g["order"] > 0:
+        choices.append(["order", -1])
+    if g["chaos"] > 0:
+        choices.append(["chaos", -1])
+    if subject is not None and subject in g["nobles"]:
+        cubes = g["cubes"][subject]
+        choices += [["gain", r] for r in Z.RES]
+        choices += [["lose", r] for i, r in enumerate(Z.RES) if cubes[i]]
+        choices += [["take", o, r] for o in g["nobles"] if o != subject
+                    for i, r in enumerate(Z.RES) if g["cubes"][o][i]]
+        if g["deck"] or g["discard"]:
+            choices.append(["draw"])
+        if subject == seat:
+            choices += [["discard", c] for c in g["hands"][seat]]
+    name = g["info"].get(Z.cid(st["what"]), {}).get("name", st["what"])
+    ctx.ask(seat, "manual", choices,
+            "Resolve %s by hand: record each change it makes, then choose done." % name,
+            public="resolving %s by hand" % name)
+
+
+def _edit(ctx, seat, subject, choice):
+    g = ctx.g
+    op = choice[0]
+    ctx.emit("manual", seat=seat, op=op, args=[] if op == "discard" else choice[1:])
+    if op in ("order", "chaos"):
+        Z.move(ctx, op, choice[1], "by hand")
+    elif op == "gain":
+        Z.gain(ctx, subject, {choice[1]: 1}, "by hand")
+    elif op == "lose":
+        g["cubes"][subject][Z.RES.index(choice[1])] -= 1
+        ctx.emit("cubes", seat=subject, lost={choice[1]: 1}, why="by hand")
+    elif op == "take":
+        other, r = choice[1], choice[2]
+        g["cubes"][other][Z.RES.index(r)] -= 1
+        ctx.emit("cubes", seat=other, lost={r: 1}, why="by hand")
+        Z.gain(ctx, subject, {r: 1}, "by hand")
+    elif op == "draw":
+        Z.draw(ctx, subject, 1, "by hand")
+    elif op == "discard":
+        Z.discard_from_hand(ctx, seat, choice[1], "by hand")

@@ -1,0 +1,196 @@
+"""Small helpers over the Oathbreaker game data `g`: seats, decks, cubes, the tracks.
+
+Seats sit clockwise 0..n-1; the seat on a player's left is the next one clockwise. The monarchs
+(the King, and the Queen with 8 players) are not nobles: they hold no influence cards, no loyalty
+and no Hand of the King marker.
+
+Cards are instances ("sabotage#3"); the static record of a card is `g["info"][id]`.
+"""
+
+RES = ("coin", "honor", "power")
+TYPES = ("crown", "raven", "sword")
+STEPS = {}  # every step handler of the game, by name
+
+
+def step(fn):
+    """Register a step handler under its function name."""
+    STEPS[fn.__name__] = fn
+    return fn
+
+
+def cid(inst):
+    return inst.split("#", 1)[0]
+
+
+def info(g, inst):
+    return g["info"][cid(inst)]
+
+
+def nobles_from(g, start):
+    """The nobles clockwise, starting at `start` (or the first noble after it)."""
+    n = g["n"]
+    monarchs = g["monarchs"]
+    return [s for s in ((start + i) % n for i in range(n)) if s not in monarchs]
+
+
+def turn_order(g):
+    """Nobles clockwise from the Hand of the King."""
+    return nobles_from(g, g["hand_of_king"])
+
+
+def next_noble(g, seat):
+    return nobles_from(g, seat + 1)[0]
+
+
+def judged_by(g, monarch):
+    """The nobles a monarch plays decrees on and judges (all of them unless there is a Queen)."""
+    return [s for s in g["nobles"] if g["judge"][s] == monarch]
+
+
+def partner(g, monarch):
+    """The other monarch at 8 players, or None."""
+    others = [m for m in g["monarchs"] if m != monarch]
+    return others[0] if others else None
+
+
+def monarch_eyes(g, monarch):
+    """Who sees a monarch's decree hand: the monarch, and the partner at 8 players."""
+    return list(g["monarchs"]) if monarch in g["monarchs"] else [monarch]
+
+
+# --- influence cards ------------------------------------------------------------------------
+
+def effect(g, inst, mtype):
+    """(matching icons, sabotage icons) of an influence card at a mission of type `mtype`."""
+    return g["eff"][cid(inst)][mtype]
+
+
+def net(g, inst, mtype):
+    m, s = g["eff"][cid(inst)][mtype]
+    return m - s
+
+
+def take_from_deck(ctx):
+    """The top influence card, reshuffling the discard pile into a new deck when the deck is out."""
+    g = ctx.g
+    if not g["deck"]:
+        if not g["discard"]:
+            return None
+        g["deck"] = g["discard"]
+        g["discard"] = []
+        g["deck"].sort()  # the pile's order says nothing; the shuffle below decides the new order
+        ctx.chance.shuffle(g["deck"])
+        g["reshuffles"] += 1
+        ctx.emit("deck_reshuffled", cards=len(g["deck"]))
+    return g["deck"].pop()
+
+
+def draw(ctx, seat, k, why):
+    """`seat` draws up to `k` influence cards; only that seat learns which."""
+    g = ctx.g
+    got = []
+    for _ in range(k):
+        inst = take_from_deck(ctx)
+        if inst is None:
+            break
+        got.append(inst)
+    g["hands"][seat] += got
+    if got:
+        ctx.emit("drew", vis=[seat], seat=seat, cards=got, why=why)
+    ctx.emit("draws", seat=seat, count=len(got), why=why)
+    if len(got) < k:
+        ctx.emit("deck_empty", seat=seat, short=k - len(got))
+    return got
+
+
+def refill(ctx, seat):
+    """Draw until the hand holds three cards; a bigger hand is kept as it is."""
+    g = ctx.g
+    short = g["hand_size"] - len(g["hands"][seat])
+    if short > 0:
+        draw(ctx, seat, short, "refill")
+
+
+def discard_from_hand(ctx, seat, inst, why):
+    """Face down: everyone learns that a card went, only the seat which."""
+    g = ctx.g
+    g["hands"][seat].remove(inst)
+    g["discard"].append(inst)
+    ctx.emit("discarded", vis=[seat], seat=seat, card=inst, why=why)
+    ctx.emit("discards", seat=seat, count=1, why=why)
+
+
+# --- decrees ----------------------------------------------------------------------------------
+
+def draw_decrees(ctx, monarch):
+    g = ctx.g
+    hand = g["decree_hands"][monarch]
+    got = []
+    while len(hand) < g["decree_hand_size"] and g["decree_deck"]:
+        inst = g["decree_deck"].pop()
+        hand.append(inst)
+        got.append(inst)
+    if got:
+        ctx.emit("drew_decrees", vis=monarch_eyes(g, monarch), seat=monarch, cards=got)
+    ctx.emit("decree_draws", seat=monarch, count=len(got))
+
+
+def decree_counts(g):
+    """Decrees each noble holds that bind the monarchs' spread rule (not Daenerys's sideways ones)."""
+    counts = [0] * g["n"]
+    for seat, held in enumerate(g["decrees"]):
+        counts[seat] = sum(1 for d in held if not d["sideways"])
+    return counts
+
+
+def spread_targets(g, monarch):
+    """Nobles a monarch may play a Favor or Suspicion on: those with the fewest decrees of their side."""
+    side = judged_by(g, monarch)
+    counts = decree_counts(g)
+    low = min(counts[s] for s in side)
+    return [s for s in side if counts[s] == low]
+
+
+# --- cubes and tracks ---------------------------------------------------------------------------
+
+def payments(cubes, cost):
+    """Every way to pay `cost` cubes from [coin, honor, power]."""
+    out = []
+    for c in range(min(cost, cubes[0]) + 1):
+        for h in range(min(cost - c, cubes[1]) + 1):
+            p = cost - c - h
+            if p <= cubes[2]:
+                out.append([c, h, p])
+    return out
+
+
+def gain(ctx, seat, amounts, why):
+    """Give `seat` cubes: {"coin": 1, ...} (zero entries ignored)."""
+    cubes = ctx.g["cubes"][seat]
+    got = {}
+    for i, r in enumerate(RES):
+        k = amounts.get(r, 0)
+        if k:
+            cubes[i] += k
+            got[r] = k
+    if got:
+        ctx.emit("cubes", seat=seat, gained=got, why=why)
+
+
+def move(ctx, track, k, why):
+    """Move the Order or Chaos marker `k` spaces (never below 0)."""
+    g = ctx.g
+    before = g[track]
+    g[track] = max(0, before + k)
+    if g[track] != before:
+        ctx.emit(track, by=g[track] - before, to=g[track], why=why)
+
+
+def character(g, seat):
+    c = g["characters"][seat]
+    return g["info"][c] if c else None
+
+
+def ambition_met(g, seat):
+    amb = info(g, g["ambition"][seat])
+    return all(have >= amb[r] for have, r in zip(g["cubes"][seat], RES))
