@@ -6,7 +6,8 @@ import sys
 from . import __version__
 
 # Modules that add commands; each has register(subparsers) and sets `func` on its parsers.
-COMMAND_MODULES = ("maester.sim", "maester.cards_cli", "maester.play", "maester.firmware_cli")
+COMMAND_MODULES = ("maester.sim", "maester.cards_cli", "maester.play", "maester.firmware_cli", "maester.enroll",
+                   "maester.hwtest")
 
 
 def build_parser():

@@ -1,0 +1,485 @@
+"""`maester enroll GAME`: tap every card of a game once, so the table knows which sticker is which card.
+
+Each binding maps a tag's UID to one physical copy of a card (`betrayal#2`, `leader:cersei`) and is
+written at once, atomically, to $MAESTER_HOME/tags/<game>.json. Two ways to work:
+
+* prompted (default): the command names the next card; tap it. Keys: Enter shows the prompt again,
+  s skips the card, u undoes the last binding, l lists what is missing, q stops.
+* --pick: tap any card, then say which it is (a number from the list, or part of its name).
+
+A tag that is already bound to another card is refused. With --sim the command runs against the
+simulated board; Enter (or `t`) lays a fresh simulated sticker for the prompted card on the
+reader, and `t UID` lays the sticker with that UID.
+"""
+
+import hashlib
+import json
+import os
+import queue
+import sys
+import tempfile
+import threading
+from collections import OrderedDict, namedtuple
+
+from maester_fw import wire
+
+from . import cardsdb, hwconfig
+from .table import profile as profiles
+
+Card = namedtuple("Card", "id label group sim")
+TAP_TIMEOUT = 10.0
+OK_RGB, REFUSED_RGB = (0, 255, 0), (255, 0, 0)
+# Sections of cards.json that are not tapped, so get no sticker: Oathbreaker's characters are the
+# sides of the character boards each noble keeps in front of them.
+NO_TAG = {"oathbreaker": ("characters",)}
+GROUPS = {"allies": "Allies", "influence": "Influence", "characters": "Characters", "iron_throne": "Iron Throne cards",
+          "missions": "Mission cards", "decrees": "Decree cards", "ambitions": "Ambition cards"}
+HELP = "keys: Enter = show the prompt again, s = skip this card, u = undo the last binding, l = list missing, q = quit"
+
+
+# ---------------------------------------------------------------- the tag file
+
+def tags_path(game):
+    return cardsdb.maester_home() / "tags" / ("%s.json" % game)
+
+
+def load_tags(game):
+    """{uid hex: card instance} for a game; empty when nothing is enrolled yet."""
+    path = tags_path(game)
+    if not path.exists():
+        return {}
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    return dict(data.get("tags", {}))
+
+
+def save_tags(game, tags):
+    """Replace the tag file in one step: a crash leaves the old file or the new one, never half."""
+    path = tags_path(game)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    body = json.dumps({"game": game, "version": 1, "tags": dict(sorted(tags.items()))}, indent=1) + "\n"
+    fd, tmp = tempfile.mkstemp(prefix=".%s." % game, suffix=".tmp", dir=str(path.parent))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(body)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def sim_uid(card):
+    """The UID of a simulated sticker on `card` (the same formula as the simulated table's)."""
+    return "04" + hashlib.sha1(card.encode()).hexdigest()[:12]
+
+
+# ---------------------------------------------------------------- which cards need a tag
+
+def _copies(rec, group, sim):
+    n = rec.get("copies", 1)
+    name = rec["name"]
+    return [Card("%s#%d" % (rec["id"], i), name + (", copy %d of %d" % (i, n) if n > 1 else ""), group, sim)
+            for i in range(1, n + 1)]
+
+
+def cards_to_tag(game, include_sim=False):
+    """Every physical card of a game that carries a sticker, in the order enrollment asks for them.
+
+    Simulation filler stands for cards the data does not know yet; it is left out unless
+    `include_sim` (add the real card with `maester cards add` first, then enroll it).
+    """
+    data = cardsdb.load(game)
+    out = [Card("leader:%s" % l["id"], "Leader card: %s" % l["name"], "Leader cards", False)
+           for l in data.get("leaders", [])]
+    leader_names = {l["id"]: l["name"] for l in data.get("leaders", [])}
+    sections = cardsdb.SECTIONS.get(game) or [k for k, v in data.items()
+                                               if isinstance(v, list) and v and isinstance(v[0], dict) and "id" in v[0]]
+    kinds = ("standard", "event", "leader")
+    for section in sections:
+        if section in NO_TAG.get(game, ()):
+            continue
+        records = data[section]
+        if section == "influence":  # B'Twixt: standard, then events, then each leader's own cards
+            records = sorted(records, key=lambda r: (kinds.index(r["kind"]) if r.get("kind") in kinds else 9,
+                                                     list(leader_names).index(r["leader"]) if r.get("leader") in leader_names else -1))
+        for rec in records:
+            sim = bool(rec.get("simulation"))
+            if sim and not include_sim:
+                continue
+            group = GROUPS.get(section, section.replace("_", " ").capitalize())
+            if rec.get("kind"):
+                group = "%s: %s" % (group, leader_names.get(rec.get("leader"), rec["kind"]))
+            out.extend(_copies(rec, group, sim))
+    return out
+
+
+# ---------------------------------------------------------------- the bookkeeping
+
+class Enroller:
+    """What is bound, what is missing, what comes next. No I/O: `save(tags)` persists."""
+
+    def __init__(self, cards, tags, save, game="GAME"):
+        self.game = game
+        self.cards = cards
+        self.by_id = {c.id: c for c in cards}
+        self.tags = tags
+        self.save = save
+        bound = set(tags.values())
+        self.queue = [c.id for c in cards if c.id not in bound]
+        self.history = []
+
+    @property
+    def current(self):
+        return self.queue[0] if self.queue else None
+
+    def progress(self):
+        return len(self.cards) - len(self.queue), len(self.cards)
+
+    def name(self, card):
+        c = self.by_id.get(card)
+        return "%s (%s)" % (c.label, card) if c else "%s (not a card of the current data)" % card
+
+    def bind(self, uid, card=None):
+        """(True, message) when bound; (False, reason) when refused."""
+        card = card or self.current
+        if card is None:
+            return False, "every card is bound already"
+        owner = self.tags.get(uid)
+        if owner == card:
+            return False, "that tag is already bound to %s" % self.name(card)
+        if owner is not None:
+            return False, ("refused: tag %s is already bound to %s. Every card needs its own sticker: lift it "
+                           "and tap %s. If you moved this sticker on purpose, `u` undoes the last binding, or "
+                           "run `maester enroll %s --forget %s`."
+                           % (uid, self.name(owner), self.by_id[card].label, self.game, owner))
+        self.tags[uid] = card
+        self.save(self.tags)
+        self.history.append((uid, card))
+        self.queue.remove(card)
+        n, total = self.progress()
+        return True, "bound %s -> %s  [%d of %d]" % (uid, self.name(card), n, total)
+
+    def skip(self):
+        if len(self.queue) > 1:
+            self.queue.append(self.queue.pop(0))
+
+    def undo(self):
+        if not self.history:
+            return "nothing to undo in this session"
+        uid, card = self.history.pop()
+        del self.tags[uid]
+        self.save(self.tags)
+        self.queue.insert(0, card)
+        return "undone: tag %s is free again and %s is missing again" % (uid, self.name(card))
+
+    def groups(self, text=""):
+        """Missing cards by printed card: [(card id, label, missing instances)], filtered by `text`."""
+        out = OrderedDict()
+        for inst in self.queue:
+            base = inst.split("#", 1)[0]
+            out.setdefault(base, []).append(inst)
+        text = text.lower()
+        rows = []
+        for base, insts in out.items():
+            label = self.by_id[insts[0]].label.split(", copy ")[0]
+            if text in label.lower() or text in base:
+                rows.append((base, label, insts))
+        return rows
+
+    def missing_text(self, limit=40):
+        lines = []
+        group = None
+        for inst in self.queue[:limit]:
+            c = self.by_id[inst]
+            if c.group != group:
+                group = c.group
+                lines.append("  %s" % group)
+            lines.append("    %s" % self.name(inst))
+        if len(self.queue) > limit:
+            lines.append("  ... and %d more" % (len(self.queue) - limit))
+        return "\n".join(lines) or "  none"
+
+
+# ---------------------------------------------------------------- the command
+
+def register(sub):
+    p = sub.add_parser("enroll", help="tap every card of a game once to bind its sticker",
+                       description="Bind each card's NFC sticker to the card: the command names a card, you tap "
+                                   "it on a reader (or tap first and pick it with --pick). Bindings are saved at "
+                                   "once to $MAESTER_HOME/tags/GAME.json.")
+    p.add_argument("game", help="the game, e.g. btwixt or intrigue")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--port", help="the board's serial port (default: the first board found)")
+    where.add_argument("--sim", action="store_true", help="use the simulated board (Enter lays the next sticker)")
+    p.add_argument("--reader", metavar="NAME", help="take taps from this reader only (default: any reader)")
+    p.add_argument("--profile", help="table profile naming the readers (default: the board's, else the game's smallest)")
+    p.add_argument("--board", default="pico", choices=hwconfig.BOARDS, help="pin map of the simulated board")
+    p.add_argument("--pick", action="store_true", help="tap any card, then pick which card it is from the list")
+    p.add_argument("--only", type=int, metavar="N", help="stop after binding N cards")
+    p.add_argument("--include-sim", action="store_true",
+                   help="also enroll simulation filler (cards the data lacks; see `maester cards check`)")
+    p.add_argument("--missing", action="store_true", help="list the cards still missing a tag and exit")
+    p.add_argument("--forget", metavar="CARD|UID", help="remove the binding of a card or a tag and exit")
+    p.add_argument("--timeout", type=float, default=5.0, metavar="S", help="how long to wait for the board")
+    p.set_defaults(func=cmd_enroll)
+
+
+def _game_profile(game, name, board_name=None):
+    if name:
+        return profiles.load(name)
+    if board_name and (profiles.PROFILE_DIR / ("%s.json" % board_name)).exists():
+        return profiles.load(board_name)
+    found = sorted(profiles.PROFILE_DIR.glob("%s-*p.json" % game), key=lambda p: int(p.stem.rsplit("-", 1)[1][:-1]))
+    if not found:
+        raise ValueError("no table profile for %s in %s" % (game, profiles.PROFILE_DIR))
+    return profiles.load(found[0].stem)
+
+
+def cmd_enroll(args, out=print):
+    cards = cards_to_tag(args.game, args.include_sim)
+    tags = load_tags(args.game)
+    if args.forget:
+        gone = {u: c for u, c in tags.items() if args.forget in (u, c)}
+        if not gone:
+            out("no binding for %s in %s" % (args.forget, tags_path(args.game)))
+            return 1
+        for u, c in gone.items():
+            del tags[u]
+            out("forgot tag %s (%s)" % (u, c))
+        save_tags(args.game, tags)
+        return 0
+    en = Enroller(cards, tags, lambda t: save_tags(args.game, t), args.game)
+    if args.missing:
+        n, total = en.progress()
+        out("%s: %d of %d cards bound; missing:\n%s" % (args.game, n, total, en.missing_text(limit=10 ** 6)))
+        return 0
+    skipped = len(cards_to_tag(args.game, include_sim=True)) - len(cards)
+    if skipped:
+        out("note: the card data lacks %d cards of the box (simulation filler stands in for them). Add them with "
+            "`maester cards add %s` to enroll them; `maester cards check %s` lists them." % (skipped, args.game, args.game))
+    return Session(args, en, out).run()
+
+
+class Session:
+    """One enrollment session: the board link, the keyboard, and the Enroller between them."""
+
+    def __init__(self, args, enroller, out):
+        self.args = args
+        self.en = enroller
+        self.out = out
+        self.events = queue.Queue()
+        self.deferred = []
+        self.awaiting = None  # "removed"/"placed": a simulated tap is under way, keys wait for it
+        self.sim_next = None
+        self.sim_resting = {}
+        self.pending_uid = None  # --pick: the tag waiting for its card
+        self.shown = []  # --pick: the rows last listed
+        self.board = None
+        self.link = None
+        self.bound_now = 0
+
+    # -- setup ---------------------------------------------------------------------------
+
+    def connect(self):
+        from .link import BoardLink
+        from .link.simboard import start_simulated_board
+
+        port = self.args.port
+        if self.args.sim:
+            self.profile = _game_profile(self.args.game, self.args.profile)
+            self.board = start_simulated_board(config=hwconfig.sim_config(self.profile, self.args.board))
+            port = self.board.port
+        self.link = BoardLink(port, on_tap=lambda t: self.events.put(("tap", t)), refind=not self.args.sim)
+        self.link.start()
+        if not self.link.wait_connected(self.args.timeout):
+            raise ValueError("no Maester board answered%s within %.0f s; run `maester doctor`"
+                             % (" on %s" % port if port else "", self.args.timeout))
+        if not self.args.sim:
+            self.profile = _game_profile(self.args.game, self.args.profile, self.link.status.board)
+        self.names = [r["name"] for r in self.profile["readers"]]
+        count = self.link.status.reader_count
+        if count != len(self.names):
+            self.out("warning: the board has %d readers, profile %s names %d" % (count, self.profile["name"], len(self.names)))
+        self.only = None
+        if self.args.reader:
+            if self.args.reader not in self.names:
+                raise ValueError("no reader %r in profile %s (readers: %s)"
+                                 % (self.args.reader, self.profile["name"], ", ".join(self.names)))
+            self.only = self.names.index(self.args.reader)
+        self.seg_ids = {s["name"]: i for i, s in enumerate(sorted(self.profile["segments"], key=lambda s: s["start"]))}
+
+    def keyboard(self):
+        for line in sys.stdin:
+            self.events.put(("key", line.strip()))
+        self.events.put(("eof", None))
+
+    # -- the loop ------------------------------------------------------------------------
+
+    def run(self):
+        try:
+            self.connect()
+            n, total = self.en.progress()
+            where = "any reader" if self.only is None else "reader %s" % self.args.reader
+            self.out("enrolling %s on %s (profile %s): %d of %d cards already bound"
+                     % (self.args.game, where, self.profile["name"], n, total))
+            self.out(HELP + (", t [UID] = lay a simulated sticker" if self.args.sim else ""))
+            threading.Thread(target=self.keyboard, daemon=True).start()
+            self.prompt()
+            while not self.finished():
+                kind, value = self.next_event()
+                if kind == "eof":
+                    break
+                if kind == "tap":
+                    self.on_tap(value)
+                elif self.on_key(value) == "quit":
+                    break
+        finally:
+            if self.link is not None:
+                self.link.close()
+            if self.board is not None:
+                self.board.stop()
+        n, total = self.en.progress()
+        self.out("%d of %d cards of %s bound, saved in %s" % (n, total, self.args.game, tags_path(self.args.game)))
+        if self.en.queue:
+            self.out("still missing %d:\n%s" % (len(self.en.queue), self.en.missing_text(limit=10)))
+        return 0
+
+    def finished(self):
+        if self.awaiting or self.pending_uid:
+            return False
+        return not self.en.queue or (self.args.only is not None and self.bound_now >= self.args.only)
+
+    def next_event(self):
+        if not self.awaiting and self.deferred:
+            return self.deferred.pop(0)
+        while True:
+            try:
+                ev = self.events.get(timeout=TAP_TIMEOUT if self.awaiting else None)
+            except queue.Empty:
+                raise ValueError("the simulated board never reported the sticker laid on it") from None
+            if self.awaiting and ev[0] != "tap":
+                self.deferred.append(ev)
+                continue
+            return ev
+
+    def prompt(self):
+        if self.finished():
+            return
+        if self.args.pick:
+            if self.pending_uid is None:
+                self.out("tap any card (%d of %d bound)" % self.en.progress())
+            return
+        n, total = self.en.progress()
+        self.out("[%d/%d] tap: %s" % (n + 1, total, self.en.name(self.en.current)))
+
+    def on_tap(self, tap):
+        if self.awaiting == "removed" and tap.kind == "removed":
+            self.awaiting = None
+            return self.lay_sim_sticker()
+        if self.awaiting == "placed" and tap.kind == "placed":
+            self.awaiting = None
+        if tap.kind != "placed" or tap.from_snapshot:
+            return
+        reader = self.names[tap.reader] if tap.reader < len(self.names) else "reader %d" % tap.reader
+        if self.only is not None and tap.reader != self.only:
+            self.out("ignored: a tap on %s (enrolling on %s only)" % (reader, self.args.reader))
+            return
+        uid = tap.uid_hex
+        if len(tap.uid) == 4:
+            self.out("note: tag %s has a 4-byte UID, which is not guaranteed unique; NTAG21x stickers have 7" % uid)
+        if self.args.pick:
+            return self.picked_tag(uid, tap.reader)
+        ok, message = self.en.bind(uid)
+        self.report(ok, message, tap.reader)
+        self.prompt()
+
+    def report(self, ok, message, reader):
+        self.out(message)
+        if ok:
+            self.bound_now += 1
+        seg = self.seg_ids.get(self.names[reader] if reader < len(self.names) else "", 0)
+        if self.seg_ids:
+            self.link.set_segment(seg, 255, OK_RGB if ok else REFUSED_RGB, wire.SOLID if ok else wire.BLINK,
+                                  0 if ok else 200)
+
+    def picked_tag(self, uid, reader):
+        owner = self.en.tags.get(uid)
+        if owner is not None:
+            self.out("that tag is %s; tap another card" % self.en.name(owner))
+            return
+        self.pending_uid, self.pending_reader = uid, reader
+        self.list_choices("")
+
+    def list_choices(self, text):
+        self.shown = self.en.groups(text)
+        if len(self.shown) == 1:
+            return self.choose(0)
+        if not self.shown:
+            self.out("no missing card matches %r; type part of its name" % text)
+            return
+        self.out("which card is tag %s? type its number or part of its name:" % self.pending_uid)
+        for i, (base, label, insts) in enumerate(self.shown[:30], 1):
+            self.out("  %2d  %s  (%d missing)" % (i, label, len(insts)))
+        if len(self.shown) > 30:
+            self.out("  ... %d more: type part of a name to narrow the list" % (len(self.shown) - 30))
+
+    def choose(self, index):
+        card = self.shown[index][2][0]
+        ok, message = self.en.bind(self.pending_uid, card)
+        self.report(ok, message, self.pending_reader)
+        self.pending_uid = None
+        self.prompt()
+
+    def on_key(self, key):
+        if self.pending_uid is not None and key not in ("q", "u", "l"):
+            if key.isdigit() and 1 <= int(key) <= min(len(self.shown), 30):
+                return self.choose(int(key) - 1)
+            return self.list_choices(key)
+        if key == "q":
+            return "quit"
+        if key == "s" and not self.args.pick:
+            self.en.skip()
+            self.out("skipped; it comes back at the end")
+        elif key == "u":
+            self.out(self.en.undo())
+            self.pending_uid = None
+        elif key == "l":
+            self.out("missing %d:\n%s" % (len(self.en.queue), self.en.missing_text()))
+        elif key in ("", "t") or key.startswith("t "):
+            if self.args.sim:
+                return self.sim_tap(key[2:].strip().lower() or self.fresh_sim_uid())
+            if key.startswith("t"):
+                self.out("`t` lays a simulated sticker; it works with --sim only")
+        elif key in ("?", "h", "help"):
+            self.out(HELP)
+        else:
+            self.out("unknown key %r; %s" % (key, HELP))
+        self.prompt()
+
+    def fresh_sim_uid(self):
+        """The simulated sticker of the first missing card whose sticker is not bound yet."""
+        for card in self.en.queue:
+            if sim_uid(card) not in self.en.tags:
+                return sim_uid(card)
+        return sim_uid("spare-%d" % len(self.en.tags))
+
+    def sim_tap(self, uid):
+        """Lift the sticker lying on the simulated reader (wait for the board to see it go), then lay `uid`."""
+        reader = self.only or 0
+        self.sim_next = (reader, uid)
+        if self.sim_resting.pop(reader, None):
+            self.board.lift(reader)
+            self.awaiting = "removed"
+        else:
+            self.lay_sim_sticker()
+
+    def lay_sim_sticker(self):
+        reader, uid = self.sim_next
+        self.board.tap(reader, uid)
+        self.sim_resting[reader] = uid
+        self.awaiting = "placed"
