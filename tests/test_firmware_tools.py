@@ -20,7 +20,7 @@ from maester import cli
 from maester.firmware_cli import config_bytes
 from maester.link.simboard import start_simulated_board
 from maester.table import profile as profiles
-from maester.table.runner import board_config
+from maester.hwconfig import board_config, load_pinmap
 from maester_fw import wire
 
 from conftest import FIRMWARE, ROOT, micropython_binary
@@ -173,7 +173,7 @@ def test_flash_leaves_the_firmware_loop_then_copies_everything_and_resets(tmp_pa
         local = Path(c["argv"][4])
         assert c["sha256"] == hashlib.sha256(local.read_bytes()).hexdigest()
     config = next(c for c in copies if c["argv"][-1] == ":maester.json")
-    assert json.loads(config["text"]) == board_config(profiles.load("btwixt-4p"))
+    assert json.loads(config["text"]) == board_config(profiles.load("btwixt-4p"), load_pinmap("pico"))
 
     n = len(wanted)
     progress = re.findall(r"\[\s*(\d+)/(\d+)\] (\S+)\s+(\d+) bytes", stdout.split("asking the firmware")[1])

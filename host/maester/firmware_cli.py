@@ -30,7 +30,7 @@ from maester_fw import wire
 
 from .link.serial_link import COUNTER_NAMES, BoardLink, BoardPort, find_boards
 from .table import profile as profiles
-from .table.runner import board_config
+from .hwconfig import board_config, load_pinmap
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE_SRC = ROOT / "firmware"
@@ -83,6 +83,8 @@ def register(sub):
                                     "running firmware for the REPL, copy every file with mpremote, reset the board.")
     p.add_argument("--port", required=True, help="the board's serial port, e.g. /dev/ttyACM0 or /dev/maester")
     p.add_argument("--profile", default=DEFAULT_PROFILE, help="table profile for the board config (default %(default)s)")
+    p.add_argument("--board", default="pico", help="the board's pin map: pico, esp32s3 or a JSON file "
+                                                   "(hardware/pins/; default %(default)s)")
     p.add_argument("--no-build", action="store_true", help="flash what is already in the build directory")
     p.add_argument("--mpremote", help="the mpremote command to run (default: $MAESTER_MPREMOTE, "
                                       "else `python -m mpremote`, else mpremote on PATH)")
@@ -200,13 +202,13 @@ def cmd_build(args):
 
 # ---------------------------------------------------------------- flash
 
-def config_bytes(profile):
+def config_bytes(profile, board="pico"):
     """The board config file for a table profile, byte for byte as flash writes it.
 
     Sorted keys make the bytes (and so HELLO's config length and CRC) depend only on the
     profile, which lets `doctor` tell whether a board still has the config it was flashed with.
     """
-    return json.dumps(board_config(profile), sort_keys=True, separators=(",", ":")).encode()
+    return json.dumps(board_config(profile, load_pinmap(board)), sort_keys=True, separators=(",", ":")).encode()
 
 
 def open_port(port, timeout=0.05):
@@ -340,9 +342,12 @@ except OSError:
 
 
 def flash(port, profile_name=DEFAULT_PROFILE, out=BUILD_DIR, src=FIRMWARE_SRC, no_build=False,
-          mpremote=None, repl_wait=2.0, say=print):
+          mpremote=None, repl_wait=2.0, say=print, board="pico"):
     profile = profiles.load(profile_name)
-    raw = config_bytes(profile)
+    try:
+        raw = config_bytes(profile, board)
+    except ValueError as e:  # a pin map that cannot carry this profile (too few reader slots...)
+        raise FirmwareError("profile %s on a %s board: %s" % (profile_name, board, e)) from None
     try:
         fwconfig.parse(raw)  # the firmware would refuse it and run on defaults: stop before touching the board
     except fwconfig.ConfigError as e:
@@ -382,7 +387,8 @@ def flash(port, profile_name=DEFAULT_PROFILE, out=BUILD_DIR, src=FIRMWARE_SRC, n
 
 def cmd_flash(args):
     try:
-        flash(args.port, args.profile, args.out, args.src, args.no_build, args.mpremote, args.repl_wait)
+        flash(args.port, args.profile, args.out, args.src, args.no_build, args.mpremote, args.repl_wait,
+              board=args.board)
     except FirmwareError as e:
         return _fail(e)
     return 0
@@ -411,11 +417,16 @@ def _matching_profile(st):
         return None, None, False
     try:
         prof = profiles.load(name)
-        raw = config_bytes(prof)
     except (ValueError, KeyError):
         return name, None, False
-    same = len(raw) == st.config_len and wire.crc16(raw) == st.config_crc
-    return name, [r["name"] for r in board_config(prof)["readers"]] if same else None, same
+    for board in ("pico", "esp32s3"):  # which build flash wrote it for
+        try:
+            raw = config_bytes(prof, board)
+        except (ValueError, KeyError):
+            continue
+        if len(raw) == st.config_len and wire.crc16(raw) == st.config_crc:
+            return name, [r["name"] for r in prof["readers"]], True
+    return name, None, False
 
 
 def check_board(bp, timeout):
