@@ -1,13 +1,17 @@
-"""`maester play`, `maester resume` and `maester demo`: a B'Twixt table in the terminal.
+"""`maester play`, `maester resume` and `maester demo`: a game's table in the terminal.
 
 One loop (`run`) drives all three. It takes the first open ask, exactly as `sim.play_one` does:
 a bot seat answers with `bot.choose(view or None, ask)`, a human seat picks a numbered option.
 Every command goes through `Session.submit`, so it is in the log, synced, before it is shown.
 Hidden information reaches the screen only through `view(state, seat)` for the seat whose turn it
 is; with two or more people at one screen, it is cleared and handed over between them.
+
+The game comes from the command (`play GAME`, `demo [GAME]`) or from the log's header (`resume`);
+each game brings its words in `games/<game>/text.py` (`Names`, `describe_event`).
 """
 
 import argparse
+import importlib
 import os
 import sys
 import time
@@ -19,9 +23,11 @@ from .bots import make_bot
 from .cardsdb import maester_home
 from .engine import PUBLIC, core
 from .engine.session import EngineFault, Session
-from .games.btwixt.text import Names, describe_event
 
-GAME = "btwixt"
+GAMES = ("btwixt", "intrigue")
+TITLES = {"btwixt": "B'Twixt", "intrigue": "Westeros Intrigue"}
+VARIANTS = {"btwixt": "advanced, draft, kingsmoot, revealed, short",
+            "intrigue": "floor, mat, most_swords, wide, winner_pays, winner_starts"}
 DEFAULT_PLAYERS = 4
 PLAY_DELAY = 0.4   # seconds between two bot moves in `play`
 DEMO_DELAY = 0.12  # a 4-player demo game (~200 moves) takes about 25 s
@@ -43,6 +49,7 @@ class Screen:
         self.delay = delay
         self.plain = plain
         self.config = session.state["config"]
+        self.text = importlib.import_module("maester.games.%s.text" % session.state["game"])
         self.shown = len(session.events)  # events already printed (plain) or logged
         self.private_shown = {s: self.shown for s in self.humans}  # private lines printed (plain)
         self.strip = None  # the simulated table's LED strip, as text, when there is one
@@ -54,7 +61,7 @@ class Screen:
 
     def lines(self, events, viewer):
         g = self.session.state["g"]
-        out = (describe_event(g, e, viewer, self.config["cards"]) for e in events)
+        out = (self.text.describe_event(g, e, viewer, self.config["cards"]) for e in events)
         return [line for line in out if line]
 
     def log_for(self, viewer):
@@ -131,14 +138,16 @@ class Screen:
     def ask_human(self, ask):
         state = self.session.state
         seat = ask["seat"]
-        names = Names(state["g"], self.config["cards"])
+        names = self.text.Names(state["g"], self.config["cards"])
         who = names.seat(seat)
         if len(self.humans) > 1:
             self.clear()
             if not self.plain:
                 self.draw(PUBLIC, reserve=2)  # the public table only, while the screen changes hands
-            self.read("Seat %d — %s: press Enter when only you can see the screen (q quits) "
-                      % (seat, names.leader(seat)))
+            title = "Seat %d" % seat
+            if names.leader(seat) != title:  # B'Twixt seats have leaders; Intrigue's are just seats
+                title += " — %s" % names.leader(seat)
+            self.read("%s: press Enter when only you can see the screen (q quits) " % title)
         if self.plain:
             self.say("--- %s decides ---" % who)
             # What only this seat learnt since its last decision (its new hand is in the table below).
@@ -148,8 +157,9 @@ class Screen:
         else:
             self.clear()
         self.private_shown[seat] = len(self.session.events)
-        game = core.get_game(state["game"])
-        labels = [game.describe_choice(state, ask, c, seat) for c in ask["choices"]]
+        # The game's own words for a choice, unless its text module has friendlier ones for menus.
+        describe = getattr(self.text, "describe_choice", None) or core.get_game(state["game"]).describe_choice
+        labels = [describe(state, ask, c, seat) for c in ask["choices"]]
         self.draw(seat, reserve=len(labels) + 3)
         self.say(ask["prompt"])
         for i, label in enumerate(labels, 1):
@@ -234,13 +244,13 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim):
 
 # --- commands ---------------------------------------------------------------------------------
 
-def _default_log():
+def _default_log(game):
     games = maester_home() / "games"
     games.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    path, i = games / ("%s-%s.sqlite" % (stamp, GAME)), 2
+    path, i = games / ("%s-%s.sqlite" % (stamp, game)), 2
     while path.exists():
-        path, i = games / ("%s-%d-%s.sqlite" % (stamp, i, GAME)), i + 1
+        path, i = games / ("%s-%d-%s.sqlite" % (stamp, i, game)), i + 1
     return path
 
 
@@ -254,7 +264,7 @@ def _plain(args):
     return args.plain or not sys.stdout.isatty()
 
 
-def _start(players, humans, variants, seed, bots_kind, delay, log, plain, title, table=False):
+def _start(game, players, humans, variants, seed, bots_kind, delay, log, plain, title, table=False):
     players = players or DEFAULT_PLAYERS
     humans = sorted(set(humans or []))
     for h in humans:
@@ -262,10 +272,10 @@ def _start(players, humans, variants, seed, bots_kind, delay, log, plain, title,
             raise ValueError("--human %d: the seats of a %d-player game are 0 to %d" % (h, players, players - 1))
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
-    path = Path(log).resolve() if log else _default_log()
+    path = Path(log).resolve() if log else _default_log(game)
     path.parent.mkdir(parents=True, exist_ok=True)
     extra = {"humans": humans, "bots": bots_kind, "delay": delay, "table": table}
-    session = Session.new(GAME, {"players": players, "variants": list(variants or [])}, seed, str(path), extra)
+    session = Session.new(game, {"players": players, "variants": list(variants or [])}, seed, str(path), extra)
     _remember(path)
     note = "%s: %d players, seed %d, log %s" % (title, players, seed, path)
     try:
@@ -280,14 +290,14 @@ def cmd_play(args):
               "to play on a simulated table in this terminal.", file=sys.stderr)
         return 2
     delay = PLAY_DELAY if args.delay is None else args.delay
-    return _start(args.players, args.human, args.variant, args.seed, args.bots, delay, args.log,
-                  _plain(args), "B'Twixt", table=args.table is not False)
+    return _start(args.game, args.players, args.human, args.variant, args.seed, args.bots, delay, args.log,
+                  _plain(args), TITLES[args.game], table=args.table is not False)
 
 
 def cmd_demo(args):
     delay = 0 if args.fast else DEMO_DELAY
-    return _start(args.players, args.human, (), args.seed, "heuristic", delay, args.log, _plain(args),
-                  "B'Twixt demo", table=args.table is not False)
+    return _start(args.game, args.players, args.human, (), args.seed, "heuristic", delay, args.log, _plain(args),
+                  "%s demo" % TITLES[args.game], table=args.table is not False)
 
 
 def cmd_resume(args):
@@ -320,21 +330,22 @@ def cmd_resume(args):
 
 def register(sub):
     p = sub.add_parser("play", help="play a game in the terminal (people and bots)",
-                       description="Play B'Twixt in this terminal. Seats named with --human are played by "
+                       description="Play a game in this terminal. Seats named with --human are played by "
                                    "people at the keyboard (the screen is handed over between them); the "
-                                   "others are bots. Example: maester play btwixt --sim --human 0")
-    p.add_argument("game", choices=(GAME,), help="which game")
+                                   "others are bots. Example: maester play intrigue --sim --human 0")
+    p.add_argument("game", choices=GAMES, help="which game")
     p.add_argument("--sim", action="store_true",
                    help="no hardware: a simulated table (the only mode until the table controller lands)")
-    p.add_argument("--players", type=int, help="seats at the table, 3 to 6 (default 4)")
+    p.add_argument("--players", type=int, help="seats at the table: B'Twixt 3 to 6, Intrigue 2 to 6 (default 4)")
     p.add_argument("--human", type=int, action="append", metavar="SEAT",
                    help="a seat (from 0) played by a person; repeat for several")
     p.add_argument("--bots", default="heuristic", choices=("random", "heuristic"),
                    help="the bot at the other seats (default heuristic)")
     p.add_argument("--seed", type=int, help="the game's seed (default: random, printed)")
     p.add_argument("--variant", action="append", metavar="V",
-                   help="a variant; repeat to combine (advanced, draft, kingsmoot, revealed, short)")
-    p.add_argument("--log", metavar="PATH", help="the game log (default $MAESTER_HOME/games/<time>-btwixt.sqlite)")
+                   help="a variant; repeat to combine (%s)"
+                        % "; ".join("%s: %s" % (TITLES[g], VARIANTS[g]) for g in GAMES))
+    p.add_argument("--log", metavar="PATH", help="the game log (default $MAESTER_HOME/games/<time>-<game>.sqlite)")
     p.add_argument("--delay", type=float, metavar="SECONDS", help="pause after each bot move (default 0.4)")
     p.add_argument("--plain", action="store_true", help="print simple lines, no screen drawing")
     p.add_argument("--table", action=argparse.BooleanOptionalAction, default=None,
@@ -355,14 +366,16 @@ def register(sub):
                         "serial link, taps making the moves; --no-table plays the engine alone")
     p.set_defaults(func=cmd_resume)
 
-    p = sub.add_parser("demo", help="watch bots play a whole B'Twixt game",
-                       description="Bots play a whole game of B'Twixt on screen in about half a minute. "
-                                   "With --human a person takes that seat. The game is logged like `play`.")
+    p = sub.add_parser("demo", help="watch bots play a whole game (B'Twixt unless named)",
+                       description="Bots play a whole game (B'Twixt, or the game named) on screen in about "
+                                   "half a minute. With --human a person takes that seat. The game is logged "
+                                   "like `play`. Example: maester demo intrigue")
+    p.add_argument("game", nargs="?", default="btwixt", choices=GAMES, help="which game (default btwixt)")
     p.add_argument("--human", type=int, action="append", metavar="SEAT", help="a seat (from 0) you play")
-    p.add_argument("--players", type=int, help="seats at the table, 3 to 6 (default 4)")
+    p.add_argument("--players", type=int, help="seats at the table: B'Twixt 3 to 6, Intrigue 2 to 6 (default 4)")
     p.add_argument("--seed", type=int, help="the game's seed (default: random, printed)")
     p.add_argument("--fast", action="store_true", help="no pause between moves")
-    p.add_argument("--log", metavar="PATH", help="the game log (default $MAESTER_HOME/games/<time>-btwixt.sqlite)")
+    p.add_argument("--log", metavar="PATH", help="the game log (default $MAESTER_HOME/games/<time>-<game>.sqlite)")
     p.add_argument("--plain", action="store_true", help="print simple lines, no screen drawing")
     p.add_argument("--table", action=argparse.BooleanOptionalAction, default=None,
                    help="play through the simulated table (the default for play and demo): the firmware "

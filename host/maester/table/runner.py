@@ -7,15 +7,19 @@
 
 A rejected tap flashes an error on the seat's LEDs and its reason is reported to the host. The
 LEDs are drawn from the public view alone, so no secret can reach the strip or the wire.
+
+In a game whose table module sets CHOOSE_AFTER_TAP (Westeros Intrigue: a card may fit in several
+places of the court), a tap that could mean several choices is not refused: it becomes the seat's
+pending selection, and the seat picks one with `choose_pending` (a host prompt or seat page).
 """
 
 import hashlib
 import importlib
 import threading
 
-from ..engine import PUBLIC
+from ..engine import PUBLIC, core
 from . import profile as P
-from .taps import command_for_tap
+from .taps import command_for_tap, meanings
 
 PATTERNS = {"off": 0, "solid": 1, "blink": 2, "pulse": 3}
 ERROR_RGB = (255, 0, 0)
@@ -52,7 +56,8 @@ def sim_uid(card):
 def sim_tags(state):
     """Stickers for every card of a game (and each leader card), for the simulated table."""
     cards = state["config"]["cards"]
-    insts = [i for key in ("ally_instances", "standard_instances", "event_instances", "leader_instances")
+    insts = [i for key in ("ally_instances", "standard_instances", "event_instances", "leader_instances",
+                           "characters")
              for i in cards.get(key, [])]
     insts += ["leader:%s" % l for l in cards.get("leaders", [])]
     return {sim_uid(c): c for c in insts}
@@ -65,11 +70,14 @@ class TableRunner:
     returns only after the command reached the log, so an acknowledged tap is never lost.
     """
 
-    def __init__(self, session, profile, tags, report=print):
+    def __init__(self, session, profile, tags, report=print, on_pending=None):
         self.session = session
         self.profile = profile
         self.tags = tags
         self.report = report
+        # Told (place, card, labels) when a tap leaves a choice to make; by default it is reported.
+        self.on_pending = on_pending
+        self.pending = {}  # place → {"ask", "card", "choices"}: a tap waiting for its position
         self.link = None
         self.seg_ids = segment_ids(profile)
         self.shown = {}
@@ -94,8 +102,11 @@ class TableRunner:
             place = P.reader_place(self.profile, reader)
             if card is None:
                 return self._refuse(place, "an unknown tag (%s) on %s: enroll it first" % (tap.uid_hex, reader))
+            self.pending.pop(place, None)  # a new tap replaces an earlier one still waiting
             command, reason = command_for_tap(self.session.state, place, card)
             if command is None:
+                if self._hold(place, card):
+                    return
                 return self._refuse(place, "%s on %s: %s" % (self.describe(card), reader, reason))
             result = self.session.submit(command)
             if not result.ok:
@@ -107,10 +118,71 @@ class TableRunner:
         """A choice made off the table (a seat page, the host prompt), logged the same way."""
         with self.lock:
             result = self.session.submit(command)
+            if result.ok:
+                self.pending.pop(command.get("seat"), None)
             self.changed.notify_all()
         if result.ok:
             self.refresh_leds()
         return result
+
+    def _hold(self, place, card):
+        """Keep a tap that fits several choices as `place`'s pending selection. Called under the lock."""
+        if not getattr(self.game_table, "CHOOSE_AFTER_TAP", False):
+            return False
+        state = self.session.state
+        for ask in core.asks_for(state, place):
+            found = meanings(state, ask, card)
+            if len(found) > 1:
+                self.pending[place] = {"ask": ask["id"], "card": card, "choices": found}
+                labels = [self.choice_words(ask, c) for c in found]
+                if self.on_pending is not None:  # a private channel: the seat's page or prompt
+                    self.on_pending(place, card, labels)
+                else:
+                    # The host display is public: the card, and the places it fits (which tell its
+                    # house), belong to the seat alone until it is placed.
+                    self.report("seat %s: the tapped card fits in %d places; choose one privately"
+                                % (place, len(labels)))
+                self.changed.notify_all()
+                return True
+            if found:
+                return False
+        return False
+
+    def choose_pending(self, place, index):
+        """Submit choice `index` (0 for the first listed) of `place`'s pending selection.
+
+        Returns core.Applied or core.Rejected. A selection whose decision has closed meanwhile is
+        stale: it is dropped and the seat must tap again.
+        """
+        with self.lock:
+            held = self.pending.pop(place, None)
+            if held is None:
+                return core.Rejected("no tapped card is waiting for a position here")
+            if core.find_ask(self.session.state, held["ask"]) is None:
+                return core.Rejected("stale: the decision that tap answered is closed; tap the card again")
+            if not 0 <= index < len(held["choices"]):
+                self.pending[place] = held  # a slip of the finger: keep it, so the seat can pick again
+                return core.Rejected("choose a position from 1 to %d" % len(held["choices"]))
+            result = self.session.submit({"seat": place, "ask": held["ask"], "choice": held["choices"][index]})
+            self.changed.notify_all()
+        if result.ok:
+            self.refresh_leds()
+        return result
+
+    def wait_pending(self, place, card, timeout):
+        """Wait until a tap of `card` at `place` is waiting for its position."""
+        with self.lock:
+            return self.changed.wait_for(lambda: self.pending.get(place, {}).get("card") == card, timeout)
+
+    def choice_words(self, ask, choice):
+        words = getattr(self.game_table, "choice_words", None)
+        if words is not None:
+            return words(self.session.state, choice)
+        return core.get_game(self.session.state["game"]).describe_choice(self.session.state, ask, choice, ask["seat"])
+
+    def card_words(self, card):
+        words = getattr(self.game_table, "card_words", None)
+        return words(self.session.state, card) if words is not None else self.describe(card)
 
     def describe(self, card):
         info = self.session.state["config"]["cards"].get("info", {})

@@ -3,18 +3,22 @@
 The firmware runs unmodified under the MicroPython unix port with simulated readers and a virtual
 strip, behind a pty that the host opens with pyserial as it opens a real board. A choice that a tap
 can express is made by laying the card on the right simulated reader; the rest (which token moves
-where, an order of allies) is entered the way a seat page would send it.
+where, an order of allies) is entered the way a seat page would send it. In a game where a tapped
+card may fit several places (Westeros Intrigue), the card is tapped and the position then picked
+from the seat's pending selection, as a person would on the host prompt.
 """
 
 import threading
+import time
 
 from ..link import BoardLink
 from ..link.simboard import start_simulated_board
 from . import profile as P
 from .runner import TableRunner, board_config, sim_tags, sim_uid
-from .taps import command_for_tap
+from .taps import command_for_tap, meanings
 
 TAP_TIMEOUT = 10.0
+FRAME_WAIT = 0.05
 
 
 class TableError(RuntimeError):
@@ -27,7 +31,9 @@ class SimTable:
         self.profile = P.for_game(state["game"], state["config"]["players"])
         self.readers = [r["name"] for r in self.profile["readers"]]
         self.board = start_simulated_board(config=board_config(self.profile))
-        self.runner = TableRunner(session, self.profile, sim_tags(state), report=report)
+        # The simulated seat picks its position itself, so a pending selection needs no report.
+        self.runner = TableRunner(session, self.profile, sim_tags(state), report=report,
+                                  on_pending=lambda place, card, labels: None)
         self.resting = {}
         self.lifted = threading.Condition()
         self.lifts = []
@@ -58,8 +64,24 @@ class SimTable:
                 return card
         return None
 
+    def pick_for(self, command):
+        """(card, index) when the command is a tap of `card` followed by picking choice `index` of
+        the pending selection it leaves; None when the game has no such selection."""
+        if not getattr(self.runner.game_table, "CHOOSE_AFTER_TAP", False):
+            return None
+        state = self.runner.session.state
+        ask = next((a for a in state["asks"] if a["id"] == command["ask"]), None)
+        for card in [x for x in command["choice"] if isinstance(x, str) and "#" in x]:
+            found = meanings(state, ask, card) if ask else []
+            if len(found) > 1 and command["choice"] in found:
+                return card, found.index(command["choice"])
+        return None
+
     def submit(self, command):
         card = self.tap_for(command)
+        pick = None if card is not None else self.pick_for(command)
+        if pick is not None:
+            card = pick[0]
         if card is None:
             return self.runner.submit(command)
         place = "deck" if command["seat"] == "table" else "seat%d" % command["seat"]
@@ -73,13 +95,22 @@ class SimTable:
         seq = self.runner.session.state["seq"]
         self.board.tap(reader, sim_uid(card))
         self.resting[reader] = card
+        if pick is not None:
+            if not self.runner.wait_pending(command["seat"], card, TAP_TIMEOUT):
+                raise TableError("the tap of %s on %s never asked for a position" % (card, place))
+            self.taps += 1
+            return self.runner.choose_pending(command["seat"], pick[1])
         if not self.runner.wait_for(lambda s: s["seq"] > seq, TAP_TIMEOUT):
             raise TableError("the tap of %s on %s was never applied" % (card, place))
         self.taps += 1
         return _Accepted()
 
     def strip_text(self):
+        # A tap's LED refresh runs on the link thread after the move is applied: make sure it is sent.
+        self.runner.refresh_leds()
         self.link.wait_leds_synced(1.0)
+        # The board acks a change before it renders it: its next frame comes within 20 ms (50 Hz).
+        time.sleep(FRAME_WAIT)
         return self.board.strip_text()
 
     def close(self):

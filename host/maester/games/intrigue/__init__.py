@@ -18,6 +18,9 @@ cards_db/intrigue/components.json:
 - ``tiebreak``: ``fewest_swords``, ``most_swords`` or ``none`` (a shared win).
 - ``first``: the seat that starts the first round (the youngest player).
 
+``observe: ["hands"]`` deals each round by hand on a real table: the seats tap the cards they were
+dealt instead of the host shuffling (see flow.observe_deal).
+
 `variants` are shorthands for the non-default settings (see VARIANTS), so `maester sim` can try them.
 """
 
@@ -37,7 +40,8 @@ VARIANTS = {
     "most_swords": ("tiebreak", "most_swords"),
 }
 SETTINGS = ("first", "base_width", "court", "next_start", "winner_pays", "score_floor", "tiebreak")
-CONFIG_KEYS = ("players", "variants", "cards", "owner_cards") + SETTINGS
+CONFIG_KEYS = ("players", "variants", "cards", "owner_cards", "observe") + SETTINGS
+OBSERVABLE = ("hands",)  # chance the table can learn from taps instead of drawing it
 NEXT_START = ("rotate", "winner")
 TIEBREAKS = ("fewest_swords", "most_swords", "none")
 
@@ -104,6 +108,11 @@ class Intrigue(Game):
             if v not in VARIANTS:
                 raise ValueError("unknown variant %r (choose from %s)" % (v, ", ".join(sorted(VARIANTS))))
         config["variants"] = variants
+        observe = sorted(set(config.get("observe") or ()))
+        for o in observe:
+            if o not in OBSERVABLE:
+                raise ValueError("cannot observe %r from the table (choose from %s)" % (o, ", ".join(OBSERVABLE)))
+        config["observe"] = observe
         settings = defaults(cards["components"], n)
         for v in variants:
             key, value = VARIANTS[v]

@@ -27,6 +27,7 @@ def setup(ctx, config):
         "out": [False] * n, "last": None, "placed": 0,
         "penalties": [0] * n, "thrones": [[] for _ in range(n)], "history": [],
         "deal": cards["components"]["deal"]["per_seat"][str(n)],
+        "observe_hands": "hands" in config["observe"],
     })
     g["throne_deck"] = ctx.chance.shuffle(list(cards["throne_instances"]))
     ctx.emit("setup", players=n, first=config["first"], rounds=n, base_width=config["base_width"],
@@ -44,27 +45,87 @@ def round_start(ctx, st, answer):
     g = ctx.g
     config = ctx.state["config"]
     n = g["n"]
-    deck = list(config["cards"]["characters"])
-    ctx.chance.shuffle(deck)
     g["round"] += 1
     g["court"] = C.new_court(config["base_width"], config["court"])
-    g["hands"] = [deck[i * g["deal"]:(i + 1) * g["deal"]] for i in range(n)]
-    rest = deck[n * g["deal"]:]
-    g["box"], g["start_card"] = [], None
+    g["start_card"] = None
     g["out"] = [False] * n
     g["last"] = None
     g["placed"] = 0
     g["turn"] = g["starter"]
-    ctx.emit("round", round=g["round"], rounds=g["rounds"], starter=g["starter"])
+    ctx.emit("round", round=g["round"], rounds=g["rounds"], starter=g["starter"], tapped=g["observe_hands"])
+    if g["observe_hands"]:
+        # Dealt by hand: every card is unknown (in the box) until a seat taps it.
+        g["hands"] = [[] for _ in range(n)]
+        g["box"] = sorted(config["cards"]["characters"])
+        ctx.push({"s": "observe_deal"}, {"s": "turn"})
+        return
+    deck = list(config["cards"]["characters"])
+    ctx.chance.shuffle(deck)
+    g["hands"] = [deck[i * g["deal"]:(i + 1) * g["deal"]] for i in range(n)]
+    rest = deck[n * g["deal"]:]
     if n == 5 and rest:
-        # The one card left over starts the court, face up and owned by nobody.
-        card = g["start_card"] = rest.pop()
-        C.place(g["court"], card, g["house_of"][card], 0, C.start_position(g["court"]))
-        ctx.emit("start_card", card=card, house=g["house_of"][card], row=0, pos=C.start_position(g["court"]))
+        lay_start_card(ctx, rest.pop())
     g["box"] = rest  # 2 players: back in the box, seen by nobody
     for seat in range(n):
         ctx.emit("hand", vis=[seat], seat=seat, cards=list(g["hands"][seat]))
     ctx.push({"s": "turn"})
+
+
+def lay_start_card(ctx, card):
+    """The one card left over with five players starts the court, face up and owned by nobody."""
+    g = ctx.g
+    pos = C.start_position(g["court"])
+    g["start_card"] = card
+    C.place(g["court"], card, g["house_of"][card], 0, pos)
+    ctx.emit("start_card", card=card, house=g["house_of"][card], row=0, pos=pos)
+
+
+def needs_start_card(g):
+    return g["n"] == 5 and g["start_card"] is None and g["observe_hands"]
+
+
+@step
+def observe_deal(ctx, st, answer):
+    """On a real table the cards are dealt by hand, and each seat taps the cards it was dealt on its
+    own reader, in any order and all seats at once.
+
+    Every seat is offered the same list: every card not face up in the court. So the list never
+    shows which cards another seat has already tapped; a card tapped twice is refused privately.
+    With five players the spare card, which starts the court face up, is tapped first, on the
+    starting player's reader (that seat lays it out); the hands are tapped after it, so every
+    seat's list leaves it out.
+    """
+    g = ctx.g
+    n, deal = g["n"], g["deal"]
+    if answer is not None:
+        ask, choice = answer
+        seat, inst = ask["seat"], choice[1]
+        if inst not in g["box"]:
+            ctx.emit("tap_refused", vis=[seat], seat=seat, card=inst, why="already recorded")
+        elif ask["kind"] == "observe_start_card":
+            g["box"].remove(inst)
+            lay_start_card(ctx, inst)
+        else:
+            g["box"].remove(inst)
+            g["hands"][seat].append(inst)
+            ctx.emit("tapped_into_hand", vis=[seat], seat=seat, card=inst, count=len(g["hands"][seat]), of=deal)
+    unseen = sorted(g["box"] + [c for h in g["hands"] for c in h])
+    if needs_start_card(g):
+        ctx.ask(g["starter"], "observe_start_card", [["card", c] for c in unseen],
+                "Lay the spare card face up to start the court, and tap it.", public="tapping the spare card")
+        return
+    open_for = {a["seat"] for a in ctx.state["asks"]}
+    waiting = False
+    for seat in range(n):
+        if seat in open_for:
+            waiting = True
+        elif len(g["hands"][seat]) < deal:
+            ctx.ask(seat, "observe_hand", [["card", c] for c in unseen],
+                    "Tap each card you were dealt (%d of %d)." % (len(g["hands"][seat]) + 1, deal),
+                    public="tapping their new hand")
+    if not waiting and not ctx.asked:
+        for seat in range(n):
+            ctx.emit("hand", vis=[seat], seat=seat, cards=list(g["hands"][seat]))
 
 
 @step
@@ -78,10 +139,11 @@ def turn(ctx, st, answer):
         _, inst, row, pos = choice
         house = g["house_of"][inst]
         g["hands"][seat].remove(inst)
+        where = placed_where(g["court"], row, pos)
         C.place(g["court"], inst, house, row, pos)
         g["last"] = seat
         g["placed"] += 1
-        ctx.emit("placed", seat=seat, card=inst, house=house, row=row, pos=pos, left=len(g["hands"][seat]))
+        ctx.emit("placed", seat=seat, card=inst, house=house, row=row, pos=pos, left=len(g["hands"][seat]), **where)
         if not g["hands"][seat]:
             out[seat] = True
             ctx.emit("out", seat=seat, why="no cards left", left=0)
@@ -100,6 +162,16 @@ def turn(ctx, st, answer):
         seat = (seat + 1) % n
     g["turn"] = None
     ctx.push({"s": "round_end"})
+
+
+def placed_where(court, row, pos):
+    """Where a card is about to go, in terms that still read right after the court is cleared:
+    the end of the base it extends, or the two cards it rests on."""
+    if row:
+        below = court["cards"][row - 1]
+        return {"on": [below[pos], below[pos + 1]]}
+    span = court["span"][0]
+    return {"end": "first" if span is None else ("left" if pos < span[0] else "right")}
 
 
 def tokens_for(points):

@@ -1,9 +1,16 @@
 """Westeros Intrigue on the table: a card tapped at a seat is the card that seat plays.
 
 When the card fits in one place only, the tap places it; when it fits in several, the tap has
-several meanings and the seat picks the position off the table (host prompt or seat page).
+several meanings: the runner keeps it as the seat's pending selection (CHOOSE_AFTER_TAP) and the
+seat picks the position off the table (host prompt or seat page). With `observe: ["hands"]` the
+seats also tap the cards they were dealt, and with five players the starting player taps the spare
+card that starts the court (see flow.observe_deal).
 LEDs come from the public view only: whose turn it is, who is out, the rounds played.
 """
+
+from .text import Names, describe_choice
+
+CHOOSE_AFTER_TAP = True
 
 TO_ACT = (255, 255, 255)
 OUT = (120, 0, 0)
@@ -14,6 +21,15 @@ ROUND = (255, 180, 0)
 
 def tap_choices(state, ask, card):
     return None  # the default reading: the choices that name the card
+
+
+def card_words(state, card):
+    return Names(state["g"], state["config"]["cards"]).card(card)
+
+
+def choice_words(state, choice):
+    """A position on offer after a tap, without repeating the card: "row 2, on Stark 1 and Baratheon 4"."""
+    return describe_choice(state, None, choice).split(" → ", 1)[-1]
 
 
 def segments(view):
