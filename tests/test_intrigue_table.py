@@ -95,8 +95,8 @@ def test_with_two_players_the_undealt_cards_stay_unseen_in_the_box():
 
 
 def test_observing_is_checked_in_the_config():
-    with pytest.raises(ValueError, match="cannot observe 'thrones'"):
-        new_game("intrigue", {"players": 4, "observe": ["thrones"]}, 1)
+    with pytest.raises(ValueError, match="cannot observe 'allies'"):
+        new_game("intrigue", {"players": 4, "observe": ["allies"]}, 1)
     assert new_game("intrigue", {"players": 4}, 1)[0]["config"]["observe"] == []
 
 
@@ -260,3 +260,46 @@ def test_a_game_played_by_taps_on_the_simulated_table_ends_as_the_same_commands(
         session.close()
     assert session.state == direct
     assert sim.taps == moves and picked > 10 and not said  # every move a tap; nothing refused
+
+
+# --- the Iron Throne card drawn on a real table is tapped by its winner alone -----------------------
+
+def throne_game(seed, slip):
+    """A random 3-player game with tapped Iron Throne draws; returns (state, draws, refusals)."""
+    state, _ = new_game("intrigue", {"players": 3, "observe": ["thrones"]}, seed)
+    rng = random.Random(seed)
+    thrones = sorted(state["config"]["cards"]["throne"])
+    refused = drawn = 0
+    while not state["over"]:
+        ask = state["asks"][0]
+        if ask["kind"] != "observe_throne":
+            apply(state, {"seat": ask["seat"], "ask": ask["id"], "choice": rng.choice(ask["choices"])})
+            continue
+        seat = ask["seat"]
+        mine = state["g"]["thrones"][seat]
+        # Every throne card but the winner's own: the list never tells who holds what.
+        assert [c[1] for c in ask["choices"]] == [t for t in thrones if t not in mine]
+        others = [t for s, h in enumerate(state["g"]["thrones"]) if s != seat for t in h]
+        if slip and others and not refused:
+            card = others[0]  # a slip: someone else's card is refused, and only this seat is told
+        else:
+            card = rng.choice(state["g"]["throne_deck"])
+        result = apply(state, {"seat": seat, "ask": ask["id"], "choice": ["card", card]})
+        assert result.ok
+        refusals = [e for e in result.events if e["e"] == "tap_refused"]
+        if refusals:
+            refused += 1
+            assert all(e["vis"] == [seat] for e in refusals) and card not in mine
+        else:
+            drawn += 1
+            assert card in state["g"]["thrones"][seat] and card not in state["g"]["throne_deck"]
+    return state, drawn, refused
+
+
+def test_the_round_winner_taps_the_iron_throne_card_drawn_and_the_list_shows_nothing_of_others():
+    refusals = 0
+    for seed in range(12):
+        state, drawn, refused = throne_game(seed, slip=True)
+        assert drawn == 3 and len(state["g"]["throne_deck"]) == 4
+        refusals += refused
+    assert refusals > 0  # the slip happened in some game, and was refused

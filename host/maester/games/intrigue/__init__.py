@@ -19,7 +19,8 @@ cards_db/intrigue/components.json:
 - ``first``: the seat that starts the first round (the youngest player).
 
 ``observe: ["hands"]`` deals each round by hand on a real table: the seats tap the cards they were
-dealt instead of the host shuffling (see flow.observe_deal).
+dealt instead of the host shuffling (see flow.observe_deal). ``observe: ["thrones"]``: a round's
+winner draws the physical Iron Throne card and taps it on their own reader (flow.round_end).
 
 `variants` are shorthands for the non-default settings (see VARIANTS), so `maester sim` can try them.
 """
@@ -41,7 +42,7 @@ VARIANTS = {
 }
 SETTINGS = ("first", "base_width", "court", "next_start", "winner_pays", "score_floor", "tiebreak")
 CONFIG_KEYS = ("players", "variants", "cards", "owner_cards", "observe") + SETTINGS
-OBSERVABLE = ("hands",)  # chance the table can learn from taps instead of drawing it
+OBSERVABLE = ("hands", "thrones")  # chance the table can learn from taps instead of drawing it
 NEXT_START = ("rotate", "winner")
 TIEBREAKS = ("fewest_swords", "most_swords", "none")
 

@@ -183,23 +183,46 @@ def tokens_for(points):
     return out
 
 
+def _took_throne(ctx, seat, card):
+    g = ctx.g
+    g["thrones"][seat].append(card)
+    ctx.emit("throne_drawn", seat=seat, count=len(g["thrones"][seat]))
+    t = ctx.state["config"]["cards"]["throne"][card]
+    ctx.emit("throne_card", vis=[seat], seat=seat, card=card, value=t["value"], swords=t["swords"])
+
+
 @step
 def round_end(ctx, st, answer):
     g = ctx.g
     config = ctx.state["config"]
     n = g["n"]
     winner = g["last"]
-    ctx.emit("round_won", round=g["round"], seat=winner)
-    drew = None
-    if winner is not None:
-        if g["throne_deck"]:
-            drew = g["throne_deck"].pop()
-            g["thrones"][winner].append(drew)
-            ctx.emit("throne_drawn", seat=winner, count=len(g["thrones"][winner]))
-            t = config["cards"]["throne"][drew]
-            ctx.emit("throne_card", vis=[winner], seat=winner, card=drew, value=t["value"], swords=t["swords"])
-        else:
+    if answer is None:
+        ctx.emit("round_won", round=g["round"], seat=winner)
+    if winner is not None and not st.get("drawn"):
+        if not g["throne_deck"]:
             ctx.emit("no_throne", seat=winner)
+        elif "thrones" in config["observe"]:
+            # On a real table the winner draws the physical card and taps it on their own reader.
+            # Every throne card but their own is offered, so the list shows nothing of the others'.
+            if answer is not None:
+                drew = answer[1][1]
+                if drew not in g["throne_deck"]:
+                    ctx.emit("tap_refused", vis=[winner], seat=winner, card=drew, why="already drawn")
+                else:
+                    g["throne_deck"].remove(drew)
+                    _took_throne(ctx, winner, drew)
+                    st["drawn"] = True
+            if not st.get("drawn"):
+                mine = g["thrones"][winner]
+                ctx.ask(winner, "observe_throne", [["card", t] for t in sorted(config["cards"]["throne"])
+                                                   if t not in mine],
+                        "Draw the top Iron Throne card, look at it alone, and tap it.",
+                        public="drawing an Iron Throne card")
+                return
+        else:
+            _took_throne(ctx, winner, g["throne_deck"].pop())
+    st["drawn"] = True
     taken = [0] * n
     for seat in range(n):
         if seat == winner and not config["winner_pays"]:
