@@ -1,5 +1,4 @@
 """Shared fixtures. `run_micropython` runs a script under the real MicroPython unix port."""
-import os
 import shutil
 import subprocess
 import sys

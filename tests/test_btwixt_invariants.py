@@ -1,15 +1,15 @@
 """Random-playout invariants for B'Twixt over many seeds, every player count and every variant."""
 
-import copy
-import hashlib
 import itertools
 import json
 import random
 
 import pytest
 
-from maester.engine import apply, new_game, view
+from maester.engine import apply, new_game
 from maester.sim import play_one
+import playout
+from playout import digest, rejected_without_change
 
 COMBOS = [[], ["advanced"], ["draft"], ["kingsmoot"], ["revealed"], ["short"],
           ["advanced", "revealed"], ["advanced", "draft", "short"], ["kingsmoot", "revealed"]]
@@ -55,24 +55,10 @@ def check_conservation(state):
     assert sorted(tokens) == sorted(g["token_value"]) and len(tokens) == 54
 
 
-def digest(state):
-    return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()
-
-
 def random_game(players, variants, seed, check_every=True, observe=()):
-    state, _ = new_game("btwixt", {"players": players, "variants": variants, "observe": list(observe)}, seed)
-    rng = random.Random(seed)
-    steps = 0
-    while not state["over"]:
-        assert state["asks"], "no decision open before the end"
-        ask = state["asks"][0]
-        assert ask["choices"], "an ask with no legal choice: %s" % ask
-        if check_every:
-            check_conservation(state)
-        result = apply(state, {"seat": ask["seat"], "ask": ask["id"], "choice": rng.choice(ask["choices"])})
-        assert result.ok, result.reason
-        steps += 1
-        assert steps < 5000, "the game did not end"
+    config = {"players": players, "variants": variants, "observe": list(observe)}
+    check = (lambda state, ask: check_conservation(state)) if check_every else None
+    state = playout.random_game("btwixt", config, seed, check)
     check_conservation(state)
     return state
 
@@ -118,14 +104,6 @@ def midgame():
         ask = state["asks"][0]
         apply(state, {"seat": ask["seat"], "ask": ask["id"], "choice": rng.choice(ask["choices"])})
     return state
-
-
-def rejected_without_change(state, command):
-    before = copy.deepcopy(state)
-    result = apply(state, command)
-    assert not result.ok
-    assert state == before
-    return result.reason
 
 
 def test_bad_commands_are_rejected_with_a_reason_and_change_nothing(midgame):

@@ -2,7 +2,6 @@
 random-playout invariants, hidden information, bad input, the card data and the commands."""
 
 import copy
-import hashlib
 import json
 import random
 
@@ -17,6 +16,8 @@ from maester.games import intrigue as I
 from maester.games.intrigue import court as C
 from maester.games.intrigue import flow
 from maester.sim import play_one
+import playout
+from playout import digest, rejected_without_change
 
 
 @pytest.fixture(autouse=True)
@@ -391,26 +392,13 @@ def check_invariants(state):
 
 
 def random_game(players, seed, check_every=True, **config):
-    state, _ = new_game("intrigue", dict(config, players=players), seed)
-    rng = random.Random(seed)
-    steps = 0
-    while not state["over"]:
-        assert state["asks"], "no decision open before the end"
-        ask = state["asks"][0]
-        assert ask["choices"], "an ask with no legal choice"
-        assert ask["seat"] == state["g"]["turn"] and not state["g"]["out"][ask["seat"]]
-        if check_every:
+    def check(state, ask):
+        if ask is not None:
+            assert ask["seat"] == state["g"]["turn"] and not state["g"]["out"][ask["seat"]]
+        if check_every or ask is None:
             check_invariants(state)
-        result = apply(state, {"seat": ask["seat"], "ask": ask["id"], "choice": rng.choice(ask["choices"])})
-        assert result.ok, result.reason
-        steps += 1
-        assert steps < 400, "the game did not end"
-    check_invariants(state)
-    return state
 
-
-def digest(state):
-    return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()
+    return playout.random_game("intrigue", dict(config, players=players), seed, check, max_steps=400)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
@@ -532,14 +520,6 @@ def test_a_rejection_never_names_another_seats_card():
 
 
 # --- bad input: a clear reason, no change --------------------------------------------------------
-
-def rejected_without_change(state, command):
-    before = copy.deepcopy(state)
-    result = apply(state, command)
-    assert not result.ok
-    assert state == before
-    return result.reason
-
 
 @pytest.fixture
 def midgame():

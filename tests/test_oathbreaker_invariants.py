@@ -2,8 +2,6 @@
 always open with legal choices until the end, every card is conserved, the same seed gives the same
 game, games end on the last space of the round track; then bots, bad input and the bench."""
 
-import copy
-import hashlib
 import itertools
 import json
 import random
@@ -15,6 +13,8 @@ from maester import cardsdb, cli
 from maester.engine import apply, new_game
 from maester.engine.session import Session, replay
 from maester.sim import play_one
+import playout
+from playout import digest, rejected_without_change
 
 VARIANTS = [[], ["night_is_dark"], ["aloof_king"], ["cagey_court"], ["order_in_court"],
             ["aloof_king", "cagey_court", "night_is_dark", "order_in_court"]]
@@ -53,25 +53,11 @@ def check_invariants(state):
 
 
 def random_game(players, seed, variants=(), check_every=True):
-    state, _ = new_game("oathbreaker", {"players": players, "variants": list(variants), "owner_cards": False}, seed)
-    rng = random.Random(seed)
-    steps = 0
-    while not state["over"]:
-        assert state["asks"], "no decision open before the end"
-        ask = state["asks"][0]
-        assert ask["choices"], "an ask with no legal choice: %s" % ask
-        if check_every:
-            check_invariants(state)
-        result = apply(state, {"seat": ask["seat"], "ask": ask["id"], "choice": rng.choice(ask["choices"])})
-        assert result.ok, result.reason
-        steps += 1
-        assert steps < 5000, "the game did not end"
+    config = {"players": players, "variants": list(variants), "owner_cards": False}
+    check = (lambda state, ask: check_invariants(state)) if check_every else None
+    state = playout.random_game("oathbreaker", config, seed, check)
     check_invariants(state)
     return state
-
-
-def digest(state):
-    return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()
 
 
 @pytest.mark.parametrize("players,variants", list(itertools.product((5, 6, 7, 8), VARIANTS)))
@@ -116,14 +102,6 @@ def test_a_logged_game_replays_and_resumes(tmp_path):
 
 
 # --- bad input: a clear reason and no change ----------------------------------------------------------
-
-def rejected_without_change(state, command):
-    before = copy.deepcopy(state)
-    result = apply(state, command)
-    assert not result.ok
-    assert state == before
-    return result.reason
-
 
 @pytest.fixture
 def midgame():

@@ -420,7 +420,6 @@ def place_token(ctx, st, answer):
 @step
 def claim_next(ctx, st, answer):
     """Reveal the next ally and claim it (Ser Loras Tyrell, Matchmaker)."""
-    g = ctx.g
     if not Z.allies_ready(ctx, st, 1):
         return
     ally = Z.next_ally(ctx)
