@@ -102,7 +102,8 @@ def test_refused_taps_say_nothing_about_other_hands():
 def test_leds_show_the_time_track_first_player_and_who_acts():
     state, _ = new_game("btwixt", {"players": 4, "first": 2}, 1)
     segs = btable.segments(view(state, PUBLIC))
-    assert segs["round"][0] == 2 and segs["season"][0] == 0
+    # Space 2 of the round track is its third pixel; summer is the first season pixel.
+    assert segs["round"][0] == 3 and segs["season"][0] == 1
     assert segs["seat2"][2] == "pulse"  # the first player is asked first
     ask = state["asks"][0]
     apply(state, {"seat": ask["seat"], "ask": ask["id"], "choice": ["kneel"]})
