@@ -16,7 +16,7 @@ TO_ACT = (255, 255, 255)
 WINNER = (0, 255, 0)
 
 
-def tap_choices(state, ask, card):
+def tap_choices(state, ask, card, place=None):
     if not card.startswith(LEADER_TAG):
         return None
     g = state["g"]
@@ -34,9 +34,10 @@ def tap_choices(state, ask, card):
 
 def segments(view):
     """{segment name: (level, (r, g, b), pattern, period_ms)} from the public view."""
+    # Both tracks are "dot" segments: level k lights pixel k, counted from 1 (0 lights none).
     out = {
-        "round": (view["round_space"], (255, 255, 255), "solid", 0),
-        "season": (("summer", "autumn", "winter").index(view["season"]), SEASON_COLOURS[view["season"]],
+        "round": (view["round_space"] + 1, (255, 255, 255), "solid", 0),
+        "season": (("summer", "autumn", "winter").index(view["season"]) + 1, SEASON_COLOURS[view["season"]],
                    "solid", 0),
     }
     acting = {a["seat"] for a in view["asks"]}
