@@ -247,7 +247,7 @@ def table_layout(profile, pinmaps):
         svg.rect(x - 24, y - 24, 48, 48, "#e4ecf7", "#34495e", 5, 1.4)
         for rad in (8, 14):
             svg.circle(x, y, rad, "none", "#34495e", 1)
-        svg.text(x, y + 38, r["name"], 11, "middle", "bold")
+        svg.text(x, y + 38, r["zone"] if r["role"] == "zone" else r["name"], 11, "middle", "bold")
         svg.text(x, y + 51, "reader %d" % slot[r["name"]], 9.5, "middle", fill=GREY)
 
     def draw_pixels(seg, x, y, dx, dy):
@@ -263,16 +263,22 @@ def table_layout(profile, pinmaps):
     for seg in segs:
         if seg["name"].startswith("seat") and seg["name"][4:].isdigit() and int(seg["name"][4:]) < n:
             seat_segs[int(seg["name"][4:])] = seg
+    zoned = any(r["role"] == "zone" for r in readers)
+    out = 0.64 if zoned else 0.58  # seat readers move out to leave the middle to the zone readers
     for r in readers:
         if r["role"] == "seat":
-            draw_reader(*at(angle[r["seat"]], 0.58), r)
+            draw_reader(*at(angle[r["seat"]], out), r)
+        elif r.get("seats"):  # a zone reader shared by neighbouring seats sits between them
+            a = math.atan2(sum(math.sin(angle[s]) for s in r["seats"]), sum(math.cos(angle[s]) for s in r["seats"]))
+            draw_reader(*at(a, out), r)
     for s, seg in seat_segs.items():
         x, y = at(angle[s], 0.9)
         a = angle[s] + math.pi / 2
         draw_pixels(seg, x, y, 16 * math.cos(a), 16 * math.sin(a) * ay / ax)
-    table_readers = [r for r in readers if r["role"] != "seat"]
+    table_readers = [r for r in readers if r["role"] != "seat" and not r.get("seats")]
+    step = 76 if zoned else 90
     for i, r in enumerate(table_readers):
-        draw_reader(cx + (i - (len(table_readers) - 1) / 2) * 90, cy + 40, r)
+        draw_reader(cx + (i - (len(table_readers) - 1) / 2) * step, cy + 40, r)
     others = [s for s in segs if s not in seat_segs.values()]
     for i, seg in enumerate(others):
         if table_readers:  # above the shared readers
@@ -310,7 +316,14 @@ def table_layout(profile, pinmaps):
     for i, r in enumerate(readers):
         y += 16
         pins = ", ".join("%s %s" % (pm["board"], hwconfig.label(pm, pm["reader_cs"][i])) for pm in pinmaps)
-        where = "seat %d" % r["seat"] if r["role"] == "seat" else "shared, middle of the table"
+        if r["role"] == "seat":
+            where = "seat %d" % r["seat"]
+        elif r.get("seats"):
+            where = "zone %s, shared by seats %s" % (r["zone"], " and ".join(str(x) for x in r["seats"]))
+        elif r["role"] == "zone":
+            where = "zone %s, middle of the table" % r["zone"]
+        else:
+            where = "shared, middle of the table"
         svg.text(32, y, "reader %d %s (%s): %s" % (i, r["name"], where, pins), 10.5)
     y += 22
     svg.text(20, y, "Power (planning figures, hardware/POWER.md):", 11, weight="bold")

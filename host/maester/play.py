@@ -24,11 +24,13 @@ from .cardsdb import maester_home
 from .engine import PUBLIC, core
 from .engine.session import EngineFault, Session
 
-GAMES = ("btwixt", "intrigue")
-TITLES = {"btwixt": "B'Twixt", "intrigue": "Westeros Intrigue"}
+GAMES = ("btwixt", "intrigue", "oathbreaker")
+TITLES = {"btwixt": "B'Twixt", "intrigue": "Westeros Intrigue", "oathbreaker": "Oathbreaker"}
 VARIANTS = {"btwixt": "advanced, draft, kingsmoot, revealed, short",
-            "intrigue": "floor, mat, most_swords, wide, winner_pays, winner_starts"}
+            "intrigue": "floor, mat, most_swords, wide, winner_pays, winner_starts",
+            "oathbreaker": "aloof_king, cagey_court, night_is_dark, order_in_court"}
 DEFAULT_PLAYERS = 4
+GAME_PLAYERS = {"oathbreaker": 6}  # games whose default table is not DEFAULT_PLAYERS
 PLAY_DELAY = 0.4   # seconds between two bot moves in `play`
 DEMO_DELAY = 0.12  # a 4-player demo game (~200 moves) takes about 25 s
 
@@ -192,8 +194,10 @@ def run(session, humans, bots_kind, delay, plain, note="", table=False):
     if table:
         from .table.simtable import SimTable
         sim = SimTable(session, report=lambda text: print("table: " + text, flush=True))
+    from .web.launch import serving  # the seat and table pages, when `--web` asked for them
     try:
-        return _loop(session, humans, bots_kind, delay, plain, note, sim)
+        with serving(session, sim, humans):
+            return _loop(session, humans, bots_kind, delay, plain, note, sim)
     finally:
         if sim is not None:
             sim.close()
@@ -265,7 +269,7 @@ def _plain(args):
 
 
 def _start(game, players, humans, variants, seed, bots_kind, delay, log, plain, title, table=False):
-    players = players or DEFAULT_PLAYERS
+    players = players or GAME_PLAYERS.get(game, DEFAULT_PLAYERS)
     humans = sorted(set(humans or []))
     for h in humans:
         if not 0 <= h < players:
@@ -336,7 +340,8 @@ def register(sub):
     p.add_argument("game", choices=GAMES, help="which game")
     p.add_argument("--sim", action="store_true",
                    help="no hardware: a simulated table (the only mode until the table controller lands)")
-    p.add_argument("--players", type=int, help="seats at the table: B'Twixt 3 to 6, Intrigue 2 to 6 (default 4)")
+    p.add_argument("--players", type=int, help="seats at the table: B'Twixt 3 to 6, Intrigue 2 to 6 (default 4), "
+                                                 "Oathbreaker 5 to 8 (default 6)")
     p.add_argument("--human", type=int, action="append", metavar="SEAT",
                    help="a seat (from 0) played by a person; repeat for several")
     p.add_argument("--bots", default="heuristic", choices=("random", "heuristic"),
@@ -372,7 +377,8 @@ def register(sub):
                                    "like `play`. Example: maester demo intrigue")
     p.add_argument("game", nargs="?", default="btwixt", choices=GAMES, help="which game (default btwixt)")
     p.add_argument("--human", type=int, action="append", metavar="SEAT", help="a seat (from 0) you play")
-    p.add_argument("--players", type=int, help="seats at the table: B'Twixt 3 to 6, Intrigue 2 to 6 (default 4)")
+    p.add_argument("--players", type=int, help="seats at the table: B'Twixt 3 to 6, Intrigue 2 to 6 (default 4), "
+                                                 "Oathbreaker 5 to 8 (default 6)")
     p.add_argument("--seed", type=int, help="the game's seed (default: random, printed)")
     p.add_argument("--fast", action="store_true", help="no pause between moves")
     p.add_argument("--log", metavar="PATH", help="the game log (default $MAESTER_HOME/games/<time>-<game>.sqlite)")

@@ -5,6 +5,8 @@
 is rebuilt from the log so nothing half-done survives. `resume` rebuilds a game from its log.
 """
 
+import threading
+
 from . import core
 from .log import GameLog, LogError
 
@@ -18,6 +20,13 @@ class Session:
         self.state = state
         self.log = log
         self.events = events if events is not None else []
+        # Commands may come from several threads at once (the terminal loop, the table link, seat
+        # pages): one lock keeps a command and the views read beside it whole. Reentrant, so a
+        # watcher or a reader already holding it may look at the state.
+        self.lock = threading.RLock()
+        # Called with no argument after every accepted command (the web pages' broadcast). They
+        # run under the lock, so they must only schedule work, never wait for it.
+        self.watchers = []
 
     @classmethod
     def new(cls, game, config, seed, log_path=None, extra=None):
@@ -39,6 +48,14 @@ class Session:
 
     def submit(self, command):
         """Returns core.Applied or core.Rejected. Raises LogError/EngineFault (state restored)."""
+        with self.lock:
+            result = self._submit(command)
+            if result.ok:
+                for watch in list(self.watchers):
+                    watch()
+            return result
+
+    def _submit(self, command):
         ask, reason = core.check(self.state, command)
         if ask is None:
             return core.Rejected(reason)

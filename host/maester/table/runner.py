@@ -11,6 +11,10 @@ LEDs are drawn from the public view alone, so no secret can reach the strip or t
 In a game whose table module sets CHOOSE_AFTER_TAP (Westeros Intrigue: a card may fit in several
 places of the court), a tap that could mean several choices is not refused: it becomes the seat's
 pending selection, and the seat picks one with `choose_pending` (a host prompt or seat page).
+
+A reader may also be a zone of the table (Oathbreaker's mission places): a tap there answers
+whichever seat's decision the game's table module says it fits (table/taps.py), and a tap that
+waits for its position waits for that seat.
 """
 
 import hashlib
@@ -19,11 +23,11 @@ import threading
 
 from ..engine import PUBLIC, core
 from . import profile as P
-from .taps import command_for_tap, meanings
+from .taps import asks_at, command_for_tap, meanings
 
 PATTERNS = {"off": 0, "solid": 1, "blink": 2, "pulse": 3}
 ERROR_RGB = (255, 0, 0)
-DEFAULT_READER_PINS = (17, 20, 21, 26, 27, 28, 14, 15)
+DEFAULT_READER_PINS = (17, 20, 21, 26, 27, 28, 14, 15, 13, 12)
 
 
 def segment_ids(profile):
@@ -57,9 +61,14 @@ def sim_tags(state):
     """Stickers for every card of a game (and each leader card), for the simulated table."""
     cards = state["config"]["cards"]
     insts = [i for key in ("ally_instances", "standard_instances", "event_instances", "leader_instances",
-                           "characters")
+                           "characters", "influence_instances", "mission_instances", "decree_instances")
              for i in cards.get(key, [])]
     insts += ["leader:%s" % l for l in cards.get("leaders", [])]
+    try:  # tokens a game tags besides its cards (Oathbreaker's House Sigils)
+        table = importlib.import_module("maester.games.%s.table" % state["game"])
+    except ModuleNotFoundError:
+        table = None
+    insts += list(getattr(table, "extra_tags", lambda state: [])(state))
     return {sim_uid(c): c for c in insts}
 
 
@@ -77,7 +86,9 @@ class TableRunner:
         self.report = report
         # Told (place, card, labels) when a tap leaves a choice to make; by default it is reported.
         self.on_pending = on_pending
-        self.pending = {}  # place → {"ask", "card", "choices"}: a tap waiting for its position
+        # seat → {"ask", "card", "choices"}: a tap waiting for its position, kept for the seat whose
+        # decision it answers (the place tapped, except at a zone reader shared by several seats)
+        self.pending = {}
         self.link = None
         self.seg_ids = segment_ids(profile)
         self.shown = {}
@@ -107,7 +118,7 @@ class TableRunner:
             if command is None:
                 if self._hold(place, card):
                     return
-                return self._refuse(place, "%s on %s: %s" % (self.describe(card), reader, reason))
+                return self._refuse(place, "%s on %s: %s" % (self.tap_words(card, place), reader, reason))
             result = self.session.submit(command)
             if not result.ok:
                 return self._refuse(place, result.reason)
@@ -120,59 +131,63 @@ class TableRunner:
             result = self.session.submit(command)
             if result.ok:
                 self.pending.pop(command.get("seat"), None)
+                for seat, held in list(self.pending.items()):  # a waiting tap whose decision closed
+                    if core.find_ask(self.session.state, held["ask"]) is None:
+                        del self.pending[seat]
             self.changed.notify_all()
         if result.ok:
             self.refresh_leds()
         return result
 
     def _hold(self, place, card):
-        """Keep a tap that fits several choices as `place`'s pending selection. Called under the lock."""
+        """Keep a tap that fits several choices as the deciding seat's pending selection. Called under the lock."""
         if not getattr(self.game_table, "CHOOSE_AFTER_TAP", False):
             return False
         state = self.session.state
-        for ask in core.asks_for(state, place):
-            found = meanings(state, ask, card)
+        for ask in asks_at(state, place):
+            found = meanings(state, ask, card, place)
             if len(found) > 1:
-                self.pending[place] = {"ask": ask["id"], "card": card, "choices": found}
+                self.pending[ask["seat"]] = {"ask": ask["id"], "card": card, "choices": found}
                 labels = [self.choice_words(ask, c) for c in found]
                 if self.on_pending is not None:  # a private channel: the seat's page or prompt
-                    self.on_pending(place, card, labels)
+                    self.on_pending(ask["seat"], card, labels)
                 else:
                     # The host display is public: the card, and the places it fits (which tell its
                     # house), belong to the seat alone until it is placed.
-                    self.report("seat %s: the tapped card fits in %d places; choose one privately"
-                                % (place, len(labels)))
+                    self.report("%s: the tapped card fits in %d places; choose one privately"
+                                % ("seat %s" % place if isinstance(place, int) else place, len(labels)))
                 self.changed.notify_all()
                 return True
             if found:
                 return False
         return False
 
-    def choose_pending(self, place, index):
-        """Submit choice `index` (0 for the first listed) of `place`'s pending selection.
+    def choose_pending(self, seat, index):
+        """Submit choice `index` (0 for the first listed) of `seat`'s pending selection.
 
         Returns core.Applied or core.Rejected. A selection whose decision has closed meanwhile is
         stale: it is dropped and the seat must tap again.
         """
         with self.lock:
-            held = self.pending.pop(place, None)
+            held = self.pending.pop(seat, None)
             if held is None:
                 return core.Rejected("no tapped card is waiting for a position here")
-            if core.find_ask(self.session.state, held["ask"]) is None:
+            ask = core.find_ask(self.session.state, held["ask"])
+            if ask is None:
                 return core.Rejected("stale: the decision that tap answered is closed; tap the card again")
             if not 0 <= index < len(held["choices"]):
-                self.pending[place] = held  # a slip of the finger: keep it, so the seat can pick again
+                self.pending[seat] = held  # a slip of the finger: keep it, so the seat can pick again
                 return core.Rejected("choose a position from 1 to %d" % len(held["choices"]))
-            result = self.session.submit({"seat": place, "ask": held["ask"], "choice": held["choices"][index]})
+            result = self.session.submit({"seat": seat, "ask": held["ask"], "choice": held["choices"][index]})
             self.changed.notify_all()
         if result.ok:
             self.refresh_leds()
         return result
 
-    def wait_pending(self, place, card, timeout):
-        """Wait until a tap of `card` at `place` is waiting for its position."""
+    def wait_pending(self, seat, card, timeout):
+        """Wait until a tap of `card` is waiting for `seat` to pick its position."""
         with self.lock:
-            return self.changed.wait_for(lambda: self.pending.get(place, {}).get("card") == card, timeout)
+            return self.changed.wait_for(lambda: self.pending.get(seat, {}).get("card") == card, timeout)
 
     def choice_words(self, ask, choice):
         words = getattr(self.game_table, "choice_words", None)
@@ -183,6 +198,11 @@ class TableRunner:
     def card_words(self, card):
         words = getattr(self.game_table, "card_words", None)
         return words(self.session.state, card) if words is not None else self.describe(card)
+
+    def tap_words(self, card, place):
+        """The tapped card as the public host display may name it (a game with face-down plays says less)."""
+        words = getattr(self.game_table, "tap_words", None)
+        return words(self.session.state, card, place) if words is not None else self.describe(card)
 
     def describe(self, card):
         info = self.session.state["config"]["cards"].get("info", {})

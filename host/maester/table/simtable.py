@@ -15,7 +15,7 @@ from ..link import BoardLink
 from ..link.simboard import start_simulated_board
 from . import profile as P
 from .runner import TableRunner, board_config, sim_tags, sim_uid
-from .taps import command_for_tap, meanings
+from .taps import asks_at, command_for_tap, meanings
 
 TAP_TIMEOUT = 10.0
 FRAME_WAIT = 0.05
@@ -30,10 +30,11 @@ class SimTable:
         state = session.state
         self.profile = P.for_game(state["game"], state["config"]["players"])
         self.readers = [r["name"] for r in self.profile["readers"]]
+        self.places = P.places(self.profile)  # place (a seat, "table", a zone) → its reader's name
         self.board = start_simulated_board(config=board_config(self.profile))
         # The simulated seat picks its position itself, so a pending selection needs no report.
         self.runner = TableRunner(session, self.profile, sim_tags(state), report=report,
-                                  on_pending=lambda place, card, labels: None)
+                                  on_pending=lambda seat, card, labels: None)
         self.resting = {}
         self.lifted = threading.Condition()
         self.lifts = []
@@ -52,56 +53,79 @@ class SimTable:
                 self.lifts.append(tap.reader)
                 self.lifted.notify_all()
 
-    def tap_for(self, command):
-        """The card whose tap at the command's place means exactly this command, or None."""
+    def _places_for(self, command):
+        """Where to try a tap: zone and shared readers, then the deciding seat's own, then the others."""
+        seat = command["seat"]
+        seats = [p for p in self.places if isinstance(p, int)]
+        return ([p for p in self.places if not isinstance(p, int)] + [p for p in seats if p == seat]
+                + [p for p in seats if p != seat])
+
+    def _cards_for(self, command):
         state = self.runner.session.state
-        choice = command["choice"]
-        candidates = [x for x in choice if isinstance(x, str) and "#" in x]
-        candidates += ["leader:%s" % l for l in state["g"].get("leaders", [])]
-        for card in candidates:
-            found, _ = command_for_tap(state, command["seat"], card)
-            if found == command:
-                return card
+        cards = [x for x in command["choice"] if isinstance(x, str) and "#" in x]
+        cards += ["leader:%s" % l for l in state["g"].get("leaders", [])]
+        more = getattr(self.runner.game_table, "tap_cards", None)  # a card that stands for a choice
+        if more is not None:
+            cards += [c for c in more(state, command) if c not in cards]
+        return cards
+
+    def tap_for(self, command):
+        """(place, card): a tap of `card` at `place` means exactly this command; or None."""
+        state = self.runner.session.state
+        for card in self._cards_for(command):
+            for place in self._places_for(command):
+                found, _ = command_for_tap(state, place, card)
+                if found == command:
+                    return place, card
         return None
 
     def pick_for(self, command):
-        """(card, index) when the command is a tap of `card` followed by picking choice `index` of
-        the pending selection it leaves; None when the game has no such selection."""
+        """(place, card, index) when the command is a tap of `card` at `place` followed by picking
+        choice `index` of the pending selection it leaves; None when the game has no such selection."""
         if not getattr(self.runner.game_table, "CHOOSE_AFTER_TAP", False):
             return None
         state = self.runner.session.state
         ask = next((a for a in state["asks"] if a["id"] == command["ask"]), None)
-        for card in [x for x in command["choice"] if isinstance(x, str) and "#" in x]:
-            found = meanings(state, ask, card) if ask else []
-            if len(found) > 1 and command["choice"] in found:
-                return card, found.index(command["choice"])
+        if ask is None:
+            return None
+        for card in self._cards_for(command):
+            for place in self._places_for(command):
+                if ask not in asks_at(state, place):
+                    continue
+                found = meanings(state, ask, card, place)
+                if len(found) > 1 and command["choice"] in found:
+                    # the runner holds the first ask of the place that the card fits several ways
+                    first = next((a for a in asks_at(state, place) if meanings(state, a, card, place)), None)
+                    if first is ask:
+                        return place, card, found.index(command["choice"])
         return None
 
     def submit(self, command):
-        card = self.tap_for(command)
-        pick = None if card is not None else self.pick_for(command)
+        found = self.tap_for(command)
+        pick = None if found is not None else self.pick_for(command)
         if pick is not None:
-            card = pick[0]
-        if card is None:
+            found = pick[:2]
+        if found is None:
             return self.runner.submit(command)
-        place = "deck" if command["seat"] == "table" else "seat%d" % command["seat"]
-        reader = self.readers.index(place)
+        place, card = found
+        name = self.places[place]
+        reader = self.readers.index(name)
         if reader in self.resting:  # lift the last card first, as a player would
             with self.lifted:
                 self.lifts.clear()
                 self.board.lift(reader)
                 if not self.lifted.wait_for(lambda: reader in self.lifts, TAP_TIMEOUT):
-                    raise TableError("the board never saw the card lifted from %s" % place)
+                    raise TableError("the board never saw the card lifted from %s" % name)
         seq = self.runner.session.state["seq"]
         self.board.tap(reader, sim_uid(card))
         self.resting[reader] = card
         if pick is not None:
             if not self.runner.wait_pending(command["seat"], card, TAP_TIMEOUT):
-                raise TableError("the tap of %s on %s never asked for a position" % (card, place))
+                raise TableError("the tap of %s on %s never asked for a position" % (card, name))
             self.taps += 1
-            return self.runner.choose_pending(command["seat"], pick[1])
+            return self.runner.choose_pending(command["seat"], pick[2])
         if not self.runner.wait_for(lambda s: s["seq"] > seq, TAP_TIMEOUT):
-            raise TableError("the tap of %s on %s was never applied" % (card, place))
+            raise TableError("the tap of %s on %s was never applied" % (card, name))
         self.taps += 1
         return _Accepted()
 

@@ -1,9 +1,17 @@
 """A tap read against the open decisions: which command it means, or why it means none.
 
-A tap says "this card, at this place" (a seat's reader, or the shared "table" reader). It answers
-an open ask of that place when exactly one of the ask's choices names the card; a game can add
-meanings of its own (B'Twixt: your leader card means kneel). A reason for a refusal is shown on
-the host display, which everyone can read, so it only ever speaks of the tap itself.
+A tap says "this card, at this place" (a seat's reader, the shared "table" reader, or a zone
+reader named in the profile). It answers an open ask of that place when exactly one of the ask's
+choices names the card; a game can add meanings of its own (B'Twixt: your leader card means kneel).
+
+A game's table module may also say which asks a place can answer (`asks_at(state, place)`): a zone
+has no asks of its own, and a card laid on another seat's reader may answer someone else's ask
+(Oathbreaker: a decree tapped on a noble's reader is played on that noble by the monarch). The
+command then names the ask's seat, not the place; `tap_choices(state, ask, card, place)` reads
+the card against the place.
+
+A reason for a refusal is shown on the host display, which everyone can read, so it only ever
+speaks of the tap itself.
 """
 
 import importlib
@@ -18,11 +26,19 @@ def _hook(game):
         return None
 
 
-def meanings(state, ask, card):
-    """The choices of `ask` that a tap of `card` can mean."""
+def asks_at(state, place):
+    """The open asks a tap at `place` may answer: the place's own, unless the game says otherwise."""
+    hook = _hook(state["game"])
+    if hook is not None and hasattr(hook, "asks_at"):
+        return hook.asks_at(state, place)
+    return core.asks_for(state, place)
+
+
+def meanings(state, ask, card, place=None):
+    """The choices of `ask` that a tap of `card` (at `place`, when known) can mean."""
     hook = _hook(state["game"])
     if hook is not None and hasattr(hook, "tap_choices"):
-        found = hook.tap_choices(state, ask, card)
+        found = hook.tap_choices(state, ask, card, place)
         if found is not None:
             return found
     return [c for c in ask["choices"] if card in c]
@@ -32,13 +48,13 @@ def command_for_tap(state, place, card):
     """Return (command, None) or (None, reason)."""
     if state["over"]:
         return None, "the game is over"
-    asks = core.asks_for(state, place)
+    asks = asks_at(state, place)
     if not asks:
         return None, "nothing is asked here now"
     for ask in asks:
-        found = meanings(state, ask, card)
+        found = meanings(state, ask, card, place)
         if len(found) == 1:
-            return {"seat": place, "ask": ask["id"], "choice": found[0]}, None
+            return {"seat": ask["seat"], "ask": ask["id"], "choice": found[0]}, None
         if len(found) > 1:
             return None, "that tap could mean %d things: choose on the seat page" % len(found)
     return None, "that card cannot be used for this decision"

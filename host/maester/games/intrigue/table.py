@@ -19,7 +19,7 @@ WINNER = (0, 255, 0)
 ROUND = (255, 180, 0)
 
 
-def tap_choices(state, ask, card):
+def tap_choices(state, ask, card, place=None):
     return None  # the default reading: the choices that name the card
 
 

@@ -12,18 +12,24 @@ nobles who choose at the table), ``variants`` (the optional rules, below).
 The optional rules The Aloof King, The Cagey Court and Order in the Court limit what players say:
 the engine records them in the config and the view so the table shows them, and changes nothing
 else. The Night Is Dark and Full of Terrors deals a card from the deck face down to each mission.
+
+``observe`` (a real table, where the cards are shuffled and dealt by hand): ``"hands"`` learns every
+influence card and decree drawn from the taps of whoever drew it, and the cards dealt face down to
+missions from the King's taps; ``"missions"`` learns the missions turned up from the King's taps
+(observe.py). Loyalty and Ambition cards are always dealt by the host.
 """
 
 from ... import cardsdb
 from ...engine import Game, register
-from . import abilities, decrees, flow, judgment, manual, missions  # noqa: F401  (registers the steps)
+from . import abilities, decrees, flow, judgment, manual, missions, observe  # noqa: F401  (registers the steps)
 from .view import view as _view
 from .zones import STEPS, TYPES
 
 VARIANTS = ("aloof_king", "cagey_court", "night_is_dark", "order_in_court")
 VARIANT_NAMES = {"aloof_king": "The Aloof King", "cagey_court": "The Cagey Court",
                  "night_is_dark": "The Night Is Dark and Full of Terrors", "order_in_court": "Order in the Court"}
-CONFIG_KEYS = ("players", "king", "queen", "hand", "characters", "variants", "cards", "owner_cards")
+CONFIG_KEYS = ("players", "king", "queen", "hand", "characters", "variants", "observe", "cards", "owner_cards")
+OBSERVABLE = ("hands", "missions")
 BOX = {"missions": "missions", "decrees": "decrees", "influence": "influence", "ambitions": "ambitions",
        "characters": "characters"}
 
@@ -138,6 +144,11 @@ class Oathbreaker(Game):
             if v not in VARIANTS:
                 raise ValueError("unknown variant %r (choose from %s)" % (v, ", ".join(VARIANTS)))
         config["variants"] = variants
+        observed = sorted(set(config.get("observe") or ()))
+        for o in observed:
+            if o not in OBSERVABLE:
+                raise ValueError("cannot observe %r from the table (choose from %s)" % (o, ", ".join(OBSERVABLE)))
+        config["observe"] = observed
         king = _seat(config.get("king", 0), n, "the King")
         config["king"] = king
         queen = config.get("queen")
@@ -209,6 +220,8 @@ def describe(g, choice):
         return "play %s face up to mission %d" % (name_of(g, choice[1]), choice[2])
     if op == "decree":
         return "play %s" % name_of(g, choice[1]) + (" on seat %d" % choice[2] if len(choice) > 2 else "")
+    if op in ("card", "mission"):
+        return name_of(g, choice[1])
     if op == "ability":
         paid = ", ".join("%d %s" % (k, r) for k, r in zip(choice[1:], ("coin", "honor", "power")) if k)
         return "use the ability, paying %s" % (paid or "nothing")

@@ -130,13 +130,18 @@ def _ability_step(key, actor, inst, target, sideways):
 def to_bottom(ctx, st, answer):
     """A Proclamation goes to the bottom of the decree deck once its effect is over."""
     ctx.g["resolving"].remove(st["card"])
-    ctx.g["decree_deck"].insert(0, st["card"])
+    Z.decree_to_bottom(ctx.g, st["card"])
     ctx.emit("to_bottom", card=st["card"])
 
 
 @step
 def decree_refill(ctx, st, answer):
-    for m in ctx.g["monarchs"]:
+    g = ctx.g
+    if g["observe_hands"]:  # the monarchs tap what they drew, the King first
+        Z.observe_draws(ctx, [[m, g["decree_hand_size"] - len(g["decree_hands"][m])] for m in g["monarchs"]],
+                        "refill")
+        return
+    for m in g["monarchs"]:
         Z.draw_decrees(ctx, m)
 
 
@@ -276,6 +281,10 @@ def ab_daenerys(ctx, st, answer):
     on another noble, free of the spread rule, following its text as though she were the King."""
     g = ctx.g
     seat = st["seat"]
+    if g["observe_hands"] and st.get("card") is None:
+        if not _observe_turned_over(ctx, st, answer):
+            return
+        answer = None
     if answer is None and st.get("card") is None:
         deck = g["decree_deck"]
         for _ in range(len(deck)):
@@ -300,3 +309,33 @@ def ab_daenerys(ctx, st, answer):
     target = choice[2] if len(choice) > 2 else None
     g["resolving"].remove(st["card"])
     ctx.push(*enact(ctx, seat, st["card"], target, sideways=True))
+
+
+def _observe_turned_over(ctx, st, answer):
+    """Observed: Daenerys turns decrees over from the top and taps each. True once a Favor or
+    Suspicion is found (it is then st["card"]); False while she still taps, or when none is found."""
+    g = ctx.g
+    seat = st["seat"]
+    deck = g["decree_deck"]
+    st.setdefault("tries", len(deck))  # every card of the deck is turned over at most once
+    if answer is not None:
+        inst = answer[1][1]
+        if not Z.decree_on_top(g, inst):
+            ctx.emit("tap_refused", vis=[seat], seat=seat, card=inst, why="not on top of the decree deck")
+        else:
+            Z.take_decree(g, inst)
+            st["tries"] -= 1
+            if Z.info(g, inst)["decree"] != "proclamation":
+                ctx.emit("revealed_decree", card=inst, to="daenerys")
+                g["resolving"].append(inst)
+                st["card"] = inst
+                return True
+            Z.decree_to_bottom(g, inst)
+            ctx.emit("revealed_decree", card=inst, to="bottom")
+    if st["tries"] <= 0 or not deck:
+        ctx.emit("no_decree_found", seat=seat)
+        return False
+    ctx.ask(seat, "observe_decree", Z.decree_choices(g),
+            "Daenerys: turn over the top decree of the decree deck and tap it on your reader.",
+            public="turning over decrees")
+    return False

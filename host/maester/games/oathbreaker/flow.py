@@ -36,6 +36,8 @@ def setup(ctx, config):
         "history": [], "pending_cells": [], "pending_cornered": [], "cells": [], "barred": [],
         "confessed": [], "resolving": [], "guesses": [None] * n, "trade_used": queen is None,
         "phase": "setup", "revealed": False,
+        "observe_hands": "hands" in config["observe"], "observe_missions": "missions" in config["observe"],
+        "decree_known": 0,
     })
     _seat_the_judges(g)
 
@@ -52,9 +54,13 @@ def setup(ctx, config):
         g["ambition"][seat] = ambitions.pop()
     g["ambitions_unused"] = sorted(ambitions)  # back in the box, unseen by anyone
 
-    g["mission_deck"] = ctx.chance.shuffle(list(cards["mission_instances"]))
-    g["deck"] = ctx.chance.shuffle(list(cards["influence_instances"]))
-    g["decree_deck"] = ctx.chance.shuffle(list(cards["decree_instances"]))
+    # Observed decks are shuffled by hand: the engine keeps them as sets and learns each card from a tap.
+    def deck(key, observed):
+        return sorted(cards[key]) if observed else ctx.chance.shuffle(list(cards[key]))
+
+    g["mission_deck"] = deck("mission_instances", g["observe_missions"])
+    g["deck"] = deck("influence_instances", g["observe_hands"])
+    g["decree_deck"] = deck("decree_instances", g["observe_hands"])
 
     chosen = config.get("characters") or [None] * n
     for seat in nobles:
@@ -66,11 +72,16 @@ def setup(ctx, config):
     for seat in nobles:
         ctx.emit("loyalty", vis=[seat], seat=seat, loyalty=g["loyalty"][seat])
         ctx.emit("ambition", vis=[seat], seat=seat, card=g["ambition"][seat])
-    for seat in nobles:
-        Z.draw(ctx, seat, g["hand_size"], "deal")
-    for m in monarchs:
-        Z.draw_decrees(ctx, m)
-    steps = [{"s": "choose_character", "seat": s} for s in Z.nobles_from(g, king + 1) if not g["characters"][s]]
+    steps = []
+    if g["observe_hands"]:  # every noble taps the three cards dealt, then the King (and Queen) the five decrees
+        wants = [[s, g["hand_size"]] for s in nobles] + [[m, g["decree_hand_size"]] for m in monarchs]
+        steps.append({"s": "observe_cards", "need": [[s, k, []] for s, k in wants], "why": "deal"})
+    else:
+        for seat in nobles:
+            Z.draw(ctx, seat, g["hand_size"], "deal")
+        for m in monarchs:
+            Z.draw_decrees(ctx, m)
+    steps += [{"s": "choose_character", "seat": s} for s in Z.nobles_from(g, king + 1) if not g["characters"][s]]
     hand = config.get("hand")
     if hand is None:
         steps.append({"s": "choose_hand"})

@@ -19,6 +19,12 @@ def manual(ctx, st, answer):
         if choice[0] == "done":
             ctx.emit("resolved_by_hand", seat=seat, what=st["what"])
             return
+        if choice[0] == "draw" and g["observe_hands"]:
+            # The card drawn is tapped first; then the resolution goes on.
+            ctx.emit("manual", seat=seat, op="draw", args=[])
+            ctx.push(dict(st))
+            Z.draw(ctx, subject, 1, "by hand")
+            return
         _edit(ctx, seat, subject, choice)
     choices = [["done"], ["order", 1], ["chaos", 1]]
     if g["order"] > 0:

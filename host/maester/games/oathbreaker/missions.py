@@ -20,25 +20,44 @@ def new_mission(g, inst):
             "result": None}
 
 
+def _deal_mission(ctx, st, inst):
+    g = ctx.g
+    g["missions"].append(new_mission(g, inst))
+    ctx.emit("mission", mission=len(g["missions"]) - 1, card=inst)
+    if Z.info(g, inst)["ability"] == "pincer":
+        st["want"] += 1  # Pincer Maneuver brings one more mission at once
+
+
 @step
 def mission_round(ctx, st, answer):
+    """Deal the missions (observed: the King turns each up and taps it on its reader), then the
+    face-down cards some missions take, then the turns."""
     g = ctx.g
-    want = g["track"][g["space"]]["banners"]
-    g["missions"] = []
-    dealt = 0
-    while dealt < want and g["mission_deck"]:
-        inst = g["mission_deck"].pop()
-        g["missions"].append(new_mission(g, inst))
-        dealt += 1
-        ctx.emit("mission", mission=len(g["missions"]) - 1, card=inst)
-        if Z.info(g, inst)["ability"] == "pincer":
-            want += 1  # Pincer Maneuver brings one more mission at once
-    if dealt < want:
-        ctx.emit("mission_deck_empty", short=want - dealt)
+    if "want" not in st:
+        st["want"] = g["track"][g["space"]]["banners"]
+        g["missions"] = []
+    if answer is not None:
+        inst = answer[1][1]
+        g["mission_deck"].remove(inst)
+        _deal_mission(ctx, st, inst)
+    while len(g["missions"]) < st["want"] and g["mission_deck"]:
+        if g["observe_missions"]:
+            k = len(g["missions"])
+            ctx.ask(g["king"], "observe_mission", [["mission", c] for c in sorted(g["mission_deck"])],
+                    "Turn up mission %d from the mission deck and tap it on the reader of its place." % (k + 1),
+                    public="turning up the missions", mission=k)
+            return
+        _deal_mission(ctx, st, g["mission_deck"].pop())
+    if len(g["missions"]) < st["want"]:
+        ctx.emit("mission_deck_empty", short=st["want"] - len(g["missions"]))
     # Once every mission is out: cards from the deck, face down (mission text, then the optional rule).
+    extras = []
     for i, m in enumerate(g["missions"]):
         k = m["amount"] if m["ability"] == "extra_cards" else 0
         k += 1 if g["night"] else 0
+        if k and g["observe_hands"]:
+            extras.append({"s": "observe_extra", "mission": i, "left": k})
+            continue
         for _ in range(k):
             inst = Z.take_from_deck(ctx)
             if inst is None:
@@ -52,7 +71,7 @@ def mission_round(ctx, st, answer):
     g["pending_cells"] = []
     cornered, g["pending_cornered"] = g["pending_cornered"], []
     order = Z.turn_order(g)
-    steps = [{"s": "bar", "seat": seat, "by": by} for seat, by in cornered]
+    steps = extras + [{"s": "bar", "seat": seat, "by": by} for seat, by in cornered]
     steps += [{"s": "turn", "seat": s} for s in order]
     steps += [{"s": "window", "timing": "missions_played", "left": list(order)}, {"s": "resolve"},
               {"s": "mission_end"}]
@@ -205,18 +224,26 @@ def resolve(ctx, st, answer):
                 public="choosing the next mission to resolve")
         return
     i = answer[1][1] if answer is not None else left[0]
+    m = g["missions"][i]
+    if g["observe_hands"] and m["ability"] == "discard_one" and m["cards"]:
+        ctx.push({"s": "observe_unseen", "mission": i}, {"s": "resolve"})
+        return
     steps = resolve_mission(ctx, i)
     ctx.push(*steps, {"s": "resolve"})
 
 
-def resolve_mission(ctx, i):
+def resolve_mission(ctx, i, unseen=None):
+    """Reveal and score mission `i`. `unseen`: the card Battle of the Bay discards, when it was
+    observed (tapped face down) rather than drawn by the host."""
     g = ctx.g
     m = g["missions"][i]
     rec = Z.info(g, m["card"])
     pile = sorted(m["cards"])
-    unseen = None
     if m["ability"] == "discard_one" and pile:
-        unseen = pile.pop(ctx.chance.below(len(pile)))  # shuffled, one goes face down unrevealed
+        if unseen is None:
+            unseen = pile.pop(ctx.chance.below(len(pile)))  # shuffled, one goes face down unrevealed
+        else:
+            pile.remove(unseen)
         m["cards"].remove(unseen)
         g["discard"].append(unseen)
         ctx.emit("discarded_unseen", mission=i)

@@ -70,24 +70,71 @@ def net(g, inst, mtype):
     return m - s
 
 
+def reshuffle(ctx):
+    """The discard pile becomes the new deck: shuffled by the host, or (observed) by hand."""
+    g = ctx.g
+    g["deck"] = g["discard"]
+    g["discard"] = []
+    g["deck"].sort()  # the pile's order says nothing; the shuffle below decides the new order
+    if not g["observe_hands"]:
+        ctx.chance.shuffle(g["deck"])
+    g["reshuffles"] += 1
+    ctx.emit("deck_reshuffled", cards=len(g["deck"]))
+
+
 def take_from_deck(ctx):
     """The top influence card, reshuffling the discard pile into a new deck when the deck is out."""
     g = ctx.g
     if not g["deck"]:
         if not g["discard"]:
             return None
-        g["deck"] = g["discard"]
-        g["discard"] = []
-        g["deck"].sort()  # the pile's order says nothing; the shuffle below decides the new order
-        ctx.chance.shuffle(g["deck"])
-        g["reshuffles"] += 1
-        ctx.emit("deck_reshuffled", cards=len(g["deck"]))
+        reshuffle(ctx)
     return g["deck"].pop()
+
+
+# --- observed decks (config observe: ["hands"]): see observe.py -------------------------------------
+
+def influence_choices(ctx):
+    """What a seat tapping influence cards is offered: every influence card not face up on a mission.
+
+    The same for every seat and built from public facts only, so the list tells nothing."""
+    up = {c for m in ctx.g["missions"] for c in m["face_up"]}
+    return [["card", c] for c in sorted(ctx.state["config"]["cards"]["influence_instances"]) if c not in up]
+
+
+def decree_choices(g):
+    """What a seat tapping decrees is offered: every decree not in play (the deck and the monarchs' hands)."""
+    return [["card", c] for c in sorted(g["decree_deck"] + [c for m in g["monarchs"] for c in g["decree_hands"][m]])]
+
+
+def decree_on_top(g, inst):
+    """Whether `inst` may be the top card of an observed decree deck.
+
+    Its order is unknown but for the Proclamations put under it (`decree_known`, at its bottom)."""
+    deck, known = g["decree_deck"], g["decree_known"]
+    if len(deck) > known:
+        return inst in deck[known:]
+    return bool(deck) and deck[-1] == inst
+
+
+def take_decree(g, inst):
+    deck = g["decree_deck"]
+    if deck.index(inst) < g["decree_known"]:
+        g["decree_known"] -= 1
+    deck.remove(inst)
+
+
+def decree_to_bottom(g, inst):
+    g["decree_deck"].insert(0, inst)
+    if g["observe_hands"]:
+        g["decree_known"] += 1
 
 
 def draw(ctx, seat, k, why):
     """`seat` draws up to `k` influence cards; only that seat learns which."""
     g = ctx.g
+    if g["observe_hands"]:
+        return observe_draws(ctx, [[seat, k]], why)
     got = []
     for _ in range(k):
         inst = take_from_deck(ctx)
@@ -122,9 +169,33 @@ def discard_from_hand(ctx, seat, inst, why):
 
 # --- decrees ----------------------------------------------------------------------------------
 
+def observe_draws(ctx, wants, why):
+    """Observed: queue the taps of the cards each [seat, k] of `wants` draws (up to what is left)."""
+    g = ctx.g
+    need = []
+    room = {"influence": len(g["deck"]) + len(g["discard"]), "decree": len(g["decree_deck"])}
+    for seat, k in wants:
+        kind = "decree" if seat in g["monarchs"] else "influence"
+        take = min(max(0, k), room[kind])
+        room[kind] -= take
+        if take:
+            need.append([seat, take, []])
+        elif kind == "influence":
+            ctx.emit("draws", seat=seat, count=0, why=why)
+        else:
+            ctx.emit("decree_draws", seat=seat, count=0)
+        if kind == "influence" and take < k:
+            ctx.emit("deck_empty", seat=seat, short=k - take)
+    if need:
+        ctx.push({"s": "observe_cards", "need": need, "why": why})
+    return []
+
+
 def draw_decrees(ctx, monarch):
     g = ctx.g
     hand = g["decree_hands"][monarch]
+    if g["observe_hands"]:
+        return observe_draws(ctx, [[monarch, g["decree_hand_size"] - len(hand)]], "refill")
     got = []
     while len(hand) < g["decree_hand_size"] and g["decree_deck"]:
         inst = g["decree_deck"].pop()

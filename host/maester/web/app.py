@@ -1,0 +1,262 @@
+"""The ASGI app: a page per seat behind a secret link, a public table page, live over websockets.
+
+    GET  /table                         the table page (public)
+    GET  /table/state   WS /table/ws    the public payload, once or on every change
+    GET  /seat/{seat}/{token}           a seat's page
+    GET  .../state      WS .../ws       that seat's payload, once or on every change
+    POST .../choose                     {"ask": id, "choice": [...]} or {"ask": id, "pending": i}
+
+A seat's URL carries its token; a missing or wrong token, or another seat's, gets a bare 403 and no
+game data, the page itself included. Tokens are drawn afresh for every game (secrets.token_urlsafe)
+and compared in constant time. A choice from a page is a command with the ask id, exactly like a
+tap, and goes through TableRunner.submit when there is a table (so it is logged and the LEDs follow
+the same way) or Session.submit otherwise. Every accepted command, whatever sent it, reaches the
+pages through Session.watchers; each connection then sends its new payload if it changed.
+"""
+
+import asyncio
+import hmac
+import json
+import secrets
+import threading
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocketDisconnect
+
+from ..engine import core
+from . import payload
+
+STATIC = Path(__file__).resolve().parent / "static"
+# No referrer (a token must not travel to another site), no caching of private pages, and only
+# this server's own scripts: the pages load nothing from elsewhere.
+HEADERS = {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
+           "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"}
+
+
+class WebGame:
+    """A game as the pages see it: the session (or table runner), the seat tokens, the broadcast."""
+
+    def __init__(self, session, runner=None, answerable=None):
+        self.session = session
+        self.runner = runner
+        state = session.state
+        self.players = core.get_game(state["game"]).seat_count(state)
+        self.tokens = {s: secrets.token_urlsafe(16) for s in range(self.players)}
+        # Seats whose page may decide; in `maester play` the bots' seats only watch.
+        self.answerable = set(range(self.players)) if answerable is None else set(answerable)
+        self.listeners = set()  # one per open websocket; added and removed on the server's thread
+        self.listeners_lock = threading.Lock()  # ...and read on whichever thread accepted a command
+        session.watchers.append(self.changed)
+        if runner is not None:
+            self._listen_for_pending(runner)
+
+    def _listen_for_pending(self, runner):
+        # A tap that fits several places waits for the seat to pick one: tell its page. Without a
+        # private channel the runner would say so on the host display; keep that line.
+        before = runner.on_pending
+
+        def on_pending(place, card, labels):
+            if before is not None:
+                before(place, card, labels)
+            else:
+                runner.report("seat %s: the tapped card fits in %d places; choose one on your page"
+                              % (place, len(labels)))
+            self.changed()
+        runner.on_pending = on_pending
+        self._runner_before = before
+
+    def changed(self):
+        # Runs inside Session.submit, after the command is logged: a page's trouble must never
+        # turn an accepted command into an error for whoever sent it (a tap, the terminal).
+        with self.listeners_lock:
+            listeners = list(self.listeners)
+        for tell in listeners:
+            try:
+                tell()
+            except Exception:  # noqa: BLE001 — e.g. the server's loop closed while stopping
+                self.listen(tell, False)
+
+    def listen(self, tell, on=True):
+        with self.listeners_lock:
+            if on:
+                self.listeners.add(tell)
+            else:
+                self.listeners.discard(tell)
+
+    def close(self):
+        if self.changed in self.session.watchers:
+            self.session.watchers.remove(self.changed)
+        if self.runner is not None:
+            self.runner.on_pending = self._runner_before
+
+    def seat_ok(self, seat, token):
+        """The seat number when `token` is that seat's, else None."""
+        try:
+            seat = int(seat)
+        except (TypeError, ValueError):
+            return None
+        want = self.tokens.get(seat)
+        if want is None or not isinstance(token, str):
+            return None
+        return seat if hmac.compare_digest(want.encode(), token.encode()) else None
+
+    # --- payloads (under the session lock, so a command is never seen half applied) -----------
+
+    def seat_json(self, seat):
+        with self.session.lock:
+            held = self._pending(seat)
+            data = payload.seat_payload(self.session.state, self.session.events, seat, held,
+                                        seat in self.answerable)
+            return json.dumps(data, sort_keys=True)
+
+    def table_json(self):
+        with self.session.lock:
+            return json.dumps(payload.table_payload(self.session.state, self.session.events), sort_keys=True)
+
+    def _pending(self, seat):
+        if self.runner is None:
+            return None
+        held = dict(self.runner.pending).get(seat)  # a copy: the link thread may change it meanwhile
+        if held is None:
+            return None
+        ask = core.find_ask(self.session.state, held["ask"])
+        labels = [self.runner.choice_words(ask, c) for c in held["choices"]] if ask else []
+        return {"ask": held["ask"], "card": held["card"], "labels": labels}
+
+    # --- commands ----------------------------------------------------------------------------
+
+    def choose(self, seat, body):
+        """A command from seat `seat`'s page. Returns (status, {"ok", "reason"})."""
+        if seat not in self.answerable:
+            return 409, {"ok": False, "reason": "this seat is played from the terminal or by a bot"}
+        if not isinstance(body, dict) or not isinstance(body.get("ask"), int):
+            return 400, {"ok": False, "reason": "send {\"ask\": id, \"choice\": [...]}"}
+        if "pending" in body:
+            if self.runner is None or not isinstance(body["pending"], int):
+                return 400, {"ok": False, "reason": "no tapped card is waiting for a position"}
+            held = self.runner.pending.get(seat)
+            if held is None or held["ask"] != body["ask"]:
+                return 409, {"ok": False, "reason": "no tapped card is waiting for a position here"}
+            result = self.runner.choose_pending(seat, body["pending"])
+            self.changed()  # the held tap is gone even when the choice was refused
+        else:
+            command = {"seat": seat, "ask": body["ask"], "choice": body.get("choice")}
+            submit = self.runner.submit if self.runner is not None else self.session.submit
+            result = submit(command)
+        if result.ok:
+            return 200, {"ok": True, "reason": None}
+        return 409, {"ok": False, "reason": result.reason}  # the reason is written for this seat
+
+
+def build_app(web):
+    """The Starlette app serving `web` (a WebGame)."""
+
+    def forbidden():
+        return PlainTextResponse("forbidden", status_code=403, headers=HEADERS)
+
+    def page(name):
+        return FileResponse(STATIC / name, media_type="text/html", headers=HEADERS)
+
+    async def table_page(request):
+        return page("table.html")
+
+    async def table_state(request):
+        body = await run_in_threadpool(web.table_json)
+        return Response(body, media_type="application/json", headers=HEADERS)
+
+    async def seat_page(request):
+        if web.seat_ok(request.path_params["seat"], request.path_params["token"]) is None:
+            return forbidden()
+        return page("seat.html")
+
+    async def seat_state(request):
+        seat = web.seat_ok(request.path_params["seat"], request.path_params["token"])
+        if seat is None:
+            return forbidden()
+        body = await run_in_threadpool(web.seat_json, seat)
+        return Response(body, media_type="application/json", headers=HEADERS)
+
+    async def seat_choose(request):
+        seat = web.seat_ok(request.path_params["seat"], request.path_params["token"])
+        if seat is None:
+            return forbidden()
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        status, out = await run_in_threadpool(web.choose, seat, body)
+        return JSONResponse(out, status_code=status, headers=HEADERS)
+
+    async def table_ws(websocket):
+        await _stream(websocket, web, web.table_json)
+
+    async def seat_ws(websocket):
+        seat = web.seat_ok(websocket.path_params["seat"], websocket.path_params["token"])
+        if seat is None:
+            await websocket.close(code=1008)  # before accept: the handshake is answered with 403
+            return
+        await _stream(websocket, web, lambda: web.seat_json(seat))
+
+    async def nothing(request):
+        return forbidden()  # a seat URL without its token, or any other shape: no page, no hint
+
+    async def home(request):
+        return RedirectResponse("/table")
+
+    routes = [
+        Route("/", home),
+        Route("/table", table_page),
+        Route("/table/state", table_state),
+        WebSocketRoute("/table/ws", table_ws),
+        Route("/seat/{seat}/{token}", seat_page),
+        Route("/seat/{seat}/{token}/state", seat_state),
+        Route("/seat/{seat}/{token}/choose", seat_choose, methods=["POST"]),
+        WebSocketRoute("/seat/{seat}/{token}/ws", seat_ws),
+        Route("/seat{rest:path}", nothing, methods=["GET", "POST", "PUT", "DELETE", "PATCH"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes)
+
+
+async def _stream(websocket, web, make):
+    """Send `make()` now and again after every change, skipping repeats, until the page goes."""
+    await websocket.accept()
+    loop = asyncio.get_running_loop()
+    wake = asyncio.Event()
+
+    def tell():  # called on whichever thread accepted the command
+        loop.call_soon_threadsafe(wake.set)
+
+    web.listen(tell)
+    closed = asyncio.ensure_future(_until_closed(websocket))
+    try:
+        last = None
+        while not closed.done():
+            wake.clear()
+            body = await run_in_threadpool(make)
+            if body != last:
+                await websocket.send_text(body)
+                last = body
+            waiter = asyncio.ensure_future(wake.wait())
+            await asyncio.wait({waiter, closed}, return_when=asyncio.FIRST_COMPLETED)
+            waiter.cancel()
+    except (WebSocketDisconnect, RuntimeError):
+        pass  # the page went away mid-send
+    finally:
+        web.listen(tell, False)
+        closed.cancel()
+
+
+async def _until_closed(websocket):
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+    except (WebSocketDisconnect, RuntimeError):
+        return

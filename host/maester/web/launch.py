@@ -1,0 +1,187 @@
+"""`maester serve --log PATH`, and `--web/--no-web`, `--lan` on `maester play`, `resume` and `demo`.
+
+`play` builds its Session deep inside play.py, so the command line's wish travels in a context
+variable: the wrapper around the command sets it, and `serving(session, sim, humans)`, which
+play.run wraps around its loop, starts the pages for that session when it is set. Without `--web`
+(or with stdout not a terminal, the default then) nothing here runs and play is unchanged.
+
+In `play`, the seats' pages show their views live, but a decision is still made where the loop
+asks it (the terminal for `--human` seats, the bots for the others): the loop reads the state
+without the session lock and prompts with input(), so a page that answered for it would leave a
+stale prompt behind. `maester serve` has no such loop: every seat decides on its page.
+"""
+
+import argparse
+import contextlib
+import contextvars
+import os
+import socket
+import sys
+
+from ..engine.session import Session
+
+# The app and the server (starlette, uvicorn) are imported only when pages are wanted, so every
+# other `maester` command starts as fast as before.
+
+_WANTED = contextvars.ContextVar("maester_web", default=None)  # {"lan": bool, "port": int} or None
+
+LAN_WARNING = ("WARNING: --lan: the pages are served to your whole network. Anyone who gets a seat's "
+               "link sees that seat's hand and secrets; share each link only with its player.")
+
+
+def lan_address():
+    """This machine's address on its network (no packet is sent: a UDP connect only picks a route)."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.connect(("10.255.255.255", 1))
+        return s.getsockname()[0]
+    except OSError:
+        return socket.gethostbyname(socket.gethostname())
+    finally:
+        s.close()
+
+
+def links(web, base):
+    return {"table": base + "/table",
+            "seats": {s: "%s/seat/%d/%s" % (base, s, t) for s, t in sorted(web.tokens.items())}}
+
+
+def qr_text(url):
+    """The URL as a QR code drawn with block characters, or None when `qrcode` is missing."""
+    try:
+        import qrcode
+    except ImportError:
+        return None
+    import io
+    qr = qrcode.QRCode(border=1)
+    qr.add_data(url)
+    out = io.StringIO()
+    qr.print_ascii(out=out, invert=True)
+    return out.getvalue()
+
+
+def announce(web, server, lan, names=None, out=None, qr=True, save_to=None):
+    """Print the table link and each seat's secret link (with a QR code), and save them privately."""
+    out = out or sys.stdout
+    host = lan_address() if lan else "127.0.0.1"
+    found = links(web, "http://%s:%d" % (host, server.port))
+    if lan:
+        print(LAN_WARNING, file=out)
+    print("Table page (public): %s" % found["table"], file=out)
+    lines = []
+    for seat, url in found["seats"].items():
+        who = names[seat] if names else "Seat %d" % seat
+        lines.append("%s: %s" % (who, url))
+        print("%s, private page: %s" % (who, url), file=out)
+        code = qr_text(url) if qr else None
+        if code:
+            print(code, file=out)
+    if save_to:
+        # Readable by this user only: the links are the seats' keys. The screen may be cleared.
+        fd = os.open(save_to, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write("table: %s\n%s\n" % (found["table"], "\n".join(lines)))
+        print("These links are also in %s (readable by you only)." % save_to, file=out)
+    out.flush()
+    return found
+
+
+def _seat_names(web):
+    from . import payload
+    with web.session.lock:
+        return payload.seat_payload(web.session.state, [], 0)["seat_names"]
+
+
+def _host(lan):
+    return "0.0.0.0" if lan else "127.0.0.1"
+
+
+@contextlib.contextmanager
+def serving(session, sim=None, humans=()):
+    """Serve `session`'s pages while the block runs, if the command line asked for them."""
+    wanted = _WANTED.get()
+    if wanted is None:
+        yield None
+        return
+    from .app import WebGame, build_app
+    from .server import WebServer
+    runner = getattr(sim, "runner", None)
+    web = WebGame(session, runner, answerable=())  # see the module's note: the loop decides
+    server = WebServer(build_app(web), _host(wanted["lan"]), wanted.get("port") or 0).start()
+    try:
+        save = session.log.path + ".links" if session.log is not None else None
+        announce(web, server, wanted["lan"], _seat_names(web), save_to=save)
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            try:
+                input("Open the pages (or scan the codes), then press Enter to start. ")
+            except EOFError:
+                pass
+        yield web
+    finally:
+        server.stop()
+        web.close()
+
+
+def _with_web(func, default_on):
+    def run(args):
+        on = args.web if args.web is not None else (args.lan or (default_on and sys.stdout.isatty()))
+        if not on:
+            return func(args)
+        token = _WANTED.set({"lan": args.lan, "port": args.web_port})
+        try:
+            return func(args)
+        finally:
+            _WANTED.reset(token)
+    return run
+
+
+def add_web_options(parser, default_on):
+    parser.add_argument("--web", action=argparse.BooleanOptionalAction, default=None,
+                        help="serve a page per seat (secret link and QR code) and a public table page "
+                             "(default: %s)" % ("on when the output is a terminal" if default_on else "off"))
+    parser.add_argument("--lan", action="store_true",
+                        help="serve the pages to the whole network, not just this machine (implies --web)")
+    # Not --port: that name is kept for the table's serial port.
+    parser.add_argument("--web-port", type=int, default=0, metavar="N", help="the web port (default: a free one)")
+    parser.set_defaults(func=_with_web(parser.get_default("func"), default_on))
+
+
+def cmd_serve(args):
+    from .app import WebGame, build_app
+    from .server import WebServer
+    session = Session.resume(args.log)  # LogError (a ValueError) → exit 2, the file untouched
+    web = WebGame(session)  # no loop and no bots here: every seat decides on its page
+    try:
+        server = WebServer(build_app(web), _host(args.lan), args.port).start()
+        try:
+            announce(web, server, args.lan, _seat_names(web), qr=not args.no_qr)
+            print("Serving %s (%d moves%s). Ctrl-C stops." % (args.log, session.state["seq"],
+                                                              ", over" if session.state["over"] else ""))
+            sys.stdout.flush()
+            server.thread.join()
+        except KeyboardInterrupt:
+            print("\nStopped serving; the game is in %s." % args.log)
+        finally:
+            server.stop()
+    finally:
+        web.close()
+        session.close()
+    return 0
+
+
+def register(sub):
+    p = sub.add_parser("serve", help="serve a saved game's seat and table pages in the browser",
+                       description="Serve a game from its log: a public table page and a private page per "
+                                   "seat (a secret link, printed with a QR code). Every seat decides on its "
+                                   "page; each choice is logged like a tap. Example: maester serve --log "
+                                   "game.sqlite")
+    p.add_argument("--log", required=True, metavar="PATH", help="the game log to serve")
+    p.add_argument("--lan", action="store_true", help="serve to the whole network, not just this machine")
+    p.add_argument("--port", type=int, default=0, help="the port (default: a free one)")
+    p.add_argument("--no-qr", action="store_true", help="print the links without QR codes")
+    p.set_defaults(func=cmd_serve)
+    # The terminal commands registered before this module get the web options.
+    for name, default_on in (("play", True), ("resume", True), ("demo", False)):
+        parser = sub.choices.get(name)
+        if parser is not None:
+            add_web_options(parser, default_on)

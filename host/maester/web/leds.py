@@ -1,0 +1,52 @@
+"""The LED trackers as the table's strip shows them, for the table page.
+
+The game's `table.segments(public view)` gives each segment's (level, rgb, pattern, period), the
+very values the host sends to the board; the table profile gives each segment's length, direction
+and mode. Which pixels are lit follows the firmware's rules (firmware/maester_fw/leds.py), so the
+page draws what a person sees on the table, not a prettier guess. Blink and pulse are left to CSS.
+"""
+
+import importlib
+import importlib.util
+
+from ..table import profile as P
+
+
+def lit_pixels(mode, level, length):
+    """(indices of lit pixels, brightness 0-255) for a segment of `length` in `mode` at `level`."""
+    if mode == "fill":
+        return list(range(min(length, (level * length + 254) // 255))), 255
+    if mode == "count":
+        return list(range(min(length, level))), 255
+    if mode == "dot":
+        return ([level - 1] if 1 <= level <= length else []), 255
+    return list(range(length)), level  # "dim": every pixel, level is the brightness
+
+
+def strip(game, public_view, players):
+    """A list of segments in strip order: name, pixels (one rgb or None each), pattern, period.
+
+    Empty when the game has no table module or no profile for this many players: the page then
+    simply has no strip to draw.
+    """
+    name = "maester.games.%s.table" % game
+    if importlib.util.find_spec(name) is None:
+        return []
+    table = importlib.import_module(name)  # a broken table module is a bug to see, not to hide
+    try:
+        profile = P.for_game(game, players)
+    except ValueError:  # no profile for this many players
+        return []
+    wanted = table.segments(public_view)
+    out = []
+    for seg in sorted(profile["segments"], key=lambda s: s["start"]):
+        length = seg["length"]
+        level, rgb, pattern, period = wanted.get(seg["name"], (0, (0, 0, 0), "off", 0))
+        lit, bright = lit_pixels(seg.get("mode", "fill"), level, length) if pattern != "off" else ([], 0)
+        colour = [c * bright // 255 for c in rgb]
+        pixels = [colour if i in lit else None for i in range(length)]
+        if seg.get("reversed"):
+            pixels.reverse()  # logical pixel 0 is the far end of the segment
+        out.append({"name": seg["name"], "mode": seg.get("mode", "fill"), "level": level,
+                    "pixels": pixels, "pattern": pattern, "period": period or 1000})
+    return out

@@ -1,0 +1,146 @@
+"""What a page receives: one JSON document per viewer, built from `view(state, viewer)` alone.
+
+Design principle 4: everything that leaves the engine passes through the view. A seat's payload is
+its view, the lines of the log it may read (`filter_events`, worded by the game's text module from
+that same view), the labels of its own open choices and the names of the cards its view mentions.
+The table's payload is the public view, the LED strip drawn from it, and the public log. Nothing
+here reads a secret that the view did not already hand to that viewer, and the leak tests compare
+these payloads for states that differ only in what the viewer may not see.
+"""
+
+import importlib
+import importlib.util
+
+from ..engine import PUBLIC, core
+from . import hints, leds
+
+LOG_LINES = 80  # enough to follow a round; the whole log stays in the game's log file
+
+
+def _text_module(game):
+    name = "maester.games.%s.text" % game
+    if importlib.util.find_spec(name) is None:
+        return None  # a new game without words yet: the generic lines below stand in
+    return importlib.import_module(name)
+
+
+class Words:
+    """Names and log lines for one viewer, from the game's text module when it has one."""
+
+    def __init__(self, state, view, viewer):
+        self.state = state
+        self.view = view
+        self.viewer = viewer
+        self.cards = state["config"].get("cards") or {}
+        self.info = self.cards.get("info") or {}
+        self.text = _text_module(state["game"])
+        names = getattr(self.text, "Names", None)
+        self.names = names(view, self.cards) if names is not None else None
+
+    def card(self, x):
+        if self.names is not None and "#" in x:
+            return self.names.card(x)
+        base, _, copy = x.partition("#")
+        rec = self.info.get(base)
+        if rec is None or "name" not in rec:
+            return None
+        return rec["name"] + (" %s" % copy if copy and copy != "1" else "")
+
+    def seat(self, seat):
+        if self.names is not None:
+            return self.names.leader(seat)
+        return "Seat %d" % seat
+
+    def names_in(self, value, out=None):
+        """{string: name} for every card id that `value` (a view) mentions, and only those."""
+        out = {} if out is None else out
+        if isinstance(value, str):
+            if value not in out and ("#" in value or value in self.info):
+                name = self.card(value)
+                if name:
+                    out[value] = name
+        elif isinstance(value, dict):
+            for v in value.values():
+                self.names_in(v, out)
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                self.names_in(v, out)
+        return out
+
+    def event(self, e):
+        describe = getattr(self.text, "describe_event", None)
+        if describe is not None:
+            # The view stands in for state["g"]: the words see no more than the viewer does.
+            return describe(self.view, e, self.viewer, self.cards)
+        fields = ", ".join("%s %s" % (k, self._word(v)) for k, v in e.items() if k not in ("e", "vis"))
+        return "%s: %s" % (e["e"].replace("_", " "), fields) if fields else e["e"].replace("_", " ")
+
+    def _word(self, v):
+        if isinstance(v, str):
+            return self.card(v) or v
+        if isinstance(v, list):
+            return "[%s]" % ", ".join(self._word(x) for x in v)
+        return str(v)
+
+    def choice(self, ask, choice):
+        # The same words as the terminal's menu (play.Screen.ask_human), for the seat's own asks.
+        describe = getattr(self.text, "describe_choice", None)
+        if describe is None:
+            describe = core.get_game(self.state["game"]).describe_choice
+        return describe(self.state, ask, choice, self.viewer)
+
+
+def log(words, events, viewer):
+    """The last lines of the log that `viewer` may read; private ones are marked."""
+    lines = []
+    for e in reversed(events):  # from the newest: a long game's log is not worded again on every move
+        if len(lines) == LOG_LINES:
+            break
+        if not core.visible(e, viewer):
+            continue
+        private = "vis" in e
+        if private:
+            e = {k: v for k, v in e.items() if k != "vis"}
+        text = words.event(e)
+        if text:
+            lines.append({"text": text, "private": private})
+    lines.reverse()
+    return lines
+
+
+def _common(state, view, words, viewer):
+    game = core.get_game(state["game"])
+    players = game.seat_count(state)
+    return {
+        "game": state["game"], "title": game.title or state["game"], "players": players,
+        "seat_names": [words.seat(s) for s in range(players)], "view": view,
+        "names": words.names_in(view), "hints": hints.for_game(state["game"]),
+    }
+
+
+def seat_payload(state, events, seat, pending=None, can_choose=True):
+    """Seat `seat`'s page. `pending`: the table runner's held tap for this seat, if any."""
+    view = core.view(state, seat)
+    words = Words(state, view, seat)
+    out = _common(state, view, words, seat)
+    out.update(kind="seat", seat=seat, can_choose=bool(can_choose), log=log(words, events, seat))
+    # Only this seat's own asks: their choices are in its view already; the labels word them.
+    out["decisions"] = [{"ask": a["id"], "kind": a["kind"], "prompt": a.get("prompt", ""),
+                         "options": [{"label": words.choice(a, c), "choice": c} for c in a["choices"]]}
+                        for a in view["asks"] if a["seat"] == seat and "choices" in a]
+    out["pending"] = None
+    if pending is not None and core.find_ask(state, pending["ask"]) is not None:
+        out["pending"] = {"ask": pending["ask"], "card": pending["card"],
+                          "card_name": words.card(pending["card"]) or pending["card"],
+                          "labels": list(pending["labels"])}
+    return out
+
+
+def table_payload(state, events):
+    """The public table page: the public view, the LED strip as the table shows it, the public log."""
+    view = core.view(state, PUBLIC)
+    words = Words(state, view, PUBLIC)
+    out = _common(state, view, words, PUBLIC)
+    out.update(kind="table", log=log(words, events, PUBLIC),
+               strip=leds.strip(state["game"], view, out["players"]))
+    return out
