@@ -55,6 +55,7 @@ class Screen:
         self.shown = len(session.events)  # events already printed (plain) or logged
         self.private_shown = {s: self.shown for s in self.humans}  # private lines printed (plain)
         self.strip = None  # the simulated table's LED strip, as text, when there is one
+        self.on_pages = False  # people decide on their seat pages, not at this screen
         if not plain:
             from rich.console import Console
             self.console = Console(highlight=False)
@@ -85,7 +86,11 @@ class Screen:
     # --- screens -------------------------------------------------------------------------------
 
     def watcher(self):
-        """Who the screen belongs to between turns: a lone human, else the public."""
+        """Who the screen belongs to between turns: a lone human, else the public.
+
+        With seat pages, the screen is the table's: everyone's secrets are on their own pages."""
+        if self.on_pages:
+            return PUBLIC
         return self.humans[0] if len(self.humans) == 1 else PUBLIC
 
     def draw(self, viewer, reserve=0):
@@ -196,14 +201,23 @@ def run(session, humans, bots_kind, delay, plain, note="", table=False):
         sim = SimTable(session, report=lambda text: print("table: " + text, flush=True))
     from .web.launch import serving  # the seat and table pages, when `--web` asked for them
     try:
-        with serving(session, sim, humans):
-            return _loop(session, humans, bots_kind, delay, plain, note, sim)
+        with serving(session, sim, humans) as web:
+            return _loop(session, humans, bots_kind, delay, plain, note, sim, pages=web is not None)
     finally:
         if sim is not None:
             sim.close()
 
 
-def _loop(session, humans, bots_kind, delay, plain, note, sim):
+def _wait_for_page(session, ask_id, poll=0.05):
+    """Wait until a seat's page answered `ask_id` (the page submits through the session's lock)."""
+    while True:
+        with session.lock:
+            if session.state["over"] or all(a["id"] != ask_id for a in session.state["asks"]):
+                return
+        time.sleep(poll)
+
+
+def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False):
     state = session.state
     game = core.get_game(state["game"])
     info = state["config"].get("cards", {}).get("info")
@@ -211,6 +225,7 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim):
     bots = {s: make_bot(state["game"], bots_kind, state["seed"], s, info) for s in seats if s not in humans}
     screen = Screen(session, humans, delay, plain)
     screen.strip = sim.strip_text if sim is not None else None
+    screen.on_pages = pages
     submit = sim.submit if sim is not None else session.submit
     path = session.log.path if session.log else None
     screen.start(note)
@@ -219,6 +234,13 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim):
             state = session.state
             ask = state["asks"][0]
             seat = ask["seat"]
+            if seat in humans and pages:
+                # With seat pages, a person decides on their own page: the shared screen shows
+                # only the public table, so no hand needs hiding while it changes hands.
+                screen.say("Seat %s decides on their page…" % seat)
+                _wait_for_page(session, ask["id"])
+                screen.after(seat)
+                continue
             if seat in humans:
                 choice = screen.ask_human(ask)
             else:

@@ -106,7 +106,8 @@ def serving(session, sim=None, humans=()):
     from .app import WebGame, build_app
     from .server import WebServer
     runner = getattr(sim, "runner", None)
-    web = WebGame(session, runner, answerable=())  # see the module's note: the loop decides
+    # The people's seats decide on their pages; bots' seats cannot be answered from a page.
+    web = WebGame(session, runner, answerable=humans)
     server = WebServer(build_app(web), _host(wanted["lan"]), wanted.get("port") or 0).start()
     try:
         save = session.log.path + ".links" if session.log is not None else None
