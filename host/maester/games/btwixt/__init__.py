@@ -2,6 +2,7 @@
 
 from ... import cardsdb
 from ...engine import PUBLIC, REFEREE, Game, register
+from ...engine import config as check
 from . import abilities, flow  # noqa: F401  (registers the steps)
 from .zones import SEASONS, STEPS
 
@@ -57,16 +58,10 @@ class BTwixt(Game):
 
     def check_config(self, config):
         config = dict(config)
-        n = config.get("players")
-        if not isinstance(n, int) or not 3 <= n <= 6:
-            raise ValueError("B'Twixt is for 3 to 6 players, not %r" % (n,))
-        variants = list(config.get("variants") or [])
-        for v in variants:
-            if v not in VARIANTS:
-                raise ValueError("unknown variant %r (choose from %s)" % (v, ", ".join(VARIANTS)))
-        config["variants"] = sorted(set(variants))
-        cards = config.get("cards") or card_table(owner=config.pop("owner_cards", True))
-        config["cards"] = cards
+        n = check.players(config, 3, 6, "B'Twixt")
+        check.options(config, "variants", VARIANTS, "unknown variant %r")
+        check.options(config, "observe", OBSERVABLE, "cannot observe %r from the table")
+        cards = check.cards(config, card_table)
         leaders = list(config.get("leaders") or [])
         for l in leaders:
             if l not in cards["leaders"]:
@@ -74,15 +69,7 @@ class BTwixt(Game):
         if len(set(leaders)) != len(leaders) or len(leaders) > n:
             raise ValueError("each seat needs a different leader, at most one per seat")
         config["leaders"] = leaders
-        first = config.get("first", 0)
-        if not isinstance(first, int) or not 0 <= first < n:
-            raise ValueError("the first player must be a seat from 0 to %d" % (n - 1))
-        config["first"] = first
-        observe = sorted(set(config.get("observe") or ()))
-        for o in observe:
-            if o not in OBSERVABLE:
-                raise ValueError("cannot observe %r from the table (choose from %s)" % (o, ", ".join(OBSERVABLE)))
-        config["observe"] = observe
+        config["first"] = check.seat(config.get("first", 0), n, "the first player")
         return config
 
     def setup(self, ctx, config):

@@ -27,6 +27,7 @@ winner draws the physical Iron Throne card and taps it on their own reader (flow
 
 from ... import cardsdb
 from ...engine import PUBLIC, REFEREE, Game, register
+from ...engine import config as check
 from . import flow  # noqa: F401  (registers the steps)
 from .court import MODES, copy_court, legal_moves, legal_positions  # noqa: F401  (the public helpers)
 from .flow import STEPS
@@ -98,22 +99,10 @@ class Intrigue(Game):
         if unknown:
             raise ValueError("unknown setting %s for Westeros Intrigue (settings: %s)"
                              % (", ".join(map(repr, unknown)), ", ".join(SETTINGS)))
-        n = config.get("players")
-        if not isinstance(n, int) or isinstance(n, bool) or not 2 <= n <= 6:
-            raise ValueError("Westeros Intrigue is for 2 to 6 players, not %r" % (n,))
-        cards = config.get("cards") or card_table(owner=config.pop("owner_cards", True))
-        config.pop("owner_cards", None)
-        config["cards"] = cards
-        variants = sorted(set(config.get("variants") or ()))
-        for v in variants:
-            if v not in VARIANTS:
-                raise ValueError("unknown variant %r (choose from %s)" % (v, ", ".join(sorted(VARIANTS))))
-        config["variants"] = variants
-        observe = sorted(set(config.get("observe") or ()))
-        for o in observe:
-            if o not in OBSERVABLE:
-                raise ValueError("cannot observe %r from the table (choose from %s)" % (o, ", ".join(OBSERVABLE)))
-        config["observe"] = observe
+        n = check.players(config, 2, 6, "Westeros Intrigue")
+        cards = check.cards(config, card_table)
+        variants = check.options(config, "variants", VARIANTS, "unknown variant %r")
+        check.options(config, "observe", OBSERVABLE, "cannot observe %r from the table")
         settings = defaults(cards["components"], n)
         for v in variants:
             key, value = VARIANTS[v]

@@ -20,6 +20,7 @@ missions from the King's taps; ``"missions"`` learns the missions turned up from
 """
 
 from ... import cardsdb
+from ...engine import config as check
 from ...engine import Game, register
 from . import abilities, decrees, flow, judgment, manual, missions, observe  # noqa: F401  (registers the steps)
 from .view import view as _view
@@ -116,12 +117,6 @@ def _build_table(data):
     }
 
 
-def _seat(value, n, what):
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n:
-        raise ValueError("%s must be a seat from 0 to %d, not %r" % (what, n - 1, value))
-    return value
-
-
 class Oathbreaker(Game):
     name = "oathbreaker"
     title = "Game of Thrones: Oathbreaker"
@@ -133,27 +128,15 @@ class Oathbreaker(Game):
         if unknown:
             raise ValueError("unknown setting %s for Oathbreaker (settings: %s)"
                              % (", ".join(map(repr, unknown)), ", ".join(CONFIG_KEYS[:-2])))
-        n = config.get("players")
-        if not isinstance(n, int) or isinstance(n, bool) or not 5 <= n <= 8:
-            raise ValueError("Oathbreaker is for 5 to 8 players, not %r" % (n,))
-        cards = config.get("cards") or card_table(owner=config.get("owner_cards", True))
-        config.pop("owner_cards", None)
-        config["cards"] = cards
-        variants = sorted(set(config.get("variants") or ()))
-        for v in variants:
-            if v not in VARIANTS:
-                raise ValueError("unknown variant %r (choose from %s)" % (v, ", ".join(VARIANTS)))
-        config["variants"] = variants
-        observed = sorted(set(config.get("observe") or ()))
-        for o in observed:
-            if o not in OBSERVABLE:
-                raise ValueError("cannot observe %r from the table (choose from %s)" % (o, ", ".join(OBSERVABLE)))
-        config["observe"] = observed
-        king = _seat(config.get("king", 0), n, "the King")
+        n = check.players(config, 5, 8, "Oathbreaker")
+        cards = check.cards(config, card_table)
+        check.options(config, "variants", VARIANTS, "unknown variant %r")
+        check.options(config, "observe", OBSERVABLE, "cannot observe %r from the table")
+        king = check.seat(config.get("king", 0), n, "the King")
         config["king"] = king
         queen = config.get("queen")
         if n == 8:
-            queen = (king + 1) % n if queen is None else _seat(queen, n, "the Queen")
+            queen = (king + 1) % n if queen is None else check.seat(queen, n, "the Queen")
             if queen not in ((king + 1) % n, (king - 1) % n):
                 raise ValueError("the King and Queen must sit next to each other (seat %d is not beside seat %d)"
                                  % (queen, king))
@@ -163,7 +146,7 @@ class Oathbreaker(Game):
         monarchs = {king, queen} - {None}
         nobles = [s for s in range(n) if s not in monarchs]
         hand = config.get("hand")
-        if hand is not None and (_seat(hand, n, "the first Hand of the King") in monarchs):
+        if hand is not None and (check.seat(hand, n, "the first Hand of the King") in monarchs):
             raise ValueError("the Hand of the King must be a noble, not a monarch (seat %d)" % hand)
         config["hand"] = hand
         info = cards["info"]
