@@ -4,19 +4,16 @@ Rigging moves real card instances between zones (so cards stay conserved) and th
 waiting step, the way a deck builder fixes the order of a physical deck before a test.
 """
 
-from maester.engine import core
-from maester.engine.core import Ctx, apply, view
+from harness import Harness
 from maester.games.btwixt import zones as Z
 
 
-class Table:
+class Table(Harness):
+    game = "btwixt"
+
     def __init__(self, players=4, seed=1, variants=(), first=0, **config):
         config.update(players=players, variants=list(variants), first=first)
-        self.state, self.events = core.new_game("btwixt", config, seed)
-
-    @property
-    def g(self):
-        return self.state["g"]
+        super().__init__(config, seed)
 
     # --- rigging ------------------------------------------------------------------------------
 
@@ -69,31 +66,7 @@ class Table:
             self._take(inst)
         self.g["ally_deck"].extend(reversed(allies))
 
-    def refresh(self):
-        """Re-ask the waiting step so its legal choices reflect the rigged cards."""
-        state = self.state
-        state["asks"].clear()
-        core._run(core.GAMES["btwixt"], Ctx(state, self.events))
-
     # --- playing ------------------------------------------------------------------------------
-
-    def ask(self, seat=None):
-        asks = self.state["asks"]
-        if seat is not None:
-            asks = [a for a in asks if a["seat"] == seat]
-        assert asks, "nothing is asked of seat %s; open asks: %s" % (seat, self.state["asks"])
-        return asks[0]
-
-    def choose(self, seat, *choice):
-        ask = self.ask(seat)
-        choice = list(choice)
-        if choice not in ask["choices"]:
-            raise AssertionError("seat %s cannot choose %s at %s; on offer: %s"
-                                 % (seat, choice, ask["kind"], ask["choices"]))
-        result = apply(self.state, {"seat": seat, "ask": ask["id"], "choice": choice})
-        assert result.ok, result
-        self.events.extend(result.events)
-        return result
 
     def play(self, seat, card):
         return self.choose(seat, "play", card)
@@ -105,12 +78,3 @@ class Table:
         """Everyone still standing kneels, in turn order."""
         while self.state["asks"] and self.ask()["kind"] == "turn":
             self.kneel(self.ask()["seat"])
-
-    def choices(self, seat=None):
-        return self.ask(seat)["choices"]
-
-    def view(self, viewer):
-        return view(self.state, viewer)
-
-    def emitted(self, kind):
-        return [e for e in self.events if e["e"] == kind]

@@ -5,8 +5,7 @@ moves real card instances (so all 36 stay accounted for), checks the court is le
 the waiting turn so the choices reflect the rigged cards.
 """
 
-from maester.engine import core
-from maester.engine.core import Ctx, apply, view
+from harness import Harness
 from maester.games.intrigue import court as C
 from maester.games.intrigue import flow
 
@@ -18,15 +17,13 @@ def everything(g):
     return flow.all_characters(g)
 
 
-class Table:
+class Table(Harness):
+    game = "intrigue"
+
     def __init__(self, players=4, seed=1, **config):
         config.setdefault("owner_cards", False)
         config.update(players=players)
-        self.state, self.events = core.new_game("intrigue", config, seed)
-
-    @property
-    def g(self):
-        return self.state["g"]
+        super().__init__(config, seed)
 
     @property
     def court(self):
@@ -79,29 +76,7 @@ class Table:
         rest = [c for c in g["throne_deck"] if c not in cards]
         g["throne_deck"] = rest + list(reversed(cards))
 
-    def refresh(self):
-        state = self.state
-        state["asks"].clear()
-        core._run(core.GAMES["intrigue"], Ctx(state, self.events))
-
     # --- playing ------------------------------------------------------------------------------
-
-    def ask(self, seat=None):
-        asks = self.state["asks"]
-        if seat is not None:
-            asks = [a for a in asks if a["seat"] == seat]
-        assert asks, "nothing is asked of seat %s; open asks: %s" % (seat, self.state["asks"])
-        return asks[0]
-
-    def choose(self, seat, *choice):
-        ask = self.ask(seat)
-        choice = list(choice)
-        if choice not in ask["choices"]:
-            raise AssertionError("seat %s cannot choose %s; on offer: %s" % (seat, choice, ask["choices"]))
-        result = apply(self.state, {"seat": seat, "ask": ask["id"], "choice": choice})
-        assert result.ok, result
-        self.events.extend(result.events)
-        return result
 
     def card_in_hand(self, seat, initial):
         for inst in self.g["hands"][seat]:
@@ -117,12 +92,6 @@ class Table:
         """The positions on offer to `seat` for its cards of one house."""
         inst = self.card_in_hand(seat, initial)
         return [c[2:] for c in self.ask(seat)["choices"] if c[1] == inst]
-
-    def view(self, viewer):
-        return view(self.state, viewer)
-
-    def emitted(self, kind):
-        return [e for e in self.events if e["e"] == kind]
 
     def houses(self, row):
         """A row of the court as initials ('.' empty), trimmed to the base's span."""

@@ -7,8 +7,7 @@ the waiting step so its choices reflect the rigged cards. `auto()` plays on with
 (done when it may, pass on abilities, else the first choice) until a condition holds.
 """
 
-from maester.engine import core
-from maester.engine.core import Ctx, apply, view
+from harness import Harness
 from maester.games.oathbreaker import missions as M
 
 # The diamond side of each board, in board order: Stark, Baratheon, Targaryen, Lannister, Tyrell, Greyjoy.
@@ -33,7 +32,9 @@ def decrees_everywhere(g):
             + [d["card"] for held in g["decrees"] for d in held] + g["resolving"])
 
 
-class Table:
+class Table(Harness):
+    game = "oathbreaker"
+
     def __init__(self, players=6, seed=1, king=0, characters="default", **config):
         config.setdefault("owner_cards", False)
         queen = config.get("queen", (king + 1) % players if players == 8 else None)
@@ -42,11 +43,7 @@ class Table:
         if characters is not None:
             config["characters"] = characters
         config.update(players=players, king=king)
-        self.state, self.events = core.new_game("oathbreaker", config, seed)
-
-    @property
-    def g(self):
-        return self.state["g"]
+        super().__init__(config, seed)
 
     def start(self, hand=1):
         self.choose(self.g["king"], "hand", hand)
@@ -127,37 +124,7 @@ class Table:
         for seat, loyalty in by_seat.items():
             self.loyalty(int(seat[1:]), loyalty)
 
-    def refresh(self):
-        """Re-ask the waiting step so its choices reflect the rigged cards."""
-        state = self.state
-        if not state["asks"]:
-            return
-        state["asks"].clear()
-        core._run(core.GAMES["oathbreaker"], Ctx(state, self.events))
-
     # --- playing ------------------------------------------------------------------------------
-
-    def ask(self, seat=None):
-        asks = self.state["asks"]
-        if seat is not None:
-            asks = [a for a in asks if a["seat"] == seat]
-        assert asks, "nothing is asked of seat %s; open asks: %s" % (
-            seat, [(a["seat"], a["kind"]) for a in self.state["asks"]])
-        return asks[0]
-
-    def choices(self, seat=None):
-        return self.ask(seat)["choices"]
-
-    def choose(self, seat, *choice):
-        ask = self.ask(seat)
-        choice = list(choice)
-        if choice not in ask["choices"]:
-            raise AssertionError("seat %s cannot choose %s at %s; on offer: %s"
-                                 % (seat, choice, ask["kind"], ask["choices"]))
-        result = apply(self.state, {"seat": seat, "ask": ask["id"], "choice": choice})
-        assert result.ok, result
-        self.events.extend(result.events)
-        return result
 
     def play(self, seat, *plays):
         """Seat plays cards face down: play(2, ("crown#1", 0), ("sabotage#1", 1)), then done."""
@@ -195,9 +162,3 @@ class Table:
     def to_turn(self, seat):
         """Play on (plain choices) until it is `seat`'s turn to play cards."""
         self.auto(lambda t: t.ask()["kind"] == "play" and t.ask()["seat"] == seat)
-
-    def view(self, viewer):
-        return view(self.state, viewer)
-
-    def emitted(self, kind):
-        return [e for e in self.events if e["e"] == kind]
