@@ -60,3 +60,14 @@ def run_micropython(tmp_path):
         return proc
 
     return run
+
+
+@pytest.fixture
+def shipped_data(tmp_path, monkeypatch):
+    """The shipped card data, whatever the machine's owner enrolled: a private MAESTER_HOME."""
+    from maester import cardsdb
+    monkeypatch.setenv("MAESTER_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("MAESTER_CARDS_DB", raising=False)
+    cardsdb.forget_cache()
+    yield
+    cardsdb.forget_cache()

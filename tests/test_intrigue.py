@@ -20,14 +20,7 @@ import playout
 from playout import digest, rejected_without_change
 
 
-@pytest.fixture(autouse=True)
-def shipped_data(tmp_path, monkeypatch):
-    """The shipped card data, whatever the machine's owner enrolled."""
-    monkeypatch.setenv("MAESTER_HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("MAESTER_CARDS_DB", raising=False)
-    cardsdb.forget_cache()
-    yield
-    cardsdb.forget_cache()
+pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
 
 
 def court_of(rows, width=8, mode="free", offset=0):

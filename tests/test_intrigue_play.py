@@ -16,18 +16,12 @@ from maester.engine.log import GameLog
 from maester.games.intrigue.text import Names, describe_event
 from maester.sim import play_one
 from test_intrigue import hide_differently, states_along_a_game
-from test_play import COMPARED, final_state, maester
+from test_play import COMPARED, final_state, maester, reference
 
 WINNER = re.compile(r"^(Winner|Shared victory): (.+)$", re.M)
 CARD = re.compile(r"\b(Stark|Lannister|Baratheon|Targaryen) (\d)\b")
 THRONE = re.compile(r"Iron Throne card (\d)")
 
-
-def reference(log_path, bots):
-    log = GameLog.open(str(log_path))
-    meta = log.header()
-    log.close()
-    return play_one("intrigue", meta["config"], meta["seed"], bots)[0]
 
 
 def assert_winner_printed(out, state):
@@ -124,28 +118,6 @@ def test_a_human_seat_plays_through_stdin_and_never_sees_another_seats_cards(tmp
     assert others, "no other seat won a round: the check above proved nothing"
     for t in others:
         assert nm.card(t).split(" (")[0] in out[reveal:]
-
-
-def test_quit_keeps_the_game_and_resume_restores_the_human_seat(tmp_path):
-    r = maester(tmp_path, "play", "intrigue", "--sim", "--plain", "--seed", "6", "--human", "2", "--delay", "0",
-                input="1\nq\n")
-    assert r.returncode == 0, r.stderr
-    assert "maester resume" in r.stdout
-    path = (tmp_path / "last").read_text().strip()
-    assert path.endswith("-intrigue.sqlite")
-    quit_at = final_state(path)
-    assert not quit_at["over"] and quit_at["asks"][0]["seat"] == 2
-
-    r = maester(tmp_path, "resume", "--plain", "--delay", "0", input="1\n" * 400)
-    assert r.returncode == 0, r.stderr
-    assert "Resumed" in r.stdout and "--- Seat 2 decides ---" in r.stdout
-    state = final_state(path)
-    assert state["over"] and state["seq"] > quit_at["seq"]
-    assert_winner_printed(r.stdout, state)
-
-    r = maester(tmp_path, "resume", "--plain")
-    assert r.returncode == 0 and "already over" in r.stdout
-    assert_winner_printed(r.stdout, state)
 
 
 def test_two_people_hand_the_screen_over(tmp_path):

@@ -6,7 +6,6 @@ import random
 import pytest
 
 from intrigue_harness import Table, everything
-from maester import cardsdb
 from maester.engine import PUBLIC, apply, new_game
 from maester.engine.session import Session
 from maester.games.intrigue import table as itable
@@ -17,13 +16,7 @@ from maester.table.simtable import SimTable
 from maester.table.taps import meanings
 
 
-@pytest.fixture(autouse=True)
-def shipped_data(tmp_path, monkeypatch):
-    monkeypatch.setenv("MAESTER_HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("MAESTER_CARDS_DB", raising=False)
-    cardsdb.forget_cache()
-    yield
-    cardsdb.forget_cache()
+pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
 
 
 def choices(t, seat):

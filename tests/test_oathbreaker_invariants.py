@@ -9,7 +9,7 @@ import random
 import pytest
 
 from oathbreaker_harness import decrees_everywhere, influence_everywhere
-from maester import cardsdb, cli
+from maester import cli
 from maester.engine import apply, new_game
 from maester.engine.session import Session, replay
 from maester.sim import play_one
@@ -20,13 +20,7 @@ VARIANTS = [[], ["night_is_dark"], ["aloof_king"], ["cagey_court"], ["order_in_c
             ["aloof_king", "cagey_court", "night_is_dark", "order_in_court"]]
 
 
-@pytest.fixture(autouse=True)
-def shipped_data(tmp_path, monkeypatch):
-    monkeypatch.setenv("MAESTER_HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("MAESTER_CARDS_DB", raising=False)
-    cardsdb.forget_cache()
-    yield
-    cardsdb.forget_cache()
+pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
 
 
 def check_invariants(state):

@@ -16,17 +16,10 @@ import random
 import pytest
 
 from oathbreaker_harness import Table
-from maester import cardsdb
 from maester.engine import PUBLIC, REFEREE, apply, filter_events, new_game, view
 
 
-@pytest.fixture(autouse=True)
-def shipped_data(tmp_path, monkeypatch):
-    monkeypatch.setenv("MAESTER_HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("MAESTER_CARDS_DB", raising=False)
-    cardsdb.forget_cache()
-    yield
-    cardsdb.forget_cache()
+pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
 
 
 # --- 1. which seat played which face-down card ------------------------------------------------------

@@ -7,31 +7,17 @@ import re
 
 import pytest
 
-from maester import cardsdb, tui
+from maester import tui
 from maester.engine import PUBLIC, core
-from maester.engine.log import GameLog
 from maester.games.oathbreaker.text import Names, describe_event
-from maester.sim import play_one
 from test_oathbreaker_leaks import hide_differently, may_see, states_along_a_game
-from test_play import COMPARED, final_state, maester
+from test_play import COMPARED, final_state, maester, reference
 
 RESULT = re.compile(r"^(Winner: .+|Shared victory: .+|Nobody wins\.)$", re.M)
 
 
-@pytest.fixture(autouse=True)
-def shipped_data(tmp_path, monkeypatch):
-    monkeypatch.setenv("MAESTER_HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("MAESTER_CARDS_DB", raising=False)
-    cardsdb.forget_cache()
-    yield
-    cardsdb.forget_cache()
+pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
 
-
-def reference(log_path, bots):
-    log = GameLog.open(str(log_path))
-    meta = log.header()
-    log.close()
-    return play_one("oathbreaker", meta["config"], meta["seed"], bots)[0]
 
 
 def assert_result_printed(out, state):
@@ -83,28 +69,6 @@ def test_a_human_noble_plays_through_stdin_and_sees_only_their_own_secrets(tmp_p
     # What only seat 2 learnt is marked so, and nothing private of another seat is printed.
     private = re.findall(r"^\(only you\) (.+)$", before, re.M)
     assert private and not [line for line in private if re.match(r"Seat \d", line)]
-
-
-def test_quit_keeps_the_game_and_resume_restores_the_human_seat(tmp_path):
-    r = maester(tmp_path, "play", "oathbreaker", "--sim", "--plain", "--seed", "6", "--human", "3", "--delay", "0",
-                input="1\nq\n")
-    assert r.returncode == 0, r.stderr
-    assert "maester resume" in r.stdout
-    path = (tmp_path / "last").read_text().strip()
-    assert path.endswith("-oathbreaker.sqlite")
-    quit_at = final_state(path)
-    assert not quit_at["over"] and quit_at["asks"][0]["seat"] == 3
-
-    r = maester(tmp_path, "resume", "--plain", "--delay", "0", input="1\n" * 3000)
-    assert r.returncode == 0, r.stderr
-    assert "Resumed" in r.stdout and re.search(r"--- Seat 3 .*decides ---", r.stdout)
-    state = final_state(path)
-    assert state["over"] and state["seq"] > quit_at["seq"]
-    assert_result_printed(r.stdout, state)
-
-    r = maester(tmp_path, "resume", "--plain")
-    assert r.returncode == 0 and "already over" in r.stdout
-    assert_result_printed(r.stdout, state)
 
 
 def test_demo_oathbreaker(tmp_path):

@@ -5,17 +5,10 @@ examples and clarifications. Values the rulebook does not print come from cards_
 import pytest
 
 from oathbreaker_harness import Table, default_characters
-from maester import cardsdb
 from maester.engine import PUBLIC, filter_events
 
 
-@pytest.fixture(autouse=True)
-def shipped_data(tmp_path, monkeypatch):
-    monkeypatch.setenv("MAESTER_HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("MAESTER_CARDS_DB", raising=False)
-    cardsdb.forget_cache()
-    yield
-    cardsdb.forget_cache()
+pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
 
 
 FLEA = "feed-flea-bottom#1"          # Crown: success Order 2, a Coin and an Honor; failure Chaos 2

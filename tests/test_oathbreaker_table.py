@@ -10,7 +10,6 @@ import pytest
 from oathbreaker_harness import Table, decrees_everywhere, influence_everywhere
 from test_oathbreaker_invariants import check_invariants
 from test_oathbreaker_leaks import hide_differently, may_see
-from maester import cardsdb
 from maester.bots import make_bot
 from maester.engine import PUBLIC, apply, core, filter_events, new_game, view
 from maester.engine.session import Session
@@ -23,13 +22,7 @@ from maester.table.simtable import SimTable
 from maester.table.taps import command_for_tap
 
 
-@pytest.fixture(autouse=True)
-def shipped_data(tmp_path, monkeypatch):
-    monkeypatch.setenv("MAESTER_HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("MAESTER_CARDS_DB", raising=False)
-    cardsdb.forget_cache()
-    yield
-    cardsdb.forget_cache()
+pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
 
 
 def fresh(state, ask):

@@ -41,7 +41,7 @@ def reference(log_path, bots="heuristic"):
     log = GameLog.open(str(log_path))
     meta = log.header()
     log.close()
-    state, _ = play_one("btwixt", meta["config"], meta["seed"], bots)
+    state, _ = play_one(meta["game"], meta["config"], meta["seed"], bots)
     return state
 
 
@@ -152,22 +152,30 @@ def test_a_human_seat_plays_through_stdin_and_sees_only_its_own_secrets(tmp_path
     assert re.search(r"power tokens [0-9+]+ = \d+", "\n".join(lines[reveal:]))
 
 
-def test_quit_keeps_the_game_and_resume_restores_the_human_seats(tmp_path):
-    r = maester(tmp_path, "play", "btwixt", "--sim", "--plain", "--seed", "6", "--human", "2", "--delay", "0",
+RESULT = re.compile(r"^(Winner: .+|Shared victory: .+|Nobody wins\.)$", re.M)
+
+
+@pytest.mark.parametrize("game,seat", [("btwixt", 2), ("intrigue", 2), ("oathbreaker", 3)])
+def test_quit_keeps_the_game_and_resume_restores_the_human_seat(tmp_path, game, seat):
+    r = maester(tmp_path, "play", game, "--sim", "--plain", "--seed", "6", "--human", str(seat), "--delay", "0",
                 input="1\nq\n")
     assert r.returncode == 0, r.stderr
     assert "maester resume" in r.stdout
     path = (tmp_path / "last").read_text().strip()
-    assert path.startswith(str(tmp_path / "games")) and path.endswith("-btwixt.sqlite")
+    assert path.startswith(str(tmp_path / "games")) and path.endswith("-%s.sqlite" % game)
     quit_at = final_state(path)
-    assert not quit_at["over"] and quit_at["asks"][0]["seat"] == 2
+    assert not quit_at["over"] and quit_at["asks"][0]["seat"] == seat
 
     r = maester(tmp_path, "resume", "--plain", "--delay", "0", input="1\n" * 3000)
     assert r.returncode == 0, r.stderr
-    assert "Seat 2" in r.stdout and "decides" in r.stdout  # seat 2 is still a person's
+    assert "Resumed" in r.stdout
+    assert re.search(r"--- .*\bseat %d\b.*decides ---" % seat, r.stdout, re.I)  # still a person's seat
     state = final_state(path)
     assert state["over"] and state["seq"] > quit_at["seq"]
-    assert_winner_printed(r.stdout, state)
+    assert len(RESULT.findall(r.stdout)) == 1
+
+    r = maester(tmp_path, "resume", "--plain")
+    assert r.returncode == 0 and "already over" in r.stdout
 
 
 def test_two_people_hand_the_screen_over(tmp_path):

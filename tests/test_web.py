@@ -31,7 +31,6 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from maester import cardsdb
 from maester.engine import PUBLIC, REFEREE, apply, new_game
 from maester.engine.log import GameLog
 from maester.engine.session import Session
@@ -49,13 +48,7 @@ CONFIGS = {"btwixt": {"players": 4}, "intrigue": {"players": 4}, "oathbreaker": 
 WAIT_MS = 10_000
 
 
-@pytest.fixture(autouse=True)
-def shipped_data(tmp_path, monkeypatch):
-    monkeypatch.setenv("MAESTER_HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("MAESTER_CARDS_DB", raising=False)
-    cardsdb.forget_cache()
-    yield
-    cardsdb.forget_cache()
+pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
 
 
 def start(game, seed, moves=0, log=None, players=None):
