@@ -354,6 +354,18 @@ def cmd_resume(args):
         session.close()
 
 
+PLAYERS_HELP = "seats at the table: B'Twixt 3 to 6, Intrigue 2 to 6 (default 4), Oathbreaker 5 to 8 (default 6)"
+
+
+def _screen_options(p):
+    """What play, resume and demo share about the screen and the table."""
+    p.add_argument("--plain", action="store_true", help="print simple lines, no screen drawing")
+    p.add_argument("--table", action=argparse.BooleanOptionalAction, default=None,
+                   help="play through the simulated table (the default for play and demo): the firmware "
+                        "under MicroPython with simulated NFC readers and LED strip, over a pty and the "
+                        "serial link, taps making the moves; --no-table plays the engine alone")
+
+
 def register(sub):
     p = sub.add_parser("play", help="play a game in the terminal (people and bots)",
                        description="Play a game in this terminal. Seats named with --human are played by "
@@ -362,8 +374,7 @@ def register(sub):
     p.add_argument("game", choices=GAMES, help="which game")
     p.add_argument("--sim", action="store_true",
                    help="no hardware: a simulated table (the only mode until the table controller lands)")
-    p.add_argument("--players", type=int, help="seats at the table: B'Twixt 3 to 6, Intrigue 2 to 6 (default 4), "
-                                                 "Oathbreaker 5 to 8 (default 6)")
+    p.add_argument("--players", type=int, help=PLAYERS_HELP)
     p.add_argument("--human", type=int, action="append", metavar="SEAT",
                    help="a seat (from 0) played by a person; repeat for several")
     p.add_argument("--bots", default="heuristic", choices=("random", "heuristic"),
@@ -374,11 +385,7 @@ def register(sub):
                         % "; ".join("%s: %s" % (TITLES[g], VARIANTS[g]) for g in GAMES))
     p.add_argument("--log", metavar="PATH", help="the game log (default $MAESTER_HOME/games/<time>-<game>.sqlite)")
     p.add_argument("--delay", type=float, metavar="SECONDS", help="pause after each bot move (default 0.4)")
-    p.add_argument("--plain", action="store_true", help="print simple lines, no screen drawing")
-    p.add_argument("--table", action=argparse.BooleanOptionalAction, default=None,
-                   help="play through the simulated table (the default for play and demo): the firmware "
-                        "under MicroPython with simulated NFC readers and LED strip, over a pty and the "
-                        "serial link, taps making the moves; --no-table plays the engine alone")
+    _screen_options(p)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("resume", help="continue the last game (or --log PATH) from its log",
@@ -386,11 +393,7 @@ def register(sub):
                                    "The seats keep their roles (people and bots).")
     p.add_argument("--log", metavar="PATH", help="the game log (default: the latest game, see $MAESTER_HOME/last)")
     p.add_argument("--delay", type=float, metavar="SECONDS", help="pause after each bot move (default: as started)")
-    p.add_argument("--plain", action="store_true", help="print simple lines, no screen drawing")
-    p.add_argument("--table", action=argparse.BooleanOptionalAction, default=None,
-                   help="play through the simulated table (the default for play and demo): the firmware "
-                        "under MicroPython with simulated NFC readers and LED strip, over a pty and the "
-                        "serial link, taps making the moves; --no-table plays the engine alone")
+    _screen_options(p)
     p.set_defaults(func=cmd_resume)
 
     p = sub.add_parser("demo", help="watch bots play a whole game (B'Twixt unless named)",
@@ -399,14 +402,9 @@ def register(sub):
                                    "like `play`. Example: maester demo intrigue")
     p.add_argument("game", nargs="?", default="btwixt", choices=GAMES, help="which game (default btwixt)")
     p.add_argument("--human", type=int, action="append", metavar="SEAT", help="a seat (from 0) you play")
-    p.add_argument("--players", type=int, help="seats at the table: B'Twixt 3 to 6, Intrigue 2 to 6 (default 4), "
-                                                 "Oathbreaker 5 to 8 (default 6)")
+    p.add_argument("--players", type=int, help=PLAYERS_HELP)
     p.add_argument("--seed", type=int, help="the game's seed (default: random, printed)")
     p.add_argument("--fast", action="store_true", help="no pause between moves")
     p.add_argument("--log", metavar="PATH", help="the game log (default $MAESTER_HOME/games/<time>-<game>.sqlite)")
-    p.add_argument("--plain", action="store_true", help="print simple lines, no screen drawing")
-    p.add_argument("--table", action=argparse.BooleanOptionalAction, default=None,
-                   help="play through the simulated table (the default for play and demo): the firmware "
-                        "under MicroPython with simulated NFC readers and LED strip, over a pty and the "
-                        "serial link, taps making the moves; --no-table plays the engine alone")
+    _screen_options(p)
     p.set_defaults(func=cmd_demo)
