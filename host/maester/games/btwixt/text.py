@@ -6,7 +6,8 @@ card and leader names when `g` is a view, which holds neither). It returns None 
 viewer may not see. Power token values are never named before `tokens_revealed`.
 """
 
-from ...engine import PUBLIC, REFEREE
+from ...engine import PUBLIC
+from ..text import generic_line, hidden_from, winners_line
 
 COUNCIL_WORD = "council"
 
@@ -51,8 +52,7 @@ def _you(names, seat, viewer):
 
 def describe_event(g, event, viewer=PUBLIC, cards=None):
     """One line for `event` as `viewer` may read it, or None if it is not theirs to see."""
-    vis = event.get("vis")
-    if vis is not None and viewer != REFEREE and (vis == REFEREE or viewer not in vis):
+    if hidden_from(event, viewer):
         return None
     k = event.get("e")
     nm = Names(g, cards)
@@ -172,11 +172,4 @@ def describe_event(g, event, viewer=PUBLIC, cards=None):
         return "The power tokens are turned face up."
     if k == "game_over":
         return "Game over after %d rounds: %s." % (event.get("rounds", 0), winners_line(nm, event["winners"]))
-    data = ", ".join("%s=%s" % (key, v) for key, v in event.items() if key not in ("e", "vis"))
-    return "%s%s" % ((k or "event").replace("_", " "), ": " + data if data else "")
-
-
-def winners_line(names, winners):
-    if len(winners) == 1:
-        return "%s wins" % names.seat(winners[0])
-    return "shared victory between %s" % " and ".join(names.seat(s) for s in winners)
+    return generic_line(event)

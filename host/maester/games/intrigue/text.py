@@ -7,7 +7,8 @@ names, and only the house matters in play. No Iron Throne card is named to anyon
 before `thrones_revealed`.
 """
 
-from ...engine import PUBLIC, REFEREE
+from ...engine import PUBLIC
+from ..text import generic_line, hidden_from, winners_line
 
 
 class Names:
@@ -72,8 +73,7 @@ def _verb(viewer, seat, you, other):
 
 def describe_event(g, event, viewer=PUBLIC, cards=None):
     """One line for `event` as `viewer` may read it, or None if it is not theirs to see."""
-    vis = event.get("vis")
-    if vis is not None and viewer != REFEREE and (vis == REFEREE or viewer not in vis):
+    if hidden_from(event, viewer):
         return None
     k = event.get("e")
     nm = Names(g, cards)
@@ -134,11 +134,4 @@ def describe_event(g, event, viewer=PUBLIC, cards=None):
         return "The Iron Throne cards are turned face up. %s." % ("; ".join(held) or "Nobody holds one")
     if k == "game_over":
         return "Game over after %d rounds: %s." % (event.get("rounds", 0), winners_line(nm, event["winners"]))
-    data = ", ".join("%s=%s" % (key, v) for key, v in event.items() if key not in ("e", "vis"))
-    return "%s%s" % ((k or "event").replace("_", " "), ": " + data if data else "")
-
-
-def winners_line(names, winners):
-    if len(winners) == 1:
-        return "%s wins" % names.seat(winners[0])
-    return "shared victory between %s" % " and ".join(names.seat(s) for s in winners)
+    return generic_line(event)

@@ -6,7 +6,8 @@ viewer may not see. A line never says more than its event: a public "played" nam
 the mission, never the card; a card tapped face down is named to nobody.
 """
 
-from ...engine import PUBLIC, REFEREE
+from ...engine import PUBLIC
+from ..text import generic_line, hidden_from
 
 RES = ("coin", "honor", "power")
 
@@ -125,8 +126,7 @@ def describe_choice(state, ask, choice, viewer=None):
 
 def describe_event(g, event, viewer=PUBLIC, cards=None):
     """One line for `event` as `viewer` may read it, or None if it is not theirs to see."""
-    vis = event.get("vis")
-    if vis is not None and viewer != REFEREE and (vis == REFEREE or viewer not in vis):
+    if hidden_from(event, viewer):
         return None
     k = event.get("e")
     nm = Names(g, cards)
@@ -300,8 +300,7 @@ def describe_event(g, event, viewer=PUBLIC, cards=None):
         realm = "Order" if event["realm"] == "order" else "Chaos"
         return "Game over: %s wins the realm, %d to %d; %s." % (realm, event["order"], event["chaos"],
                                                                winners_line(nm, event["winners"]))
-    data = ", ".join("%s=%s" % (key, v) for key, v in event.items() if key not in ("e", "vis"))
-    return "%s%s" % ((k or "event").replace("_", " "), ": " + data if data else "")
+    return generic_line(event)
 
 
 def winners_line(names, winners):

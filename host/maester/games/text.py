@@ -1,0 +1,20 @@
+"""Wording every game's text module shares: visibility, the winners, an event with no wording yet."""
+
+from ..engine.core import visible
+
+
+def hidden_from(event, viewer):
+    """True when `viewer` may not read `event` (the same rule as engine.filter_events)."""
+    return not visible(event, viewer)
+
+
+def winners_line(names, winners):
+    if len(winners) == 1:
+        return "%s wins" % names.seat(winners[0])
+    return "shared victory between %s" % " and ".join(names.seat(s) for s in winners)
+
+
+def generic_line(event):
+    """A plain line for an event kind the game's text module has no words for."""
+    data = ", ".join("%s=%s" % (key, v) for key, v in event.items() if key not in ("e", "vis"))
+    return "%s%s" % ((event.get("e") or "event").replace("_", " "), ": " + data if data else "")
