@@ -21,6 +21,18 @@ class RandomBot:
         return ask["choices"][self.below(ask, len(ask["choices"]))]
 
 
+class HeuristicBase(RandomBot):
+    """What every game's heuristic bot starts from: its seat's view, and the public card data
+    (`info`, the card table frozen in the game's config), with the random bot's pick as fallback."""
+
+    name = "heuristic"
+    uses_view = True
+
+    def __init__(self, seed=0, seat=0, info=None):
+        super().__init__(seed, seat, info)
+        self.info = info or {}
+
+
 def make_bot(game, kind, seed, seat, info=None):
     """A bot of `kind` ('random' or 'heuristic') for `game`."""
     if kind == "random":

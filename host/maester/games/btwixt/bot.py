@@ -4,7 +4,7 @@ It reads only its seat's view (public table + its own hand) and the public card 
 Power tokens are unseen, so each counts as the average token value.
 """
 
-from ...bots import RandomBot
+from ...bots import HeuristicBase
 
 TOKEN_GUESS = 2
 
@@ -22,13 +22,9 @@ class _Values(dict):
         return value
 
 
-class HeuristicBot(RandomBot):
-    name = "heuristic"
-    uses_view = True
-
+class HeuristicBot(HeuristicBase):
     def __init__(self, seed=0, seat=0, info=None):
         super().__init__(seed, seat, info)
-        self.info = info or {}
         self.values = _Values(self.info)  # card instance → influence value or ally power
 
     # --- what the bot can estimate from its view --------------------------------------------

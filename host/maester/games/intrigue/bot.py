@@ -9,7 +9,7 @@ own remaining cards could still be placed, how many places still take its houses
 each opponent still in the round is to have a card that fits somewhere (which it wants low).
 """
 
-from ...bots import RandomBot
+from ...bots import HeuristicBase
 from . import court as C
 
 OWN_PLAYABLE = 1.0   # per own card that would still have a place
@@ -17,13 +17,9 @@ OWN_PLACES = 0.2     # per place that takes one of its remaining houses
 OPPONENT = 1.5       # per opponent likely to be able to play
 
 
-class HeuristicBot(RandomBot):
-    name = "heuristic"
-    uses_view = True
-
+class HeuristicBot(HeuristicBase):
     def __init__(self, seed=0, seat=0, info=None):
         super().__init__(seed, seat, info)
-        self.info = info or {}
         self.totals = {}
         for rec in self.info.values():
             if rec.get("type") == "character":

@@ -8,7 +8,7 @@ look loyal, and each votes and hands out decrees (as Daenerys) by the same publi
 Cubes are spent on an ability only when the noble's ambition does not need them.
 """
 
-from ...bots import RandomBot
+from ...bots import HeuristicBase
 
 RES = ("coin", "honor", "power")
 TYPES = ("crown", "raven", "sword")
@@ -23,13 +23,9 @@ def card_effect(rec, mtype):
     return match, sab
 
 
-class HeuristicBot(RandomBot):
-    name = "heuristic"
-    uses_view = True
-
+class HeuristicBot(HeuristicBase):
     def __init__(self, seed=0, seat=0, info=None):
         super().__init__(seed, seat, info)
-        self.info = info or {}
         self._net = {}
 
     # --- what the bot reads from its view ---------------------------------------------------
