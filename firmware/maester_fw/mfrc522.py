@@ -41,20 +41,7 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-try:
-    from time import sleep_us as _sleep_us, ticks_us as _ticks_us, ticks_diff as _ticks_diff
-except ImportError:  # CPython
-    import time as _time
-
-    def _sleep_us(us):
-        _time.sleep(us / 1_000_000)
-
-    def _ticks_us():
-        return _time.monotonic_ns() // 1000
-
-    def _ticks_diff(a, b):
-        return a - b
-
+from .clock import sleep_us as _sleep_us, ticks_diff as _ticks_diff, ticks_us as _ticks_us
 from .status import (  # noqa: F401  (re-exported: callers use driver.OK, driver.NO_CARD...)
     ERR_COLLISION, ERR_CRC, ERR_HW, ERR_NAK, ERR_OVERFLOW, ERR_PARITY, ERR_PROTOCOL, NO_CARD, OK)
 

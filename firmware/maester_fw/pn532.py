@@ -45,14 +45,7 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-try:
-    from time import sleep_us as _sleep_us
-except ImportError:  # CPython
-    import time as _time
-
-    def _sleep_us(us):
-        _time.sleep(us / 1_000_000)
-
+from .clock import sleep_us as _sleep_us
 from .status import (  # noqa: F401  (re-exported: callers use driver.OK, driver.NO_CARD...)
     ERR_COLLISION, ERR_CRC, ERR_HW, ERR_NAK, ERR_OVERFLOW, ERR_PARITY, ERR_PROTOCOL, NO_CARD, OK)
 
