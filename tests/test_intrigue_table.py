@@ -14,6 +14,7 @@ from maester.table import profile as P
 from maester.table.runner import TableRunner, sim_tags, sim_uid
 from maester.table.simtable import SimTable
 from maester.table.taps import meanings
+from maester.table import lights
 
 
 pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
@@ -215,7 +216,7 @@ def test_leds_show_whose_turn_it_is_and_who_is_out():
     t.rig(["BTBTBTBT"], hands={0: "BB", 1: "SS", 2: "T"})
     t.place(0, "B", 1, 0)  # seat 1 holds only Starks, which fit nowhere: out
     segs = itable.segments(t.view(PUBLIC))
-    assert segs["seat1"][1] == itable.OUT and segs["seat2"][2] == "pulse" and segs["seat0"][1] == itable.IN
+    assert segs["seat1"][1] == itable.OUT and segs["seat2"][2] == "pulse" and segs["seat0"][1] == lights.IDLE
     assert segs["round"][0] == 1
     # While the deal is tapped, every seat that still taps pulses.
     t = Table(3, observe=["hands"])
@@ -247,7 +248,7 @@ def test_a_game_played_by_taps_on_the_simulated_table_ends_as_the_same_commands(
             moves += 1
         # The board was told to blink the winners green.
         for seat in session.state["result"]["winners"]:
-            assert sim.link.segments[sim.runner.seg_ids["seat%d" % seat]][1] == itable.WINNER
+            assert sim.link.segments[sim.runner.seg_ids["seat%d" % seat]][1] == lights.WINNER
     finally:
         sim.close()
         session.close()

@@ -14,6 +14,7 @@ from maester.bots import make_bot
 from maester.engine import PUBLIC, apply, new_game, view
 from maester.games import oathbreaker as O
 from maester.games.oathbreaker import table as otable
+from maester.table import lights
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = json.loads((ROOT / "cards_db" / "oathbreaker" / "cards.json").read_text())
@@ -207,7 +208,7 @@ def test_leds_come_from_the_public_view():
     t.start(3)
     v = t.view(PUBLIC)
     segs = otable.segments(v)
-    assert segs["seat0"][1] == otable.MONARCH and segs["seat3"][1] == otable.TO_ACT
+    assert segs["seat0"][1] == otable.MONARCH and segs["seat3"][1] == lights.TO_ACT
     assert segs["order"][0] == 0 and segs["round"][0] == 0
     t.g["order"] = 15
     assert otable.segments(t.view(PUBLIC))["order"][0] == 15 * 255 // 30

@@ -20,6 +20,7 @@ from maester.table import profile as P
 from maester.table.runner import TableRunner, sim_tags, sim_uid
 from maester.table.simtable import SimTable
 from maester.table.taps import command_for_tap
+from maester.table import lights
 
 
 pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
@@ -371,8 +372,8 @@ def test_leds_show_the_tracks_the_hand_the_monarchs_and_who_must_act():
     t.start(3)
     segs = otable.segments(t.view(PUBLIC))
     assert segs["seat0"][1] == segs["seat1"][1] == otable.MONARCH
-    assert t.ask()["seat"] == 3 and segs["seat3"][1:3] == (otable.TO_ACT, "pulse")
-    assert segs["seat4"][1] == otable.IDLE
+    assert t.ask()["seat"] == 3 and segs["seat3"][1:3] == (lights.TO_ACT, "pulse")
+    assert segs["seat4"][1] == lights.IDLE
     assert segs["round"][0] == 0 and segs["order"][0] == 0 == segs["chaos"][0]
     t.auto(lambda t: t.ask()["seat"] == 4)
     segs = otable.segments(t.view(PUBLIC))
@@ -486,7 +487,7 @@ def test_a_game_played_by_taps_on_the_simulated_table_ends_as_the_same_commands(
             assert apply(direct, command).ok
             moves += 1
         for seat in session.state["result"]["winners"]:
-            assert sim.link.segments[sim.runner.seg_ids["seat%d" % seat]][1] == otable.WINNER
+            assert sim.link.segments[sim.runner.seg_ids["seat%d" % seat]][1] == lights.WINNER
     finally:
         sim.close()
         session.close()

@@ -6,14 +6,12 @@ you share with them. LEDs are drawn from the public view only, so they can show 
 """
 
 from . import zones as Z
+from ...table.lights import seat_lights
 
 LEADER_TAG = "leader:"
 SEASON_COLOURS = {"summer": (255, 180, 0), "autumn": (255, 70, 0), "winter": (60, 120, 255)}
 FIRST = (255, 160, 0)
-IDLE = (40, 40, 60)
 KNELT = (120, 0, 0)
-TO_ACT = (255, 255, 255)
-WINNER = (0, 255, 0)
 
 
 def tap_choices(state, ask, card, place=None):
@@ -40,17 +38,13 @@ def segments(view):
         "season": (("summer", "autumn", "winter").index(view["season"]) + 1, SEASON_COLOURS[view["season"]],
                    "solid", 0),
     }
-    acting = {a["seat"] for a in view["asks"]}
-    winners = set(view["result"]["winners"]) if view.get("over") else set()
-    for seat in range(view["players"]):
-        if seat in winners:
-            out["seat%d" % seat] = (255, WINNER, "blink", 600)
-        elif seat in acting:
-            out["seat%d" % seat] = (255, TO_ACT, "pulse", 1200)
-        elif view["knelt"][seat]:
-            out["seat%d" % seat] = (80, KNELT, "solid", 0)
-        elif seat == view["first"]:
-            out["seat%d" % seat] = (255, FIRST, "solid", 0)
-        else:
-            out["seat%d" % seat] = (60, IDLE, "solid", 0)
+
+    def state_of(seat):
+        if view["knelt"][seat]:
+            return 80, KNELT
+        if seat == view["first"]:
+            return 255, FIRST
+        return None
+
+    out.update(seat_lights(view, state_of))
     return out

@@ -9,13 +9,11 @@ LEDs come from the public view only: whose turn it is, who is out, the rounds pl
 """
 
 from .text import Names, describe_choice
+from ...table.lights import seat_lights
 
 CHOOSE_AFTER_TAP = True
 
-TO_ACT = (255, 255, 255)
 OUT = (120, 0, 0)
-IN = (40, 40, 60)
-WINNER = (0, 255, 0)
 ROUND = (255, 180, 0)
 
 
@@ -34,15 +32,5 @@ def choice_words(state, choice):
 
 def segments(view):
     out = {"round": (view["round"] if not view.get("over") else view["rounds"], ROUND, "solid", 0)}
-    acting = {a["seat"] for a in view["asks"]}
-    winners = set(view["result"]["winners"]) if view.get("over") and view.get("result") else set()
-    for seat in range(view["players"]):
-        if seat in winners:
-            out["seat%d" % seat] = (255, WINNER, "blink", 600)
-        elif seat in acting:
-            out["seat%d" % seat] = (255, TO_ACT, "pulse", 1200)
-        elif view["out"][seat]:
-            out["seat%d" % seat] = (80, OUT, "solid", 0)
-        else:
-            out["seat%d" % seat] = (60, IN, "solid", 0)
+    out.update(seat_lights(view, lambda seat: (80, OUT) if view["out"][seat] else None))
     return out

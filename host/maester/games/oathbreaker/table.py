@@ -30,6 +30,7 @@ winners. Nothing secret is in the public view, so nothing secret can light up.
 """
 
 from .text import Names
+from ...table.lights import seat_lights
 
 CHOOSE_AFTER_TAP = True
 THRONE = "throne"
@@ -42,9 +43,6 @@ CHAOS = (120, 0, 160)
 ROUND = (255, 60, 0)
 HAND = (255, 180, 0)
 MONARCH = (200, 0, 200)
-IDLE = (40, 40, 60)
-TO_ACT = (255, 255, 255)
-WINNER = (0, 255, 0)
 
 
 def zone_missions(place):
@@ -170,17 +168,13 @@ def segments(view):
         "chaos": (_level(view["chaos"], length), CHAOS, "solid", 0),
         "round": (view["space"], ROUND, "solid", 0),
     }
-    acting = {a["seat"] for a in view["asks"]}
-    winners = set(view["result"]["winners"]) if view.get("over") and view.get("result") else set()
-    for seat in range(view["players"]):
-        if seat in winners:
-            out["seat%d" % seat] = (255, WINNER, "blink", 600)
-        elif seat in acting:
-            out["seat%d" % seat] = (255, TO_ACT, "pulse", 1200)
-        elif seat in view["monarchs"]:
-            out["seat%d" % seat] = (200, MONARCH, "solid", 0)
-        elif seat == view["hand_of_king"]:
-            out["seat%d" % seat] = (255, HAND, "solid", 0)
-        else:
-            out["seat%d" % seat] = (60, IDLE, "solid", 0)
+
+    def state_of(seat):
+        if seat in view["monarchs"]:
+            return 200, MONARCH
+        if seat == view["hand_of_king"]:
+            return 255, HAND
+        return None
+
+    out.update(seat_lights(view, state_of))
     return out

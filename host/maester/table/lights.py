@@ -1,0 +1,26 @@
+"""The per-seat lights every game shares, drawn from the public view.
+
+Winners blink green and a seat that must act pulses white, in every game; otherwise a game's own
+state for the seat (knelt, out, monarch...) or a dim idle light.
+"""
+
+WINNER = (0, 255, 0)
+TO_ACT = (255, 255, 255)
+IDLE = (40, 40, 60)
+
+
+def seat_lights(view, state_of):
+    """{"seatN": (level, rgb, pattern, period_ms)}. `state_of(seat)` gives (level, rgb) or None."""
+    acting = {a["seat"] for a in view["asks"]}
+    winners = set(view["result"]["winners"]) if view.get("over") and view.get("result") else set()
+    out = {}
+    for seat in range(view["players"]):
+        if seat in winners:
+            light = (255, WINNER, "blink", 600)
+        elif seat in acting:
+            light = (255, TO_ACT, "pulse", 1200)
+        else:
+            level, rgb = state_of(seat) or (60, IDLE)
+            light = (level, rgb, "solid", 0)
+        out["seat%d" % seat] = light
+    return out
