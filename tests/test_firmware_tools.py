@@ -23,7 +23,8 @@ from maester.table import profile as profiles
 from maester.hwconfig import board_config, load_pinmap
 from maester_fw import wire
 
-from conftest import FIRMWARE, ROOT, micropython_binary
+from conftest import micropython_binary
+from maester.paths import FIRMWARE, ROOT
 
 MODULES = sorted(p.stem for p in (FIRMWARE / "maester_fw").glob("*.py"))
 

@@ -9,6 +9,8 @@ import json
 import os
 from pathlib import Path
 
+from .paths import ROOT
+
 SIM_PREFIX = "sim-"
 # The card sections of each game's cards.json (an owner's file is merged section by section).
 SECTIONS = {"btwixt": ("allies", "influence"), "intrigue": ("characters", "iron_throne"),
@@ -19,7 +21,7 @@ def db_root():
     env = os.environ.get("MAESTER_CARDS_DB")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parent.parent.parent / "cards_db"
+    return ROOT / "cards_db"
 
 
 def maester_home():

