@@ -179,6 +179,40 @@ def test_a_refused_choice_says_why_to_that_seat_only_and_changes_nothing(tmp_pat
     assert session.state == before
 
 
+def test_a_choice_of_the_wrong_json_type_or_depth_is_refused_with_a_reason_never_a_500(tmp_path):
+    session = start("btwixt", 5, log=tmp_path / "g.sqlite")
+    rng = random.Random(5)
+    while True:  # on to a decision with a number in a choice (a council, a pile)
+        ask = session.state["asks"][0]
+        numbered = [c for c in ask["choices"] if any(type(x) is int for x in c)]
+        if numbered:
+            break
+        assert session.submit({"seat": ask["seat"], "ask": ask["id"], "choice": rng.choice(ask["choices"])}).ok
+    seat = ask["seat"]
+    before = copy.deepcopy(session.state)
+    with served(session, answerable=[seat]) as (web, base):
+        url = seat_url(web, base, seat) + "/choose"
+        floated = [float(x) if type(x) is int else x for x in numbered[0]]
+        for body in ({"ask": ask["id"], "choice": floated},
+                     {"ask": ask["id"], "choice": [numbered[0]]},
+                     {"ask": ask["id"], "choice": {"c": numbered[0]}},
+                     {"ask": ask["id"], "choice": ask["choices"][0] + [1.5]}):
+            r = httpx.post(url, json=body)
+            assert r.status_code == 409 and "not a legal choice" in r.json()["reason"], (body, r.text)
+        # true is not decision 1, 2.0 is not decision 2.
+        for bad in (True, float(ask["id"]), str(ask["id"])):
+            r = httpx.post(url, json={"ask": bad, "choice": ask["choices"][0]})
+            assert r.status_code == 400 and r.json()["reason"], bad
+        r = httpx.post(url, json={"ask": ask["id"], "choice": ask["choices"][0], "pending": True})
+        assert r.status_code == 400
+        # A body nested deeper than any parser's recursion: refused as unreadable, not a 500.
+        deep = b"[" * 100_000 + b"]" * 100_000
+        for content in (deep, b'{"ask": %d, "choice": ' % ask["id"] + deep + b"}"):
+            r = httpx.post(url, content=content)
+            assert r.status_code == 400 and r.json()["reason"]
+    assert session.state == before
+
+
 # --- secrets ---------------------------------------------------------------------------------------
 
 def test_a_seat_page_shows_its_own_secrets_and_never_another_seats(page):

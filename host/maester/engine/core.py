@@ -16,6 +16,8 @@ changes nothing. An accepted command mutates the state in place and returns the 
 that need the old state (the session, tests) keep the log: state is a fold of it.
 """
 
+import reprlib
+
 from .chance import Chance, seed_state
 
 REFEREE = "referee"
@@ -195,24 +197,62 @@ def find_ask(state, ask_id):
 
 def check(state, command):
     """Validate without changing anything. Returns (ask, None) or (None, reason)."""
+    ask, _, reason = _match(state, command)
+    return ask, reason
+
+
+def _match(state, command):
+    """(ask, the ask's own choice that `command` names, None) or (None, None, reason).
+
+    Matching is exact in JSON terms: a boolean, a whole number, a float and a string never stand
+    for one another (Python's ``True == 1 == 1.0`` would let them), at any depth of a choice.
+    """
     if state["over"]:
-        return None, "the game is over"
+        return None, None, "the game is over"
+    if type(command) is not dict:
+        return None, None, "a command names a seat, a decision and a choice"
     seat = command.get("seat")
     ask_id = command.get("ask")
-    choice = command.get("choice")
+    if type(ask_id) is not int:
+        return None, None, "a decision is named by its whole number, not %s" % (_show(ask_id),)
     ask = find_ask(state, ask_id)
     if ask is None:
-        mine = [a["id"] for a in state["asks"] if a["seat"] == seat]
+        mine = [a["id"] for a in state["asks"] if same(a["seat"], seat)]
         if mine:
-            return None, "decision %s is closed; your open decision is %s" % (ask_id, mine[0])
-        return None, "nothing is asked of you now (decision %s is closed)" % (ask_id,)
-    if ask["seat"] != seat:
-        return None, "decision %s is not yours" % (ask_id,)
-    if isinstance(choice, tuple):
+            return None, None, "decision %d is closed; your open decision is %s" % (ask_id, mine[0])
+        return None, None, "nothing is asked of you now (decision %d is closed)" % (ask_id,)
+    if not same(ask["seat"], seat):
+        return None, None, "decision %d is not yours" % (ask_id,)
+    choice = command.get("choice")
+    if type(choice) is tuple:
         choice = list(choice)
-    if choice not in ask["choices"]:
-        return None, "%s is not a legal choice for this decision" % (_show(choice),)
-    return ask, None
+    choices = ask["choices"]
+    # The membership test (C speed) refuses almost everything at once; `same` then checks the
+    # types of the choices that are equal in Python's looser sense.
+    if choice in choices:
+        for legal in choices:
+            if legal == choice and same(legal, choice):
+                return ask, legal, None
+    return None, None, "%s is not a legal choice for this decision" % (_show(choice),)
+
+
+_ARRAYS = (list, tuple)
+
+
+def same(a, b):
+    """Whether `a` and `b` are the same JSON value, types included (a tuple counts as an array).
+
+    The recursion follows whichever side is shallower, so a deeply nested value costs nothing
+    against a flat one.
+    """
+    ta, tb = type(a), type(b)
+    if ta in _ARRAYS:
+        return tb in _ARRAYS and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if ta is not tb:
+        return False
+    if ta is dict:
+        return a.keys() == b.keys() and all(same(v, b[k]) for k, v in a.items())
+    return a == b
 
 
 def apply(state, command, forced=None):
@@ -221,13 +261,10 @@ def apply(state, command, forced=None):
     Returns Applied(events, outcomes) or Rejected(reason); a rejection leaves `state` untouched.
     `outcomes` lists every chance outcome drawn, for the log; `forced` replays logged ones.
     """
-    ask, reason = check(state, command)
+    ask, choice, reason = _match(state, command)
     if ask is None:
         return Rejected(reason)
     game = GAMES[state["game"]]
-    choice = command["choice"]
-    if isinstance(choice, tuple):
-        choice = list(choice)
     state["asks"].remove(ask)
     state["seq"] += 1
     state["_outcomes"] = outcomes = []
@@ -299,6 +336,8 @@ def filter_events(events, viewer):
 
 
 def _show(choice):
-    if isinstance(choice, list):
-        return " ".join(str(x) for x in choice) or "(empty)"
-    return repr(choice)
+    """A choice in words, bounded however large or deep it is."""
+    if type(choice) is list and all(type(x) in (str, int) for x in choice):
+        text = " ".join(str(x) for x in choice) or "(empty)"
+        return text if len(text) <= 80 else text[:77] + "..."
+    return reprlib.repr(choice)

@@ -134,10 +134,11 @@ class WebGame:
         """A command from seat `seat`'s page. Returns (status, {"ok", "reason"})."""
         if seat not in self.answerable:
             return 409, {"ok": False, "reason": "this seat is played from the terminal or by a bot"}
-        if not isinstance(body, dict) or not isinstance(body.get("ask"), int):
+        # JSON types count: true is not decision 1, nor 2.0 decision 2 (the engine matches the same way).
+        if not isinstance(body, dict) or type(body.get("ask")) is not int:
             return 400, {"ok": False, "reason": "send {\"ask\": id, \"choice\": [...]}"}
         if "pending" in body:
-            if self.runner is None or not isinstance(body["pending"], int):
+            if self.runner is None or type(body["pending"]) is not int:
                 return 400, {"ok": False, "reason": "no tapped card is waiting for a position"}
             held = self.runner.pending.get(seat)
             if held is None or held["ask"] != body["ask"]:
@@ -187,7 +188,7 @@ def build_app(web):
             return forbidden()
         try:
             body = await request.json()
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser goes
             body = None
         status, out = await run_in_threadpool(web.choose, seat, body)
         return JSONResponse(out, status_code=status, headers=HEADERS)
