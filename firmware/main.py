@@ -61,6 +61,7 @@ class UsbSerial:
 
 class Board:
     def __init__(self):
+        self.platform = sys.platform  # "rp2" or "esp32": picks the default config
         self.ticks_ms = time.ticks_ms
         self.ticks_us = time.ticks_us  # the reader drivers' clock
         self.sleep_us = time.sleep_us

@@ -48,8 +48,19 @@ EXIT_RECONFIGURE = "reconfigure"
 _KIND = {P_PLACED: wire.PLACED, P_REMOVED: wire.REMOVED}
 
 
+class NoStrip:
+    """Stands in for a strip this port could not build (safe mode): frames go nowhere."""
+
+    def write(self, buf):
+        pass
+
+
 class Reader:
-    """One configured reader: its driver, its presence machine, and whether it answers."""
+    """One configured reader: its driver, its presence machine, and whether it answers.
+
+    driver is None when the board could not build its bus or chip select (safe mode): the
+    reader then stays FAULT and is never tried.
+    """
 
     def __init__(self, index, rcfg, driver, poll):
         self.index = index
@@ -63,6 +74,8 @@ class Reader:
         self.last_init = 0
 
     def start(self, on_event, now):
+        if self.driver is None:
+            return False
         self.inits += 1
         self.last_init = now
         try:
@@ -80,7 +93,7 @@ class Reader:
 class App:
     def __init__(self, hal, cfg=None, raw_cfg=None, boot_id=None, config_path=None):
         self.hal = hal
-        self.cfg = cfg = cfg or configmod.DEFAULT
+        self.cfg = cfg = cfg or configmod.default(hal.platform)
         self.config_path = config_path or configmod.PATH
         self.boot_id = boot_id if boot_id is not None else hal.boot_id()
         self.exit = None
@@ -93,11 +106,20 @@ class App:
         self._up = 0
         self._wraps = 0
 
+        self.problems = []  # (code, text) for the host, sent after every handshake
+        self._pending_errors = []
+
         hal.begin(cfg)
         self.readers = []
-        spi = hal.spi(cfg["spi"]) if cfg["readers"] else None
+        spi = None
+        if cfg["readers"]:
+            spi = self._build("spi", "SPI(%d)" % cfg["spi"]["id"], hal.spi, cfg["spi"])
         for i, r in enumerate(cfg["readers"]):
-            self.readers.append(Reader(i, r, self._driver(r, spi), cfg["poll"]))
+            cs = None
+            if spi is not None:
+                cs = self._build("readers[%d].cs" % i, "pin %d" % r["cs"], hal.pin, r["cs"])
+            driver = self._driver(r, spi, cs) if cs is not None else None
+            self.readers.append(Reader(i, r, driver, cfg["poll"]))
         for r in self.readers:
             r.start(self._on_presence, now)
         self._interval = cfg["poll"]["interval_ms"]
@@ -105,7 +127,8 @@ class App:
         self._round_start = now
 
         lc = cfg["leds"]
-        self.strip = hal.strip(lc["pin"], lc["pixels"], lc["order"])
+        strip = self._build("leds.pin", "pin %d" % lc["pin"], hal.strip, lc["pin"], lc["pixels"], lc["order"])
+        self.strip = strip if strip is not None else NoStrip()
         self.leds = Segments(cfg["segments"], lc["pixels"], self.strip, lc["budget_ma"],
                              max_hz=lc["max_hz"], order=lc["order"])
 
@@ -119,7 +142,6 @@ class App:
         self._taps = []
         self._snapshot_due = False
         self._restart = False
-        self._pending_errors = []  # reported once the host is there
         self.overruns = 0
         self.internal_errors = 0
         self._cfg_buf = None
@@ -129,9 +151,21 @@ class App:
 
     # -- set-up ------------------------------------------------------------------------------
 
-    def _driver(self, r, spi):
+    def _build(self, field, what, make, *args):
+        """make(*args) for one part of the board the config names, or None if this port
+        cannot build it (machine.SPI and machine.Pin raise ValueError, e.g. the esp32 port
+        has no SPI(0)).  Raised out of here it would leave main() with the watchdog
+        running: a reset every few seconds and never a HELLO, so the host could not send
+        a better config.  The board runs without that part instead (safe mode) and the
+        ERROR names the field."""
+        try:
+            return make(*args)
+        except Exception as e:
+            self.report(wire.ERR_CONFIG, "%s: %s cannot be built on this port: %s" % (field, what, e))
+            return None
+
+    def _driver(self, r, spi, cs):
         hal = self.hal
-        cs = hal.pin(r["cs"])
         if r["type"] == "mfrc522":
             from maester_fw.mfrc522 import MFRC522
 
@@ -141,8 +175,9 @@ class App:
         return PN532(spi, cs, sleep_us=hal.sleep_us)
 
     def report(self, code, text):
-        """Queue an ERROR for the host (sent after the handshake), e.g. a bad stored config."""
-        self._pending_errors.append((code, text))
+        """An ERROR for the host, e.g. a bad stored config.  Sent after every handshake, so
+        a host that connects later learns it too."""
+        self.problems.append((code, text))
 
     # -- the loop ----------------------------------------------------------------------------
 
@@ -256,7 +291,7 @@ class App:
         errors = 0
         resets = 0
         for r in self.readers:
-            resets += r.inits - 1
+            resets += r.inits - 1 if r.inits else 0
             p = r.presence
             if r.fault or p is None:
                 rows.append({"reader": r.index, "state": wire.FAULT, "uid": None})
@@ -297,6 +332,7 @@ class App:
             if self.state == HANDSHAKE and msg["boot_id"] == self.boot_id and msg["proto"] == wire.VERSION:
                 self.state = READY
                 self._snapshot_due = True  # always the first reliable frame of a session
+                self._pending_errors = self.problems[:]
         elif mtype == wire.RESYNC:
             self._restart = True
         elif mtype == wire.HEARTBEAT:
@@ -404,19 +440,22 @@ def main(hal, config_path=None):
     path = config_path or configmod.PATH
     boot_id = hal.boot_id()
     hal.kbd_intr(-1)  # 0x03 inside a frame is data, not Ctrl-C
-    while True:
-        problem = None
-        try:
-            cfg, raw = configmod.load(path)
-        except configmod.ConfigError as e:
-            cfg, raw, problem = configmod.DEFAULT, None, "stored config refused, using defaults: " + str(e)
-        app = App(hal, cfg, raw, boot_id, path)
-        if problem:
-            app.report(wire.ERR_CONFIG, problem)
-        why = app.run()
-        if why == EXIT_RECONFIGURE:
-            continue  # same boot id: it is not a reboot; the new HELLO shows the new config
-        hal.kbd_intr(3)
-        if why == EXIT_BOOTLOADER:
-            hal.bootloader()
-        return why
+    try:
+        while True:
+            problem = None
+            try:
+                cfg, raw = configmod.load(path, hal.platform)
+            except configmod.ConfigError as e:
+                cfg, raw = configmod.default(hal.platform), None
+                problem = "stored config refused, using defaults: " + str(e)
+            app = App(hal, cfg, raw, boot_id, path)
+            if problem:
+                app.report(wire.ERR_CONFIG, problem)
+            why = app.run()
+            if why != EXIT_RECONFIGURE:
+                break  # else: same boot id, not a reboot; the new HELLO shows the new config
+    finally:
+        hal.kbd_intr(3)  # also if something escapes: Ctrl-C must work at the REPL
+    if why == EXIT_BOOTLOADER:
+        hal.bootloader()
+    return why

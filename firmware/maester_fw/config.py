@@ -20,8 +20,8 @@ that starts lowest is 0.  JSON objects have no order a MicroPython dict keeps, s
 cannot come from the order in the file.
 
 `parse(raw)` returns a normalised dict or raises ConfigError whose message names the field
-("readers[1].type: must be mfrc522 or pn532, got 'rc522'").  `load(path)` falls back to
-DEFAULT when there is no file.  `save(path, raw)` replaces the file atomically.
+("readers[1].type: must be mfrc522 or pn532, got 'rc522'").  `load(path, platform)` falls
+back to default(platform) when there is no file.  `save(path, raw)` replaces the file atomically.
 """
 
 import json
@@ -32,12 +32,24 @@ MAX_READERS = 16  # protocol 1: a SNAPSHOT holds at most 16 readers
 READER_TYPES = ("mfrc522", "pn532")
 MODES = ("fill", "count", "dot", "dim")
 
-# A bare board: the reference wiring (SPI0, one MFRC522 on GP17, a short strip on GP22).
+# A bare board runs on the default of its MicroPython port (sys.platform), see default().
+# rp2, a Pico: the reference wiring (SPI0, one MFRC522 on GP17, a short strip on GP22).
 DEFAULT_TEXT = """{
  "board": "maester",
  "spi": {"id": 0, "sck": 18, "mosi": 19, "miso": 16, "baudrate": 4000000},
  "readers": [{"type": "mfrc522", "cs": 17, "name": "reader0"}],
  "leds": {"pin": 22, "pixels": 8, "budget_ma": 300},
+ "segments": {"status": [0, 8]}
+}"""
+
+# esp32, an ESP32-S3 wired as hardware/pins/esp32s3.json (SPI id 1 on GPIO12/11/13, the
+# first reader on GPIO10, the strip on GPIO14).  The Pico's wiring cannot even be built
+# there: the esp32 port has no SPI(0) and the S3 no GPIO22.
+ESP32_TEXT = """{
+ "board": "maester",
+ "spi": {"id": 1, "sck": 12, "mosi": 11, "miso": 13, "baudrate": 2000000},
+ "readers": [{"type": "mfrc522", "cs": 10, "name": "reader0"}],
+ "leds": {"pin": 14, "pixels": 8, "budget_ma": 300},
  "segments": {"status": [0, 8]}
 }"""
 
@@ -208,8 +220,15 @@ def parse(raw):
 DEFAULT = parse(DEFAULT_TEXT)
 
 
-def load(path=PATH):
-    """(config, raw bytes) from the file at `path`; (DEFAULT, None) if there is none.
+def default(platform):
+    """The built-in config of a port: "esp32" (an ESP32-S3) or anything else (a Pico)."""
+    if platform == "esp32":
+        return parse(ESP32_TEXT)
+    return DEFAULT
+
+
+def load(path=PATH, platform="rp2"):
+    """(config, raw bytes) from the file at `path`; (default(platform), None) if there is none.
 
     Raises ConfigError if the file exists but is not a valid config.
     """
@@ -217,7 +236,7 @@ def load(path=PATH):
         with open(path, "rb") as f:
             raw = f.read()
     except OSError:
-        return DEFAULT, None
+        return default(platform), None
     return parse(raw), raw
 
 

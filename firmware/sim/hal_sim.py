@@ -266,6 +266,8 @@ class Control:
 class HalSim:
     """The HAL of a simulated board.  See FIRMWARE.md for the interface every HAL offers."""
 
+    platform = "rp2"  # it stands in for a Pico (hal_esp32.Esp32HalSim for an ESP32-S3)
+
     def __init__(self, serial, table=None, ticks_ms=None, control=None, taps=(), boot_id=None):
         self.serial = serial
         self.table = table or Table()

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from maester.paths import FIRMWARE, tool
+from maester.paths import FIRMWARE, ROOT, tool
 import serial
 
 sys.path.insert(0, str(FIRMWARE))
@@ -319,6 +319,122 @@ out(why=why, kbd=hal.kbd, acks=acks)
     assert rec["why"] == "repl"
     assert rec["kbd"] == 3  # Ctrl-C works again at the REPL
     assert [wire.ACK, 1] in rec["acks"]  # the host learns the command arrived
+
+
+HOSTED_ESP32 = r'''
+from hal_esp32 import Esp32HalSim
+
+ESP_CFG = json.dumps({"board": "s3-table", "spi": {"id": 1, "sck": 12, "mosi": 11, "miso": 13},
+                      "readers": [{"type": "mfrc522", "cs": 10, "name": "seat0"},
+                                  {"type": "mfrc522", "cs": 9, "name": "seat1"}],
+                      "leds": {"pin": 14, "pixels": 8, "budget_ma": 300}}).encode()
+
+class HostedEsp32(Esp32HalSim):
+    """An ESP32-S3 board run by app.main(); its host lives in idle().  The host acks every
+    HELLO; after an ERR_CONFIG it writes ESP_CFG; once readers work it lays a card on
+    reader 0 and, when the TAP arrives, sends REPL, which ends main()."""
+    def __init__(self):
+        self.clock = Clock()
+        self.ser = LoopSerial()
+        Esp32HalSim.__init__(self, self.ser, ticks_ms=self.clock, boot_id=BOOT)
+        self.host = wire.Link(self.ser.push, self._got)
+        self.msgs = []
+        self.wrote = self.placed = self.quit = False
+    def _got(self, t, p):
+        m = wire.decode_message(t, p)
+        self.msgs.append(m)
+        now = self.clock.now
+        if t == wire.HELLO:
+            self.host.reset()
+            self.host.send_unreliable(wire.HELLO_ACK, wire.hello_ack(m["boot_id"]), now)
+        elif t == wire.ERROR and m["code"] == wire.ERR_CONFIG and not self.wrote:
+            self.wrote = True
+            crc = wire.crc16(ESP_CFG)
+            for off in range(0, len(ESP_CFG), 100):
+                self.host.send(wire.CONFIG_WRITE, wire.config_write(off, len(ESP_CFG), crc,
+                                                                    ESP_CFG[off:off + 100]), now)
+        elif t == wire.SNAPSHOT and m["readers"][0]["state"] == wire.ABSENT and not self.placed:
+            self.placed = True
+            self.table.place(0, UID)
+        elif t == wire.TAP and not self.quit:
+            self.quit = True
+            self.host.send(wire.REPL, wire.repl(), now)
+    def idle(self, ms):
+        self.clock.now += 5
+        if self.clock.now > 200000:          # 100 s: the script went wrong, end it
+            raise SystemExit(9)
+        data = self.ser.take()
+        if data:
+            self.host.feed(data, self.clock.now)
+        self.host.poll(self.clock.now)
+        if self.host.heartbeat_due(self.clock.now):
+            self.host.send_unreliable(wire.HEARTBEAT, wire.heartbeat(0, 7), self.clock.now)
+
+def run(path):
+    hal = HostedEsp32()
+    try:
+        why = app.main(hal, path)
+        escaped = None
+    except Exception as e:                   # what would reach main.py, watchdog running
+        why, escaped = None, repr(e)
+    out(why=why, escaped=escaped, kbd=hal.kbd, msgs=[js(m) for m in hal.msgs])
+'''
+
+
+def _kinds(msgs, kind):
+    return [m for m in msgs if m["type"] == kind]
+
+
+def test_esp32_with_a_config_it_cannot_build_still_says_hello_and_takes_a_new_config(device):
+    # The Pico's wiring stored on an ESP32-S3: the esp32 port has no SPI(0) and no GPIO22.
+    pico = json.dumps({"board": "pico-wired", "spi": {"id": 0, "sck": 18, "mosi": 19, "miso": 16},
+                       "readers": [{"type": "mfrc522", "cs": 17, "name": "seat0"}],
+                       "leds": {"pin": 22, "pixels": 8, "budget_ma": 300}, "watchdog_ms": 5000})
+    (rec,) = device(HOSTED_ESP32 + '''
+with open("cfg.json", "w") as f:
+    f.write(%r)
+run("cfg.json")
+''' % pico, heap="4m")
+    assert rec["escaped"] is None, rec["escaped"]
+    assert rec["why"] == "repl" and rec["kbd"] == 3
+    msgs = rec["msgs"]
+    hellos = _kinds(msgs, "HELLO")
+    assert hellos[0]["board"] == "pico-wired" and hellos[0]["readers"] == 1  # safe mode said HELLO
+    errors = [e["text"] for e in _kinds(msgs, "ERROR")]
+    assert any(t.startswith("spi: SPI(0) cannot be built on this port") for t in errors), errors
+    assert any(t.startswith("leds.pin: pin 22 cannot be built on this port") for t in errors), errors
+    assert all(e["code"] == wire.ERR_CONFIG for e in _kinds(msgs, "ERROR"))
+    snaps = _kinds(msgs, "SNAPSHOT")
+    assert snaps[0]["readers"] == [{"reader": 0, "state": wire.FAULT, "uid": None}]
+    assert _kinds(msgs, "CONFIG_STATUS")[-1]["status"] == wire.CONFIG_OK
+    # the new config was applied: a new HELLO, two working readers, and a card on one of them
+    assert hellos[-1]["board"] == "s3-table" and hellos[-1]["readers"] == 2
+    assert snaps[-1]["readers"][1] == {"reader": 1, "state": wire.ABSENT, "uid": None}
+    (tap,) = _kinds(msgs, "TAP")
+    assert (tap["reader"], tap["kind"], tap["uid"]) == (0, wire.PLACED, UID)
+
+
+def test_esp32_without_a_config_runs_on_its_own_default_wiring(device):
+    (rec,) = device(HOSTED_ESP32 + '''
+run("none.json")
+''', heap="4m")
+    assert rec["escaped"] is None, rec["escaped"]
+    assert rec["why"] == "repl"
+    msgs = rec["msgs"]
+    assert _kinds(msgs, "ERROR") == []
+    assert _kinds(msgs, "SNAPSHOT")[0]["readers"] == [{"reader": 0, "state": wire.ABSENT, "uid": None}]
+    assert len(_kinds(msgs, "TAP")) == 1
+
+
+def test_each_port_gets_the_default_config_of_its_pin_map():
+    pins = {b: json.loads((ROOT / "hardware" / "pins" / (b + ".json")).read_text()) for b in ("pico", "esp32s3")}
+    for platform, board in (("rp2", "pico"), ("esp32", "esp32s3"), ("linux", "pico")):
+        cfg, pm = config.default(platform), pins[board]
+        assert {k: cfg["spi"][k] for k in ("id", "sck", "mosi", "miso")} == \
+            {k: pm["spi"][k] for k in ("id", "sck", "mosi", "miso")}, platform
+        assert cfg["readers"][0]["cs"] == pm["reader_cs"][0]
+        assert cfg["leds"]["pin"] == pm["leds"]["pin"]
+    assert config.default("rp2") == config.DEFAULT
 
 
 def test_steady_state_loop_does_not_allocate(device):
