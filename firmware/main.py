@@ -23,7 +23,8 @@ class UsbSerial:
     stdin.readinto() waits for the whole buffer, so bytes are taken one at a time while
     poll says more are there.  A write to a host that holds the port open without reading
     blocks for up to 500 ms on rp2, so writes wait until poll reports room, and go out in
-    64-byte pieces (the CDC endpoint's size).
+    64-byte pieces (the CDC endpoint's size).  The esp32 port always reports room; there
+    the app itself bounds what it writes to a silent host (app.App._write).
     """
 
     def __init__(self):

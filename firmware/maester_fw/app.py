@@ -102,6 +102,7 @@ class App:
         self.config_len = len(raw_cfg) if raw_cfg else 0
         self.config_crc = wire.crc16(raw_cfg) if raw_cfg else 0
         now = hal.ticks_ms()
+        self._now = now  # the time of this pass, for _write
         self._t0 = now
         self._up = 0
         self._wraps = 0
@@ -136,6 +137,7 @@ class App:
         self._rx = bytearray(RX_CHUNK)
         self._tx = bytearray(TX_SIZE)
         self._tx_n = 0
+        self._hello_out = False  # True while the HELLO is being queued (see _write)
         self.tx_dropped = 0  # frames that did not fit the TX buffer (the Link resends reliable ones)
         self._hello = wire.hello(self.boot_id, CAPS, len(self.readers), lc["pixels"], FIRMWARE,
                                  cfg["board"], self.config_len, self.config_crc)
@@ -197,6 +199,7 @@ class App:
         hal = self.hal
         link = self.link
         now = hal.ticks_ms()
+        self._now = now
         self._clock(now)
 
         rx = self._rx
@@ -284,7 +287,11 @@ class App:
         self._snapshot_due = False
         self.link.reset()
         self._hello_at = now
+        if not self.link.peer_alive(now):
+            self._tx_n = 0  # what the silent host did not take: see _write
+        self._hello_out = True
         self.link.send_unreliable(wire.HELLO, self._hello, now)
+        self._hello_out = False
 
     def _snapshot(self):
         rows = []
@@ -400,8 +407,18 @@ class App:
     # -- serial out --------------------------------------------------------------------------
 
     def _write(self, frame):
-        """The Link's write: queue a frame.  The serial port is written by _flush, which
-        never waits, so a host that stops reading cannot stall the reader loop."""
+        """The Link's write: queue a frame.  The serial port is written by _flush, one
+        write per pass, and only when the port says it has room.
+
+        That is not enough on the esp32 port: its stdout always says "writable", and a
+        write to a host that holds the port open without reading waits for the USB TX
+        timeout (500 ms with TinyUSB CDC).  So while the host is silent (no good frame
+        for 3 s, or none yet) the board queues nothing but its HELLO, once a second, and
+        drops the rest: at most one blocked write per pass and a HELLO's worth per second.
+        """
+        if not self._hello_out and not self.link.peer_alive(self._now):
+            self.tx_dropped += 1
+            return
         n = len(frame)
         if self._tx_n + n > TX_SIZE:
             self.tx_dropped += 1  # reliable frames come again on retransmit
@@ -415,6 +432,8 @@ class App:
             return
         w = self.hal.serial.write(self._tx, n)
         if not w:
+            if not self.link.peer_alive(self._now):
+                self._tx_n = 0  # a silent host took nothing: drop it, the next HELLO comes in 1 s
             return
         if w >= n:
             self._tx_n = 0

@@ -58,9 +58,9 @@ class Clock:
 
 class Rig:
     """The device (App on HalSim) and a host Link, joined by an in-memory serial line."""
-    def __init__(self, cfg=CFG, raw=None, path="cfg.json"):
+    def __init__(self, cfg=CFG, raw=None, path="cfg.json", serial=None):
         self.clock = Clock()
-        self.ser = LoopSerial()
+        self.ser = serial(self.clock) if serial else LoopSerial()
         self.hal = HalSim(self.ser, ticks_ms=self.clock, boot_id=BOOT)
         self.app = app.App(self.hal, config.validate(cfg), raw, None, path)
         self.msgs = []      # messages the host Link delivered, in order
@@ -435,6 +435,52 @@ def test_each_port_gets_the_default_config_of_its_pin_map():
         assert cfg["readers"][0]["cs"] == pm["reader_cs"][0]
         assert cfg["leds"]["pin"] == pm["leds"]["pin"]
     assert config.default("rp2") == config.DEFAULT
+
+
+def test_esp32_usb_that_always_says_writable_cannot_stall_the_loop_while_the_host_is_silent(device):
+    # The esp32 port's stdout is always "writable"; a write to a host that holds the port
+    # without reading waits 500 ms and takes nothing.  The host here stops reading and
+    # talking with a TAP and retransmissions in flight, for 20 s of loop time.
+    (rec,) = device('''
+from hal_esp32 import StallingSerial
+r = Rig(serial=StallingSerial)
+r.handshake()
+r.hal.table.place(0, UID)
+r.step(100)
+taps_before = len(r.of("TAP"))
+r.ser.reading = False                  # the host hangs: it neither reads nor writes
+r.hal.table.place(1, "11223344")       # a TAP the host will not ack
+t0 = r.clock.now
+longest = 0
+late = []                              # (pass start, pass time) once the host is 3 s silent
+polls0 = r.app.readers[0].presence.polls
+while r.clock.now - t0 < 20000:
+    before = r.clock.now
+    r.step(1, host=False)
+    took = r.clock.now - before
+    longest = max(longest, took)
+    if before - t0 >= 4000:
+        late.append((before, took))
+polls = r.app.readers[0].presence.polls - polls0
+blocked_late = len([1 for b, t in late if t >= r.ser.block_ms])
+late_ms = late[-1][0] - late[0][0]
+# the host reads again, without a word: it still gets whole HELLOs, and can answer one
+r.ser.reading = True
+n = len(r.of("HELLO"))
+r.step(600, host=False)
+hellos = len(r.of("HELLO")) - n
+r.ack_hello()
+r.step(20)
+out(taps_before=taps_before, longest=longest, blocked_late=blocked_late, late_ms=late_ms,
+    polls=polls, hellos=hellos, snap=js(r.of("SNAPSHOT")[-1]), dropped=r.app.tx_dropped)
+''')
+    assert rec["taps_before"] == 1
+    assert rec["longest"] <= 500 + 10  # never more than one blocked write in a pass
+    # once the host has been silent 3 s: one blocked write (the HELLO) per second at most
+    assert rec["blocked_late"] <= rec["late_ms"] // 1000 + 1, rec
+    assert rec["polls"] > 300  # reader 0 was polled all along (every 20 ms of unblocked time)
+    assert rec["hellos"] >= 1, rec
+    assert rec["snap"]["readers"][1] == {"reader": 1, "state": wire.PRESENT, "uid": "11223344"}
 
 
 def test_steady_state_loop_does_not_allocate(device):
