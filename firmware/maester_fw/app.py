@@ -29,7 +29,11 @@ FIRMWARE = "maester-fw 0.1"
 CAPS = (wire.CAP_LEDS | wire.CAP_BLINK | wire.CAP_PULSE | wire.CAP_CONFIG
         | wire.CAP_REPL | wire.CAP_BOOTLOADER)
 HELLO_EVERY_MS = 1000
-FAULT_RETRY_MS = 2000  # a reader that failed init() is tried again this often
+# A reader whose init() failed is tried again after FAULT_RETRY_MS, then after twice as
+# long each time up to FAULT_RETRY_MAX_MS: an absent reader costs a try a minute, not one
+# every 2 s, and one plugged in late still comes up within a minute.
+FAULT_RETRY_MS = 2000
+FAULT_RETRY_MAX_MS = 60000
 LOOP_BUDGET_MS = 25  # a pass longer than this counts as an overrun (SNAPSHOT counter 4)
 RX_CHUNK = 64  # serial bytes taken per read; at most RX_READS reads per pass
 RX_READS = 8
@@ -72,6 +76,7 @@ class Reader:
         self.fault = True
         self.inits = 0
         self.last_init = 0
+        self.retry_ms = FAULT_RETRY_MS  # wait after this failure before the next try
 
     def start(self, on_event, now):
         if self.driver is None:
@@ -83,7 +88,10 @@ class Reader:
         except Exception:  # a dead bus must not stop the other readers
             ok = False
         self.fault = not ok
+        if not ok and self.inits > 1:
+            self.retry_ms = min(2 * self.retry_ms, FAULT_RETRY_MAX_MS)
         if ok:
+            self.retry_ms = FAULT_RETRY_MS
             p = self.poll_cfg
             self.presence = Presence(self.driver, on_event, self.index, p["miss_limit"],
                                      p["confirm"], p["reselect_every"], p["bad_limit"])
@@ -261,7 +269,7 @@ class App:
         self._next_reader = i + 1
         r = readers[i]
         if r.fault:
-            if wire.elapsed(now, r.last_init) >= FAULT_RETRY_MS:
+            if wire.elapsed(now, r.last_init) >= r.retry_ms:
                 r.start(self._on_presence, now)
         else:
             r.presence.poll()

@@ -171,6 +171,12 @@ class MFRC522:
             self._sleep_us(100)
             self._rst(1)
             self._sleep_us(50_000)
+        # An absent chip answers nothing: MISO floats high (every register reads 0xFF) or
+        # is pulled low (0x00).  Found here at once; after the soft reset, a PowerDown bit
+        # that reads 1 forever would spin the 100 ms wait below on every retry.
+        self.version = self._rreg(_VersionReg)
+        if self.version == 0x00 or self.version == 0xFF:
+            return ERR_HW
         self._wreg(_CommandReg, _SOFT_RESET)
         t0 = self._ticks()
         while self._rreg(_CommandReg) & 0x10:            # PowerDown: oscillator starting
@@ -185,9 +191,6 @@ class MFRC522:
         self._wreg(_ModeReg, 0x3D)                       # CRC coprocessor preset 0x6363
         self._wreg(_CollReg, 0x00)                       # clear bits after a collision
         self._wreg(_RFCfgReg, self.gain << 4)            # RxGain: 5 = 38 dB (7 saturates)
-        self.version = self._rreg(_VersionReg)
-        if self.version == 0x00 or self.version == 0xFF:
-            return ERR_HW
         self.antenna(True)
         return OK
 

@@ -58,10 +58,10 @@ class Clock:
 
 class Rig:
     """The device (App on HalSim) and a host Link, joined by an in-memory serial line."""
-    def __init__(self, cfg=CFG, raw=None, path="cfg.json", serial=None):
+    def __init__(self, cfg=CFG, raw=None, path="cfg.json", serial=None, hal=HalSim):
         self.clock = Clock()
         self.ser = serial(self.clock) if serial else LoopSerial()
-        self.hal = HalSim(self.ser, ticks_ms=self.clock, boot_id=BOOT)
+        self.hal = hal(self.ser, ticks_ms=self.clock, boot_id=BOOT)
         self.app = app.App(self.hal, config.validate(cfg), raw, None, path)
         self.msgs = []      # messages the host Link delivered, in order
         self.frames = []    # every good frame on the wire, duplicates included: (type, seq, flags)
@@ -481,6 +481,45 @@ out(taps_before=taps_before, longest=longest, blocked_late=blocked_late, late_ms
     assert rec["polls"] > 300  # reader 0 was polled all along (every 20 ms of unblocked time)
     assert rec["hellos"] >= 1, rec
     assert rec["snap"]["readers"][1] == {"reader": 1, "state": wire.PRESENT, "uid": "11223344"}
+
+
+def test_an_absent_reader_is_retried_ever_more_rarely_and_each_try_is_quick(device):
+    two = dict(CFG, readers=[{"type": "mfrc522", "cs": 17, "name": "a"},
+                             {"type": "mfrc522", "cs": 20, "name": "b"}])
+    (rec,) = device('''
+class Unplugged(HalSim):
+    """Reader 1's chip is not on the bus: its chip select selects nothing, MISO reads 0xFF."""
+    def begin(self, cfg):
+        HalSim.begin(self, cfg)
+        self.chip = self.table.chips[1]
+        self.table.spi.devices.remove(self.chip)
+
+r = Rig(json.loads(%r), hal=Unplugged)
+rd = r.app.readers[1]
+sim = r.hal.table.clock                # the readers' simulated time, in us
+t0 = r.clock.now
+tries = [rd.last_init - t0]
+longest_us = 0
+while r.clock.now - t0 < 130000:       # 130 s, the host away
+    n, us = rd.inits, sim.now
+    r.app.step()
+    r.clock.now += 20
+    if rd.inits != n:
+        tries.append(rd.last_init - t0)
+        longest_us = max(longest_us, sim.now - us)
+faulty = rd.fault
+r.hal.table.spi.attach(r.hal.chip)     # plugged in at last
+while rd.fault and r.clock.now - t0 < 200000:
+    r.app.step()
+    r.clock.now += 20
+out(tries=tries, longest_us=longest_us, faulty=faulty, fixed=not rd.fault, retry_ms=rd.retry_ms,
+    first=r.app.readers[0].fault)
+''' % json.dumps(two))
+    gaps = [b - a for a, b in zip(rec["tries"], rec["tries"][1:])]
+    assert [round(g / 1000) for g in gaps] == [2, 4, 8, 16, 32, 60], rec["tries"]
+    assert rec["longest_us"] < 2000  # a try costs a few register reads, not 100 ms
+    assert rec["faulty"] and rec["fixed"] and not rec["first"]
+    assert rec["retry_ms"] == 2000  # a success starts the back-off again from 2 s
 
 
 def test_steady_state_loop_does_not_allocate(device):

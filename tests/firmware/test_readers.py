@@ -195,6 +195,42 @@ def test_empty_pn532_returns_a_clean_timeout_quickly_with_bounded_retries(scenar
     assert slow["aborts"] == 1 and slow["chip_aborts"] == 1   # ... and it aborted the command
 
 
+# -- no chip ----------------------------------------------------------------------------
+
+ABSENT_MFRC522 = '''
+from sim_mfrc522 import Rig
+
+class LowMiso:
+    """A chip select with nothing on it and MISO pulled low: every byte reads 0x00."""
+    def __init__(self, cs):
+        self.cs = cs
+        cs.dev = self
+    def cs_low(self): pass
+    def cs_high(self): pass
+    def xfer(self, b): return 0
+
+for miso in ("high", "low"):
+    rig = Rig(1)
+    d = rig.driver(0)
+    rig.spi.devices = []             # no chip on the bus: MISO floats high, reads 0xFF
+    if miso == "low":
+        rig.spi.attach(LowMiso(rig.chips[0].cs))
+    t0, c0 = rig.clock.now, rig.spi.calls
+    st = d.init()
+    out(miso=miso, st=st, us=rig.clock.now - t0, spi_calls=rig.spi.calls - c0)
+'''
+
+
+@pytest.mark.parametrize("interp", INTERPS)
+def test_an_absent_mfrc522_fails_init_at_once(scenario, interp):
+    recs = scenario(interp, "mfrc522", ABSENT_MFRC522)
+    assert [r["miso"] for r in recs] == ["high", "low"]
+    for r in recs:
+        assert r["st"] == mfrc522.ERR_HW
+        # not the soft reset's 100 ms wait for a PowerDown bit that reads 1 forever
+        assert r["us"] < 1000 and r["spi_calls"] < 10, r
+
+
 # -- errors are not timeouts -------------------------------------------------------------
 
 ERRORS_MFRC522 = '''
