@@ -163,7 +163,7 @@ def test_the_deal_by_player_count(players, each, box, start):
     assert [len(h) for h in g["hands"]] == [each] * players
     assert len(g["box"]) == box and sum(g["court"]["count"]) == start
     assert sorted(everything(g)) == sorted(t.state["config"]["cards"]["characters"])
-    assert g["court"]["width"] == (7 if players == 2 else 8)
+    assert g["court"]["width"] == 8          # the rules: up to 8, with two players too
     if players == 5:
         # The spare card lies face up as the first card of the base; play goes on from it.
         assert g["start_card"] == g["court"]["cards"][0][7]
@@ -175,11 +175,15 @@ def test_the_deal_by_player_count(players, each, box, start):
     assert v["hand_sizes"] == [each] * players and v["box"] == box and "box_cards" not in v
 
 
-def test_two_players_can_play_on_an_eight_wide_court_if_set():
-    t = Table(2, base_width=8)
-    assert t.g["court"]["width"] == 8
-    t = Table(2, variants=["wide"])
-    assert t.g["court"]["width"] == 8
+def test_two_players_play_on_an_eight_wide_base_unless_the_narrow_two_variant_is_on():
+    assert Table(2).g["court"]["width"] == 8
+    assert Table(2, base_width=7).g["court"]["width"] == 7
+    # Not the rules: a review's (and Pinguin Party's) 7-wide base for two, which 2 x 14 cards fill.
+    t = Table(2, variants=["narrow_two"])
+    assert t.g["court"]["width"] == 7 and t.state["config"]["base_width"] == 7
+    assert Table(3, variants=["narrow_two"]).g["court"]["width"] == 8   # two players only
+    # The name the rules' reading had before it became the default still replays saved games.
+    assert Table(2, variants=["wide"]).g["court"]["width"] == 8
 
 
 # --- turns and rounds ---------------------------------------------------------------------------
@@ -218,23 +222,24 @@ def test_an_eliminated_seat_stays_out_even_when_a_place_opens_for_it():
     assert t.emitted("round_won")[-1]["seat"] == 0 and t.g["penalties"] == [0, 1, 0]
 
 
-def test_the_round_ends_when_nobody_can_place_and_the_winner_may_be_blocked_with_cards():
+def test_the_round_ends_when_nobody_can_place_and_the_winner_pays_for_cards_left():
     t = Table(2)
     # Two players; seat 0 places the last card but is then blocked with a card left.
-    t.rig(["BBBBBBB"], hands={0: "BS", 1: "TT"}, offset=1)
+    t.rig(["BBBBBBBB"], hands={0: "BS", 1: "TT"})
     assert t.g["out"] == [False, False] and t.ask()["seat"] == 0
     t.place(0, "B", 1, 1)
     # Seat 1 holds only Targaryens: out with 2. Seat 0 keeps going: its Stark fits nowhere.
     assert t.emitted("round_won")[-1]["seat"] == 0
     assert t.g["history"][0]["left"] == [1, 2]
-    assert t.g["penalties"] == [0, 2]                # the winner takes no penalty (default)
+    assert t.g["penalties"] == [1, 2]                # the rules: everyone holding cards, the winner too
 
 
-def test_the_winner_pays_for_cards_left_when_that_setting_is_on():
-    t = Table(2, winner_pays=True)
-    t.rig(["BBBBBBB"], hands={0: "BS", 1: "TT"}, offset=1)
+@pytest.mark.parametrize("config", [{"variants": ["winner_exempt"]}, {"winner_pays": False}])
+def test_the_winner_exempt_variant_spares_the_round_winner(config):
+    t = Table(2, **config)
+    t.rig(["BBBBBBBB"], hands={0: "BS", 1: "TT"})
     t.place(0, "B", 1, 1)
-    assert t.g["penalties"] == [1, 2]
+    assert t.g["penalties"] == [0, 2]
 
 
 def test_penalty_tokens_are_suggested_for_each_penalty():
@@ -395,7 +400,7 @@ def random_game(players, seed, check_every=True, **config):
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-@pytest.mark.parametrize("variants", [[], ["mat"], ["winner_starts", "winner_pays"]])
+@pytest.mark.parametrize("variants", [[], ["mat"], ["winner_starts", "winner_exempt"], ["narrow_two"]])
 def test_random_playouts_keep_every_invariant(players, variants):
     for seed in range(8):
         state = random_game(players, seed, variants=variants)
@@ -405,7 +410,7 @@ def test_random_playouts_keep_every_invariant(players, variants):
         assert state["result"]["winners"]
         for h in g["history"]:
             assert h["winner"] is not None
-            assert h["penalties"][h["winner"]] == (h["left"][h["winner"]] if "winner_pays" in variants else 0)
+            assert h["penalties"][h["winner"]] == (0 if "winner_exempt" in variants else h["left"][h["winner"]])
         json.dumps(state)
 
 
@@ -585,7 +590,7 @@ def test_the_config_holds_every_setting_with_its_default():
     state, _ = new_game("intrigue", {"players": 2}, 1)
     c = state["config"]
     assert {k: c[k] for k in I.SETTINGS} == {
-        "first": 0, "base_width": 7, "court": "free", "next_start": "rotate", "winner_pays": False,
+        "first": 0, "base_width": 8, "court": "free", "next_start": "rotate", "winner_pays": True,
         "score_floor": False, "tiebreak": "fewest_swords"}
     assert new_game("intrigue", {"players": 3}, 1)[0]["config"]["base_width"] == 8
 
@@ -657,11 +662,14 @@ def test_every_assumed_value_is_listed_with_a_note():
     listed = {(i["card"], i["field"]) for _, i in items}
     for n in range(1, 8):
         assert ("iron-throne-%d" % n, "value") in listed and ("iron-throne-%d" % n, "swords") in listed
-    for key in [("penalty_tokens", "values"), ("next_round_start", "value"), ("round_winner_penalty", "value"),
+    for key in [("penalty_tokens", "values"), ("next_round_start", "value"), ("round_winner_penalty", "variant"),
+                ("court", "variant"),
                 ("tiebreak", "compare"), ("tiebreak", "still_tied"), ("stark", "copies"), ("stark", "colour")]:
         assert key in listed, key
     assert all(i["note"].strip() for _, i in items)
     assert ("score_floor", "value") not in listed      # the rules' example shows a negative score
+    # The rules' text: a base of up to 8 whatever the player count; every holder of cards pays.
+    assert ("court", "base_width") not in listed and ("round_winner_penalty", "value") not in listed
     # Every assumed value in the data also carries its note.
     data = json.loads((cardsdb.db_root() / "intrigue" / "cards.json").read_text())
     for rec in data["characters"] + data["iron_throne"]:
@@ -672,8 +680,19 @@ def test_every_assumed_value_is_listed_with_a_note():
 def test_the_defaults_of_the_settings_come_from_the_data():
     comp = I.card_table(owner=False)["components"]
     assert I.defaults(comp, 4)["next_start"] == comp["next_round_start"]["value"] == "rotate"
-    assert I.defaults(comp, 4)["winner_pays"] is comp["round_winner_penalty"]["value"] is False
-    assert I.defaults(comp, 2)["base_width"] == 7
+    assert I.defaults(comp, 4)["winner_pays"] is comp["round_winner_penalty"]["value"] is True
+    assert I.defaults(comp, 2)["base_width"] == I.defaults(comp, 4)["base_width"] == 8
+    # The variants' values, which come from elsewhere than the rules, are in the data too.
+    assert comp["court"]["variant"] == {"narrow_two": 7}
+    assert comp["round_winner_penalty"]["variant"] == {"winner_exempt": False}
+
+
+def test_every_variant_says_where_its_reading_comes_from():
+    for name in I.VARIANTS:
+        words = I.VARIANT_NOTES[name]
+        assert "rules" in words, name
+    for name in ("narrow_two", "winner_exempt", "winner_starts", "floor", "most_swords", "mat"):
+        assert "not the rules" in I.VARIANT_NOTES[name], name
 
 
 def test_cards_check_intrigue_prints_the_checklist(capsys):

@@ -27,7 +27,7 @@ from .engine.session import EngineFault, Session
 GAMES = ("btwixt", "intrigue", "oathbreaker")
 TITLES = {"btwixt": "B'Twixt", "intrigue": "Westeros Intrigue", "oathbreaker": "Oathbreaker"}
 VARIANTS = {"btwixt": "advanced, draft, kingsmoot, revealed, short",
-            "intrigue": "floor, mat, most_swords, wide, winner_pays, winner_starts",
+            "intrigue": "floor, mat, most_swords, narrow_two, winner_exempt, winner_starts",
             "oathbreaker": "aloof_king, cagey_court, night_is_dark, order_in_court"}
 DEFAULT_PLAYERS = 4
 GAME_PLAYERS = {"oathbreaker": 6}  # games whose default table is not DEFAULT_PLAYERS

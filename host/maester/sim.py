@@ -8,7 +8,7 @@ from .bots import make_bot
 from .engine import core
 
 GAME_VARIANTS = {"btwixt": ("advanced", "draft", "kingsmoot", "revealed", "short"),
-                 "intrigue": ("floor", "mat", "most_swords", "wide", "winner_pays", "winner_starts"),
+                 "intrigue": ("floor", "mat", "most_swords", "narrow_two", "winner_exempt", "winner_starts"),
                  "oathbreaker": ("aloof_king", "cagey_court", "night_is_dark", "order_in_court")}
 DEFAULT_PLAYERS = {"btwixt": 4, "intrigue": 4, "oathbreaker": 6}
 

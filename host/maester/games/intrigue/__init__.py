@@ -7,13 +7,14 @@ draws a secret Iron Throne card; the others take a penalty point per card left i
 many rounds as players, penalties minus Iron Throne values: lowest wins.
 
 Rules the public sources leave open are settings of the config, with defaults (and provenance) in
-cards_db/intrigue/components.json:
+cards_db/intrigue/components.json. Where the rules text speaks, its reading is the default:
 
-- ``base_width``: cards the base may hold (default 8; 7 with two players).
+- ``base_width``: cards the base may hold (default 8, two players included).
 - ``court``: ``free`` (the base grows at either end wherever the first card lies) or ``mat`` (a
   fixed pyramid of places; the first card goes on any of them).
 - ``next_start``: ``rotate`` (the start passes clockwise each round) or ``winner``.
-- ``winner_pays``: whether a round's winner also takes penalties for cards left in hand.
+- ``winner_pays``: whether a round's winner also takes penalties for cards left in hand (default
+  true: the rules charge everyone still holding cards).
 - ``score_floor``: whether a final score stops at zero.
 - ``tiebreak``: ``fewest_swords``, ``most_swords`` or ``none`` (a shared win).
 - ``first``: the seat that starts the first round (the youngest player).
@@ -22,7 +23,8 @@ cards_db/intrigue/components.json:
 dealt instead of the host shuffling (see flow.observe_deal). ``observe: ["thrones"]``: a round's
 winner draws the physical Iron Throne card and taps it on their own reader (flow.round_end).
 
-`variants` are shorthands for the non-default settings (see VARIANTS), so `maester sim` can try them.
+`variants` are shorthands for the non-default settings (see VARIANTS, and VARIANT_NOTES for where each
+reading comes from), so `maester sim` can try them.
 """
 
 from ... import cardsdb
@@ -33,13 +35,36 @@ from .court import MODES, copy_court, legal_moves, legal_positions  # noqa: F401
 from .flow import STEPS
 
 HOUSES = ("stark", "lannister", "baratheon", "targaryen")
+# A variant sets one setting. DATA stands for a value read from components.json (its "variant"
+# entry, marked `assumed` there since the rules do not give it); VARIANT_PLAYERS limits a variant to
+# some player counts (elsewhere it changes nothing).
+DATA = object()
 VARIANTS = {
     "mat": ("court", "mat"),
-    "wide": ("base_width", 8),
+    "narrow_two": ("base_width", DATA),
     "winner_starts": ("next_start", "winner"),
-    "winner_pays": ("winner_pays", True),
+    "winner_exempt": ("winner_pays", DATA),
     "floor": ("score_floor", True),
     "most_swords": ("tiebreak", "most_swords"),
+    # The rules' readings, the defaults now; the names stay so that games saved before replay.
+    "wide": ("base_width", 8),
+    "winner_pays": ("winner_pays", True),
+}
+VARIANT_DATA = {"narrow_two": "court", "winner_exempt": "round_winner_penalty"}  # components.json section
+VARIANT_PLAYERS = {"narrow_two": (2,)}
+VARIANT_NOTES = {
+    "mat": "a fixed pyramid of places, as printed on a playing mat (not the rules, which give no mat)",
+    "narrow_two": "with two players the base holds 7 cards (not the rules: a review, and the parent "
+                  "game Pinguin Party's two-player rule)",
+    "winner_starts": "the round's winner starts the next round (not the rules, which pass the start "
+                     "to the left of the first player)",
+    "winner_exempt": "the round's winner takes no penalty for cards left in hand (not the rules: the "
+                     "publisher's description names only the opponents)",
+    "floor": "a final score never goes below zero (not the rules, whose example ends at -1)",
+    "most_swords": "a final tie goes to the Iron Throne card with the most swords (not the rules, "
+                   "which say the fewest)",
+    "wide": "a base of up to 8 cards with two players too: the rules' reading and the default",
+    "winner_pays": "the round's winner pays for cards left in hand too: the rules' reading and the default",
 }
 SETTINGS = ("first", "base_width", "court", "next_start", "winner_pays", "score_floor", "tiebreak")
 CONFIG_KEYS = ("players", "variants", "cards", "owner_cards", "observe") + SETTINGS
@@ -76,10 +101,9 @@ def _build_table(data):
 
 def defaults(comp, players):
     """The settings' defaults for a player count, from components.json."""
-    court = comp["court"]
     return {
         "first": 0,
-        "base_width": court["base_width_2p"] if players == 2 else court["base_width"],
+        "base_width": comp["court"]["base_width"],
         "court": "free",
         "next_start": comp["next_round_start"]["value"],
         "winner_pays": comp["round_winner_penalty"]["value"],
@@ -106,6 +130,10 @@ class Intrigue(Game):
         settings = defaults(cards["components"], n)
         for v in variants:
             key, value = VARIANTS[v]
+            if n not in VARIANT_PLAYERS.get(v, (n,)):
+                continue
+            if value is DATA:
+                value = cards["components"][VARIANT_DATA[v]]["variant"][v]
             if key in config and config[key] != value:
                 raise ValueError("variant %r sets %s to %r, but the config asks for %r"
                                  % (v, key, value, config[key]))
