@@ -9,6 +9,8 @@ Transport (UM0701-02): CS low, an operation byte 0x01 (data write) + a command f
 then poll 0x02 (status read) until bit 0 says ready, 0x03 (data read) the ACK frame
 00 00 FF 00 FF 00, poll again, 0x03 the response frame
 00 00 FF LEN LCS D5 cmd+1 data DCS 00 (LEN + LCS = 0, D5 + cmd+1 + data + DCS = 0 mod 256).
+A frame read from the chip may start with any number of 00 bytes before the start code
+00 FF (the manual shows one; some chips and modules send none or several).
 The ready wait polls every `poll_us` (default 100 us, not the 10 ms of some drivers, which
 puts a 10-20 ms floor under every command) with a per-command budget; when it runs out the
 driver sends an ACK frame, which makes the PN532 abort the command, and returns ERR_HW.
@@ -20,11 +22,13 @@ own error byte is mapped onto them (status_from_pn532).
 Reader primitives for maester_fw.presence, and how the PN532 provides them:
   request(False)  "REQA": InListPassiveTarget(MaxTg 1, 106 kbit/s type A).  The PN532 does
                   the wake-up, anticollision and SELECT itself; the UID is kept.
-  request(True)   "WUPA": if a card is parked (see halt), probe it with an NTAG READ of
-                  page 0 through InDataExchange; if it still answers it is the same card.
-                  Otherwise release it and run InListPassiveTarget.  If that finds nothing,
-                  GetGeneralStatus tells a clean timeout from an RF error, so an error is
-                  not counted as a miss.
+  request(True)   "WUPA": if a Type 2 tag (SAK 0x00) is parked (see halt), probe it with an
+                  NTAG READ of page 0 through InDataExchange; if it still answers it is the
+                  same card.  Otherwise release it and run InListPassiveTarget.  A parked
+                  card without NTAG READ (MIFARE Classic, SAK 0x08: READ needs Crypto1
+                  authentication) is activated again instead, and the caller compares the
+                  UID.  If that finds nothing, GetGeneralStatus tells a clean timeout from an
+                  RF error, so an error is not counted as a miss.
   select()        the UID from the last activation (no RF traffic).
   read(page, buf) InDataExchange with NTAG READ (0x30): 16 bytes.
   halt()          park the card: the PN532 has no WUPA of its own (its activation is
@@ -63,6 +67,7 @@ _IN_RELEASE = const(0x52)
 
 _OUT = const(32)
 _IN = const(64)
+_PREAMBLE_MAX = const(16)  # 00 bytes accepted before the start code 00 FF
 
 
 def _rev8(b):
@@ -116,10 +121,11 @@ class PN532:
         mi = memoryview(self._in)
         self._mo = mo
         self._outv = [None] * (_OUT + 1)
-        self._hdr = mi[0:5]
+        self._lenv = mi[3:5]               # LEN, LCS
         self._mi = mi
         self._bodyv = [None] * (_IN - 4)   # views made on first use of each length
         self._op = bytearray(1)
+        self._one = bytearray(1)
         self._sr = bytearray(2)
         self._st = bytearray(2)
         self._cmd = bytearray(8)         # command code + parameters
@@ -214,18 +220,30 @@ class PN532:
         return False
 
     def _read_frame(self):
-        """Read one frame.  Returns -1 for an ACK, the LEN of a data frame, or -2 - status."""
+        """Read one frame.  Returns -1 for an ACK, the LEN of a data frame, or -2 - status.
+
+        LEN and LCS land in _in[3:5] and the rest of the frame from _in[5], whatever the
+        number of 00 bytes that came before the start code.
+        """
         self._op[0] = self._bits(_DR)
         self._cs(0)
         self._spi.write(self._op)
-        self._spi.readinto(self._hdr, 0)
+        one = self._one
+        zeros = 0
+        while True:                                      # 00 ... 00 FF, a byte at a time
+            self._spi.readinto(one, 0)
+            v = self._bits(one[0])
+            if v == 0xFF and zeros:
+                break
+            if v != 0x00 or zeros == _PREAMBLE_MAX:
+                self._cs(1)
+                return -2 - ERR_HW
+            zeros += 1
+        self._spi.readinto(self._lenv, 0)
         b = self._in
         if not self._lsb:
-            for i in range(5):
-                b[i] = _REV[b[i]]
-        if b[0] != 0x00 or b[1] != 0x00 or b[2] != 0xFF:
-            self._cs(1)
-            return -2 - ERR_HW
+            b[3] = _REV[b[3]]
+            b[4] = _REV[b[4]]
         ln = b[3]
         if ln == 0x00 and b[4] == 0xFF:                  # ACK: read the postamble
             self._spi.readinto(self._body(1), 0)
@@ -378,6 +396,8 @@ class PN532:
 
     def request(self, wupa=False):
         if wupa and self._listed:
+            if self.sak != 0x00:
+                return self._reselect()
             st = self.read(0, self._probe)
             if st == OK:
                 return OK
@@ -387,6 +407,21 @@ class PN532:
             self.release()
         st = self._inlist()
         if st == NO_CARD and wupa:
+            st = self.last_rf_error()
+        return st
+
+    def _reselect(self):
+        """Confirm a parked card that has no NTAG READ (a MIFARE Classic refuses READ
+        before authentication, so the probe would fail on every poll until the presence
+        machine called the card removed).  Activate it again; the caller compares the
+        UID.  The card is still ACTIVE under our old target, and the activation's REQA
+        only sends an ACTIVE card back to IDLE (ISO/IEC 14443-3), so when the first
+        activation finds nothing, a second one is what finds a card still lying there."""
+        self.release()
+        st = self._inlist()
+        if st == NO_CARD:
+            st = self._inlist()
+        if st == NO_CARD:
             st = self.last_rf_error()
         return st
 

@@ -86,9 +86,15 @@ class Card:
     Memory: page 0-2 hold the UID and its check bytes as on an NTAG, page 3 the capability
     container, user memory from page 4.  A 4- or 10-byte UID card is not a real NTAG, but the
     same memory model is used so every UID size can be read through both drivers.
+
+    classic=True makes a MIFARE Classic instead (SAK 0x08): it is found and selected like
+    any type A card, but its memory needs Crypto1 authentication (not modelled), so it
+    answers an NTAG READ with a NAK and stays ACTIVE.  (Staying ACTIVE is an assumption. It
+    matches what was seen on a PN532 table, where every READ probe of a resting Classic
+    failed until the presence machine gave up and reported it removed.)
     """
 
-    def __init__(self, uid, pages=45, sak=0x00, atqa=None, text=None, name=None):
+    def __init__(self, uid, pages=45, sak=None, atqa=None, text=None, name=None, classic=False):
         uid = bytes(uid)
         n = len(uid)
         if n not in (4, 7, 10):
@@ -100,7 +106,8 @@ class Card:
             # ATQA bits 7..6 give the UID size; bit 2 = bit-frame anticollision supported.
             atqa = (0x0004, 0x0044, 0x0084)[self.levels - 1]
         self.atqa = atqa
-        self.sak = sak
+        self.classic = classic
+        self.sak = sak if sak is not None else (0x08 if classic else 0x00)
         # Cascade level bytes: 3 levels x (4 bytes + BCC)
         self.cl = bytearray(15)
         if n == 4:
@@ -258,6 +265,9 @@ class Card:
             self.state = HALT
             self.level = 0
             return 0
+        if cmd == NTAG_READ and self.classic:
+            self.resp[0] = 0x04            # NAK (4-bit answer): not authenticated
+            return 4
         if cmd == NTAG_READ:
             page = frame[1]
             if page >= self.npages:

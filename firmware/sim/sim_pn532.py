@@ -8,7 +8,9 @@ The host talks to it as to the chip (UM0701-02, SPI mode):
   this model reverses them back (lsb_host=True models an LSB-capable master, e.g. ESP32).
 Frames: 00 00 FF LEN LCS TFI data DCS 00 with LEN + LCS = 0 and TFI + data + DCS = 0 (mod
 256); ACK = 00 00 FF 00 FF 00; application error = 00 00 FF 01 FF 7F 81 00.  A host ACK frame
-aborts the running command.
+aborts the running command.  The chip's frames start with `preamble` 00 bytes (one in the
+manual's examples) before the start code 00 FF; `preamble=0` or more model chips and
+modules that send none or several.
 
 Commands: GetFirmwareVersion (0x02), GetGeneralStatus (0x04), SAMConfiguration (0x14),
 RFConfiguration (0x32: item 1 field, item 2 timeouts, item 5 retries), InListPassiveTarget
@@ -49,7 +51,7 @@ REV = bytes([_rev8(i) for i in range(256)])
 
 class SimPN532:
     def __init__(self, spi, cs=None, field=None, lsb_host=False, name="",
-                 ack_us=200, cmd_us=300, attempt_us=1000, ic=0x32, ver=1, rev=6):
+                 ack_us=200, cmd_us=300, attempt_us=1000, ic=0x32, ver=1, rev=6, preamble=1):
         self.spi = spi
         self.clock = spi.clock
         self.cs = cs if cs is not None else SimPin(spi.clock)
@@ -62,6 +64,8 @@ class SimPN532:
         self.cmd_us = cmd_us
         self.attempt_us = attempt_us
         self.ic, self.ver, self.rev = ic, ver, rev
+        self.preamble = preamble
+        self.ack = bytes(preamble) + ACK[1:]
         self.inbuf = bytearray(300)
         self.in_n = 0
         self.resp = bytearray(300)
@@ -104,7 +108,7 @@ class SimPN532:
             self._command()
         elif self._op == DR:
             if self.ack_pending and self.clock.now >= self.ack_at:
-                if self._rd >= 6:
+                if self._rd >= len(self.ack):
                     self.ack_pending = False
             elif self.resp_pending and self.clock.now >= self.resp_at:
                 if self._rd >= self.resp_n:
@@ -138,8 +142,8 @@ class SimPN532:
                 i = self._rd
                 self._rd += 1
                 if self.ack_pending:
-                    if self.clock.now >= self.ack_at and i < 6:
-                        out = ACK[i]
+                    if self.clock.now >= self.ack_at and i < len(self.ack):
+                        out = self.ack[i]
                 elif self.resp_pending and self.clock.now >= self.resp_at and i < self.resp_n:
                     out = self.resp[i]
         self._pos += 1
@@ -228,24 +232,35 @@ class SimPN532:
             self._error_frame()
         self.resp_at = self.ack_at + busy
 
+    def _start(self):
+        """The preamble and the start code 00 FF into resp; returns where LEN goes."""
+        r = self.resp
+        p = self.preamble
+        for i in range(p):
+            r[i] = 0x00
+        r[p], r[p + 1] = 0x00, 0xFF
+        return p + 2
+
     def _reply(self, n):
         r = self.resp
+        k = self._start()
         ln = n + 1
-        r[0], r[1], r[2], r[3], r[4], r[5] = 0x00, 0x00, 0xFF, ln, (-ln) & 0xFF, 0xD5
+        r[k], r[k + 1], r[k + 2] = ln, (-ln) & 0xFF, 0xD5
         s = 0xD5
         for i in range(n):
-            r[6 + i] = self.d[i]
+            r[k + 3 + i] = self.d[i]
             s += self.d[i]
-        r[6 + n] = (-s) & 0xFF
-        r[7 + n] = 0x00
-        self.resp_n = 8 + n
+        r[k + 3 + n] = (-s) & 0xFF
+        r[k + 4 + n] = 0x00
+        self.resp_n = k + 5 + n
         self.resp_pending = True
 
     def _error_frame(self):
         r = self.resp
-        for i, b in enumerate(b"\x00\x00\xff\x01\xff\x7f\x81\x00"):
-            r[i] = b
-        self.resp_n = 8
+        k = self._start()
+        for i, b in enumerate(b"\x01\xff\x7f\x81\x00"):
+            r[k + i] = b
+        self.resp_n = k + 5
         self.resp_pending = True
 
     # -- RF ------------------------------------------------------------------------------

@@ -614,6 +614,68 @@ def test_pn532_bit_order_both_ways(scenario):
         [pn532.ERR_HW] * 2
 
 
+PREAMBLE = '''
+from sim_mfrc522 import SimClock, SimSPI, SimPin
+from sim_pn532 import SimPN532
+from maester_fw.pn532 import PN532
+for pre in (0, 1, 2, 5):
+    clock = SimClock()
+    spi = SimSPI(clock, 1_000_000)
+    chip = SimPN532(spi, SimPin(clock), preamble=pre)   # 00 bytes before the start code 00 FF
+    d = PN532(spi, chip.cs, sleep_us=clock.sleep_us)
+    st = d.init()
+    chip.field.place(Card(bytes([0x04, 0x51, 0x52, 0x53, 0x54, 0x55, 0x56])))
+    req = d.request(False)
+    buf = bytearray(16)
+    out(pre=pre, init=st, req=req, uid=hexs(d.uid, d.uid_len), read=d.read(0, buf),
+        ic=d.ic, bad_frames=chip.bad_frames)
+'''
+
+
+@pytest.mark.parametrize("interp", INTERPS)
+def test_pn532_frames_with_any_number_of_leading_zeros(scenario, interp):
+    recs = scenario(interp, "pn532", PREAMBLE)
+    assert [r["pre"] for r in recs] == [0, 1, 2, 5]
+    for r in recs:
+        assert (r["init"], r["req"], r["uid"], r["read"], r["ic"]) == \
+            (0, 0, "04515253545556", 0, 0x32), r
+        assert r["bad_frames"] == 0
+
+
+CLASSIC = '''
+rig, (d,) = make()
+f = rig.field(0)
+a = Card(bytes([0xC1, 0xA5, 0x1C, 0x01]), classic=True)       # MIFARE Classic 1K, SAK 0x08
+f.place(a)
+rec = Recorder()
+p = Presence(d, rec, miss_limit=3)
+for i in range(200):                      # 10 s at 50 ms: far past bad_limit (30)
+    p.poll()
+resting = list(rec.events)
+state = p.state_name()
+bad = p.errors + p.misses
+f.remove(a)
+f.place(Card(bytes([0xC2, 0x22, 0x33, 0x44]), classic=True))  # swapped between two polls
+for i in range(3):
+    p.poll()
+f.clear()
+for i in range(6):
+    p.poll()
+out(resting=resting, state=state, bad=bad, events=[e[:2] for e in rec.events], sak=d.sak)
+'''
+
+
+@pytest.mark.parametrize("interp", INTERPS)
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_resting_mifare_classic_stays_placed(scenario, kind, interp):
+    (r,) = scenario(interp, kind, CLASSIC)
+    assert r["resting"][0][:2] == [presence.PLACED, "c1a51c01"] and len(r["resting"]) == 1, r
+    assert r["state"] == "PRESENT" and r["bad"] == 0
+    assert r["events"] == [[presence.PLACED, "c1a51c01"], [presence.REMOVED, "c1a51c01"],
+                           [presence.PLACED, "c2223344"], [presence.REMOVED, "c2223344"]]
+    assert r["sak"] == 0x08
+
+
 # -- heap --------------------------------------------------------------------------------
 
 HEAP = '''
