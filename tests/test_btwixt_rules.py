@@ -153,6 +153,30 @@ def test_sansa_stark_overrides_pulling_the_strings():
     assert t.emitted("token_gained")[-1]["council"] == 0
 
 
+def test_sansa_stark_with_no_ally_yet_still_follows_pulling_the_strings():
+    # Sansa's rule leaves the choice open (no ally in either council): nothing conflicts, so
+    # Pulling the Strings narrows it.
+    t = Table(4)
+    big, = vanillas(t, 9)
+    t.hand(0, big); t.hand(1, "pulling-the-strings#1"); t.hand(2); t.hand(3)
+    t.current("sansa-stark#1")
+    t.play(0, big); t.play(1, "pulling-the-strings#1"); t.kneel(2); t.kneel(3); t.kneel(0); t.kneel(1)
+    assert t.emitted("ally_claimed")[-1] == {"e": "ally_claimed", "seat": 0, "ally": "sansa-stark#1", "council": 0}
+    assert all(a["kind"] != "place_ally" for a in t.state["asks"])
+
+
+def test_sansa_stark_between_tied_strongest_allies_follows_pulling_the_strings():
+    t = Table(4)
+    big, = vanillas(t, 9)
+    t.council(0, "varys#1")
+    t.council(3, "ser-ilyn-payne#1")
+    assert t.g["info"]["varys"]["power"] == t.g["info"]["ser-ilyn-payne"]["power"]
+    t.hand(0, big); t.hand(1); t.hand(2); t.hand(3, "pulling-the-strings#1")
+    t.current("sansa-stark#1")
+    t.play(0, big); t.kneel(1); t.kneel(2); t.play(3, "pulling-the-strings#1"); t.kneel(0); t.kneel(3)
+    assert t.emitted("ally_claimed")[-1]["council"] == 3
+
+
 def test_betrayal_moves_contingency_plan_and_you_follows_the_card():
     # Euron plays Contingency Plan; Cersei's Betrayal moves it in front of her; Cersei loses the bid.
     t = Table(4, leaders=["euron", "cersei", "olenna", "jon"])
@@ -357,6 +381,29 @@ def test_varys_takes_a_card_and_only_the_two_leaders_learn_which():
     assert len(seen_by["public"]) == 1 and "card" not in seen_by["public"][0]
 
 
+def test_a_leader_card_taken_by_varys_cannot_be_played_by_its_new_holder():
+    # Outside the Kingsmoot draft a leader plays only their own leader-specific cards.
+    t = Table(4, variants=["advanced"], leaders=["cersei", "euron", "olenna", "jon"])
+    t.hand(0); t.hand(1, "the-silence#1"); t.hand(2); t.hand(3)
+    t.current("varys#1")
+    t.kneel_all()
+    t.choose(0, "council", 0)
+    t.choose(0, "leader", 1)
+    t.choose(0, "take", "the-silence#1")
+    assert "the-silence#1" in t.g["hands"][0]
+    while t.ask()["kind"] != "turn" or t.ask()["seat"] != 0:
+        t.choose(t.ask()["seat"], *t.ask()["choices"][0])
+    assert "the-silence#1" in t.g["hands"][0] and ["play", "the-silence#1"] not in t.choices(0)
+
+
+def test_in_the_kingsmoot_draft_any_leader_plays_any_leader_card():
+    t = Table(4, variants=["kingsmoot"], leaders=["cersei", "euron", "olenna", "jon"])
+    while t.ask()["kind"] != "turn":
+        t.choose(t.ask()["seat"], *t.ask()["choices"][0])
+    t.hand(0, "the-silence#1", "matchmaker#1")
+    assert ["play", "the-silence#1"] in t.choices(0) and ["play", "matchmaker#1"] in t.choices(0)
+
+
 def test_ser_loras_joins_renly_and_brings_the_next_ally_into_his_council():
     t = Table(4)
     t.council(3, "renly-baratheon#1")
@@ -539,6 +586,53 @@ def test_a_card_resolved_by_hand_records_what_the_players_did():
     assert len(t.g["councils"][0]["tokens"]) == 1
     assert [e["op"] for e in t.emitted("manual")] == ["gain_token"]
     assert t.emitted("resolved_by_hand")
+
+
+def test_a_card_resolved_by_hand_cannot_move_a_royal_decree():
+    # Royal Decree in a bid pile cannot be moved or discarded by other influence card abilities:
+    # not taken from another leader's pile, nor returned from one's own to hand.
+    t = Table(4)
+    a, b = vanillas(t, 2, 3)
+    t.hand(0, "royal-decree#1", a, "the-game-of-thrones#1"); t.hand(1, b); t.hand(2); t.hand(3)
+    t.current("shae#1")
+    t.play(0, "royal-decree#1"); t.play(1, b); t.kneel(2); t.kneel(3)
+    t.play(0, a); t.kneel(1)
+    t.play(0, "the-game-of-thrones#1")
+    offered = t.choices(0)
+    assert ["bid_to_hand", a] in offered and ["take_bid", b] in offered
+    assert ["bid_to_hand", "royal-decree#1"] not in offered
+    t.choose(0, "done")
+
+
+def test_another_leaders_royal_decree_is_out_of_reach_of_a_card_resolved_by_hand():
+    t = Table(4)
+    b, = vanillas(t, 3)
+    t.hand(0, "royal-decree#1", b); t.hand(1, "the-game-of-thrones#1"); t.hand(2); t.hand(3)
+    t.current("shae#1")
+    t.play(0, "royal-decree#1"); t.play(1, "the-game-of-thrones#1")
+    offered = t.choices(1)
+    assert ["take_bid", "royal-decree#1"] not in offered
+    t.choose(1, "done")
+    t.kneel(2); t.kneel(3); t.play(0, b); t.kneel(1)
+    # The Pack Survives is an influence card too (Eddard's leader card).
+    t2 = Table(4, variants=["advanced"], leaders=["cersei", "eddard", "olenna", "jon"])
+    t2.hand(0, "royal-decree#1"); t2.hand(1, "the-pack-survives#1"); t2.hand(2); t2.hand(3)
+    t2.current("shae#1")
+    t2.play(0, "royal-decree#1"); t2.play(1, "the-pack-survives#1")
+    assert t2.ask()["kind"] == "manual" and ["take_bid", "royal-decree#1"] not in t2.choices(1)
+
+
+def test_an_ally_resolved_by_hand_may_still_move_a_royal_decree():
+    # The protection is against influence card abilities; Renly Baratheon is an ally.
+    t = Table(4)
+    t.hand(0); t.hand(1, "royal-decree#1"); t.hand(2); t.hand(3)
+    t.current("renly-baratheon#1")
+    t.kneel(0); t.play(1, "royal-decree#1"); t.kneel(2); t.kneel(3); t.kneel(1)
+    if t.ask()["kind"] == "place_ally":
+        t.choose(1, *t.choices(1)[0])
+    while t.ask()["kind"] != "manual":
+        t.choose(t.ask()["seat"], *t.choices(t.ask()["seat"])[0])
+    assert ["bid_to_hand", "royal-decree#1"] in t.choices(1)
 
 
 # --- advanced game and variants ----------------------------------------------------------------------

@@ -163,6 +163,13 @@ def test_report_lists_what_an_owner_should_check():
     assert rep["owner"] == []
 
 
+def test_power_token_values_are_marked_as_our_assumption():
+    # The rulebook counts 54 tokens with a numbered side but prints no value: all of it is ours.
+    tokens = COMPONENTS["power_tokens"]
+    assert tokens["src"] in ("assumed", {"values": "assumed"})
+    assert "rulebook prints no" in tokens["note"] and "(rulebook)" not in tokens["note"].split(";")[0]
+
+
 def test_cards_check_prints_the_report(capsys):
     code, out, err = run(capsys, "cards", "check", "btwixt")
     assert code == 0, err

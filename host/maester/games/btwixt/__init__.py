@@ -86,7 +86,9 @@ class BTwixt(Game):
             "row": list(g["row"]), "dead": list(g["dead"]),
             "councils": [{"allies": list(c["allies"]), "tokens": list(c["tokens"])} for c in g["councils"]],
             "bids": [list(p) for p in g["bids"]], "knelt": list(g["knelt"]),
-            "hand_sizes": [len(h) for h in g["hands"]], "deck": len(g["deck"]), "discard": list(g["discard"]),
+            # On a real table the events shuffled in but not yet tapped lie in the deck too.
+            "hand_sizes": [len(h) for h in g["hands"]], "deck": len(g["deck"]) + g["events_owed"],
+            "discard": list(g["discard"]),
             "removed": list(g["removed"]), "removed_unseen": len(g["removed_unseen"]),
             "ally_deck": len(g["ally_deck"]), "supply": len(g["supply"]),
             "effects": list(g["round"].get("effects", ())), "peeks": [list(p) for p in g["peeks"]],

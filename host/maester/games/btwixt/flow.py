@@ -92,7 +92,9 @@ def season_start(ctx, st, answer):
     g["seasons_begun"] += 1
     steps = []
     if g["observe_hands"]:
-        steps.append({"s": "observe_hands", "size": hand_size})
+        # Whether events were shuffled in is fixed before anyone taps: the list offered then stays
+        # the same whichever events the others turn out to hold.
+        steps.append({"s": "observe_hands", "size": hand_size, "events": g["events_owed"] > 0})
     else:
         for seat in range(g["n"]):
             dealt = [g["deck"].pop() for _ in range(min(hand_size, len(g["deck"])))]
@@ -112,8 +114,9 @@ def season_start(ctx, st, answer):
 def observe_hands(ctx, st, answer):
     """On a real table each leader taps the cards they were dealt on their own reader.
 
-    Every leader is offered the same list (all cards not in a public place), so the list never
-    shows what another leader has already tapped.
+    Every leader is offered the same list (all cards not in a public place, with every event set
+    aside when some were shuffled in), so the list never shows what another leader has already
+    tapped: it does not shrink to the events the others were dealt.
     """
     g = ctx.g
     if answer is not None:
@@ -133,7 +136,7 @@ def observe_hands(ctx, st, answer):
     pending = [s for s in range(g["n"]) if len(g["hands"][s]) < st["size"] and g["deck"]]
     open_for = {a["seat"] for a in ctx.state["asks"]}
     unseen = sorted(g["deck"] + [c for h in g["hands"] for c in h]
-                    + (g["events_aside"] if g["events_owed"] else []))
+                    + (g["events_aside"] if st.get("events") else []))
     for seat in pending:
         if seat not in open_for:
             ctx.ask(seat, "observe_hand", [["card", c] for c in unseen],
@@ -238,6 +241,10 @@ def round_start(ctx, st, answer):
 
 def _playable(g, seat):
     hand = g["hands"][seat]
+    if not g["kingsmoot"]:
+        # Only the Kingsmoot draft lets a leader play another leader's cards (one Varys took).
+        own = g["leaders"][seat]
+        hand = [c for c in hand if Z.card(g, c)["kind"] != "leader" or Z.card(g, c)["leader"] == own]
     if "jaime" not in g["round"]["effects"]:
         return hand
     in_bids = {c.split("#", 1)[0] for pile in g["bids"] for c in pile}
@@ -352,13 +359,20 @@ def pts_council(g, seat):
 
 
 def placement_options(g, seat, ally, pts, into=None):
-    """Councils the claimer may put `ally` in. Ally abilities override everything else."""
+    """Councils the claimer may put `ally` in.
+
+    An ally's placement ability overrides the other rules where they conflict. Sansa Stark's
+    leaves a choice when the claimer has no ally yet or two strongest allies of equal power; the
+    council another rule binds her to (Pulling the Strings, Ser Loras Tyrell's) then decides.
+    """
     ab = Z.ability(g, ally)
     both = list(Z.councils_of(g, seat))
-    if ab == "sansa":
-        return Z.highest_ally_councils(g, seat) or both
     if ab == "free_placement":
         return both
+    if ab == "sansa":
+        options = Z.highest_ally_councils(g, seat) or both
+        bound = into if into is not None else pts_council(g, seat) if pts else None
+        return [bound] if bound in options else options
     if ab == "loras":
         renly = [c for c in both if any(a.startswith("renly-baratheon#") for a in g["councils"][c]["allies"])]
         if renly:
