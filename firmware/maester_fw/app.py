@@ -144,6 +144,8 @@ class App:
         self.link = wire.Link(self._write, self._deliver)
         self._rx = bytearray(RX_CHUNK)
         self._tx = bytearray(TX_SIZE)
+        self._txv = memoryview(self._tx)
+        self._tx_off = 0  # the queue is _tx[_tx_off:_tx_n]; a partial write moves the offset
         self._tx_n = 0
         self._hello_out = False  # True while the HELLO is being queued (see _write)
         self.tx_dropped = 0  # frames that did not fit the TX buffer (the Link resends reliable ones)
@@ -296,7 +298,7 @@ class App:
         self.link.reset()
         self._hello_at = now
         if not self.link.peer_alive(now):
-            self._tx_n = 0  # what the silent host did not take: see _write
+            self._tx_off = self._tx_n = 0  # what the silent host did not take: see _write
         self._hello_out = True
         self.link.send_unreliable(wire.HELLO, self._hello, now)
         self._hello_out = False
@@ -428,28 +430,35 @@ class App:
             self.tx_dropped += 1
             return
         n = len(frame)
-        if self._tx_n + n > TX_SIZE:
+        end = self._tx_n
+        off = self._tx_off
+        if end + n > TX_SIZE and off:
+            # no room at the back: move what is still queued to the front, once, rather
+            # than after every partial write (memmove: the two ranges may overlap)
+            self._txv[:end - off] = self._txv[off:end]
+            self._tx_off = 0
+            self._tx_n = end = end - off
+        if end + n > TX_SIZE:
             self.tx_dropped += 1  # reliable frames come again on retransmit
             return
-        self._tx[self._tx_n:self._tx_n + n] = frame
-        self._tx_n += n
+        self._tx[end:end + n] = frame
+        self._tx_n = end + n
 
     def _flush(self):
-        n = self._tx_n
+        off = self._tx_off
+        n = self._tx_n - off
         if not n:
             return
-        w = self.hal.serial.write(self._tx, n)
+        # after a partial write the rest starts at the offset: a view, made only then
+        w = self.hal.serial.write(self._txv[off:] if off else self._tx, n)
         if not w:
             if not self.link.peer_alive(self._now):
-                self._tx_n = 0  # a silent host took nothing: drop it, the next HELLO comes in 1 s
+                self._tx_off = self._tx_n = 0  # a silent host took nothing: drop it, the next HELLO comes in 1 s
             return
         if w >= n:
-            self._tx_n = 0
-            return
-        tx = self._tx
-        for i in range(n - w):  # a partial write: move the rest to the front
-            tx[i] = tx[w + i]
-        self._tx_n = n - w
+            self._tx_off = self._tx_n = 0
+        else:
+            self._tx_off = off + w
 
     def drain(self, ms):
         """Write out what is queued (the ACK of a REPL command, a CONFIG_STATUS), for up to ms."""

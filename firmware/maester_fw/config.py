@@ -30,6 +30,7 @@ PATH = "maester.json"
 MAX_BYTES = 4096  # largest config accepted over CONFIG_WRITE
 MAX_READERS = 16  # protocol 1: a SNAPSHOT holds at most 16 readers
 READER_TYPES = ("mfrc522", "pn532")
+SPI_MAX_HZ = {"mfrc522": 10000000, "pn532": 5000000}  # the datasheets' SPI clock limits
 MODES = ("fill", "count", "dot", "dim")
 
 # A bare board runs on the default of its MicroPython port (sys.platform), see default().
@@ -138,6 +139,10 @@ def validate(obj):
             _fail(where + ".name", "%r is also the name of readers[%d]" % (name, names[name]))
         names[name] = i
         out.append({"type": kind, "cs": cs, "name": name})
+        cap = SPI_MAX_HZ[kind]
+        if spi["baudrate"] > cap:  # the bus runs at one clock for every reader on it
+            _fail("spi.baudrate", "at most %d with a %s reader (readers[%d]), got %d"
+                  % (cap, kind, i, spi["baudrate"]))
     cfg["readers"] = out
 
     leds = _section(obj, "leds", _LEDS, "leds")

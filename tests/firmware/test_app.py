@@ -522,6 +522,43 @@ out(tries=tries, longest_us=longest_us, faulty=faulty, fixed=not rd.fault, retry
     assert rec["retry_ms"] == 2000  # a success starts the back-off again from 2 s
 
 
+def test_a_partial_write_costs_the_same_however_long_the_backlog(device):
+    (rec,) = device('''
+import time
+
+class Trickle(LoopSerial):
+    """A port that takes one byte per write."""
+    def write(self, buf, n):
+        return LoopSerial.write(self, buf, 1)
+
+r = Rig()
+r.handshake()
+slow = Trickle()
+r.hal.serial = slow
+frames = [bytes([i]) * 200 for i in range(1, 11)]
+for f in frames:                        # a burst: 2000 bytes queued
+    r.app._write(f)
+times = []
+for i in range(1000):                   # drain half of it, timing each partial write
+    t = time.ticks_us()
+    r.app._flush()
+    times.append(time.ticks_diff(time.ticks_us(), t))
+more = [bytes([i]) * 200 for i in range(11, 16)]
+for f in more:                          # 1000 more: they only fit if the front is reused
+    r.app._write(f)
+while r.app._tx_n:
+    t = time.ticks_us()
+    r.app._flush()
+    times.append(time.ticks_diff(time.ticks_us(), t))
+deep = sorted(times[:100])[50]          # the backlog about 2000 bytes long
+shallow = sorted(times[-100:])[50]      # under 100 bytes
+out(deep=deep, shallow=shallow, same=bytes(slow.outbox) == b"".join(frames + more),
+    dropped=r.app.tx_dropped)
+''')
+    assert rec["same"] and rec["dropped"] == 0  # every byte out once, in order
+    assert rec["deep"] <= 3 * rec["shallow"] + 5, rec  # not a move of the whole backlog per write
+
+
 def test_steady_state_loop_does_not_allocate(device):
     # Heap locked: MFRC522 readers only, because the PN532 *simulator* allocates a
     # memoryview per command; with a PN532 the test checks that the heap does not grow.
@@ -590,6 +627,32 @@ def test_default_config_is_valid_and_segment_ids_follow_the_start_pixel():
     assert cfg["poll"]["interval_ms"] == 20 and cfg["poll"]["miss_limit"] == 3
 
 
+SPI_CAPS = '''
+base = {"readers": [{"type": "mfrc522", "cs": 17}], "segments": {}}
+cases = [("mfrc522", 10000000), ("mfrc522", 10000001), ("pn532", 5000000), ("pn532", 8000000),
+         ("both", 5000000), ("both", 6000000), ("none", 20000000)]
+for kind, baud in cases:
+    readers = {"mfrc522": [{"type": "mfrc522", "cs": 17}], "pn532": [{"type": "pn532", "cs": 17}],
+               "both": [{"type": "mfrc522", "cs": 17}, {"type": "pn532", "cs": 20}], "none": []}[kind]
+    try:
+        config.validate(dict(CFG, readers=readers, spi={"baudrate": baud}))
+        out(kind=kind, baud=baud, error=None)
+    except config.ConfigError as e:
+        out(kind=kind, baud=baud, error=str(e))
+'''
+
+
+def test_spi_clock_is_capped_by_the_slowest_reader_on_the_bus(device):
+    recs = {(r["kind"], r["baud"]): r["error"] for r in device(SPI_CAPS)}
+    assert recs[("mfrc522", 10000000)] is None
+    assert recs[("pn532", 5000000)] is None and recs[("both", 5000000)] is None
+    assert recs[("none", 20000000)] is None
+    for key, cap, kind in ((("mfrc522", 10000001), "10000000", "mfrc522"),
+                           (("pn532", 8000000), "5000000", "pn532"), (("both", 6000000), "5000000", "pn532")):
+        err = recs[key]
+        assert err is not None and err.startswith("spi.baudrate:") and cap in err and kind in err, (key, err)
+
+
 @pytest.mark.parametrize("change, where", [
     ({"readers": [{"type": "rc522", "cs": 1}]}, "readers[0].type"),
     ({"readers": [{"type": "pn532", "cs": 1}, {"type": "pn532", "cs": 1}]}, "readers[1].cs"),
@@ -598,6 +661,7 @@ def test_default_config_is_valid_and_segment_ids_follow_the_start_pixel():
     ({"segments": {"a": [10, 10]}}, "segments.a"),
     ({"leds": {"pixels": 16, "brightness": 3}}, "leds"),
     ({"poll": {"interval_ms": 0}}, "poll.interval_ms"),
+    ({"spi": {"baudrate": 8000000}}, "spi.baudrate"),  # CFG has a PN532: 5 MHz at most
     ({"redaers": []}, "redaers"),
 ])
 def test_bad_config_names_the_field(change, where):
