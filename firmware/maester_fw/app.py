@@ -453,7 +453,9 @@ class App:
         w = self.hal.serial.write(self._txv[off:] if off else self._tx, n)
         if not w:
             if not self.link.peer_alive(self._now):
-                self._tx_off = self._tx_n = 0  # a silent host took nothing: drop it, the next HELLO comes in 1 s
+                # a silent host took nothing: drop it, or every pass would wait again;
+                # the next HELLO comes in a second
+                self._tx_off = self._tx_n = 0
             return
         if w >= n:
             self._tx_off = self._tx_n = 0
