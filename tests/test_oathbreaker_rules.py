@@ -561,12 +561,13 @@ def test_daenerys_votes_breaks_ties_and_may_not_take_a_vote_decree_herself():
     t.decree_deck_top("a-fair-trial#1")
     t.choose(2, "ability", 0, 0, 3)
     t.choose(2, "decree", "a-fair-trial#1")
-    votes = {1: 3, 2: 4, 3: 2, 4: 3, 5: 4}       # 3 and 4 tie; seat 2 (Daenerys) gets one vote, ignored
+    votes = {1: 3, 2: 4, 3: 5, 4: 3, 5: 4}       # 3 and 4 tie on two votes each
     order = []
     while t.ask()["kind"] == "vote":
         s = t.ask()["seat"]
         order.append(s)
-        assert ["vote_for", s] not in t.choices(s)
+        # Nobody votes for themselves, nor for Daenerys, who may not take it: no vote that cannot count.
+        assert ["vote_for", s] not in t.choices(s) and ["vote_for", 2] not in t.choices(s)
         t.choose(s, "vote_for", votes[s])
     assert order == [2, 3, 4, 5, 1]               # from the Hand of the King, who is now seat 2
     assert t.ask()["seat"] == 2 and t.choices(2) == [["give", 3], ["give", 4]]
@@ -790,9 +791,29 @@ def test_missions_that_take_cards_from_the_deck_face_down(mission):
     m = t.g["missions"][0]
     assert m["cards"] == ["double-raven#1"] and m["extra"] == 1
     assert t.view(PUBLIC)["missions"][0]["extra"] == 1 and "double-raven#1" not in str(t.view(PUBLIC))
+    # The dealt card counts once a noble has played there: one crown (no match) beside it.
+    t.hand(1, "crown#1", "crown#2")
+    t.play(1, ("crown#1", 0), ("crown#2", 0))
+    nobody_plays(t, [2, 3, 4, 5])
+    t.choose(0, "resolve", 0)
+    r = t.g["history"][0]
+    assert r["revealed"] == ["crown#1", "crown#2", "double-raven#1"] and (r["match"], r["success"]) == (2, True)
+
+
+@pytest.mark.parametrize("variants,mission", [([], "consult-the-maesters#1"), (["night_is_dark"], FLEA)])
+def test_a_mission_no_noble_played_to_fails_whatever_was_dealt_to_it(variants, mission):
+    # The rules: if no cards were played there, the mission fails. Cards dealt to it face down
+    # (its own text, or The Night Is Dark) are not played cards.
+    t = Table(6, variants=variants)
+    t.mission_deck_top(mission, FACELESS)
+    t.deck_top("double-crown#1" if mission == FLEA else "double-raven#1")
+    t.start(1)
+    assert t.g["missions"][0]["extra"] >= 1
     nobody_plays(t, [1, 2, 3, 4, 5])
     t.choose(0, "resolve", 0)
-    assert t.g["history"][0]["revealed"] == ["double-raven#1"] and t.g["history"][0]["success"]
+    r = t.g["history"][0]
+    assert r["mission"] == 0 and r["match"] >= 2 and r["sabotage"] == 0
+    assert not r["success"] and r["chaos"] == 2 and r["order"] == 0
 
 
 @pytest.mark.parametrize("mission", ["mission-to-braavos#1", "summit-of-queens#1", "trial-by-combat#1"])

@@ -235,7 +235,7 @@ def vote(ctx, st, answer):
     """Nobles vote in turn from the Hand; most votes takes the decree; the one who played it breaks ties.
 
     Whoever played it is Daenerys when she did: she votes as a noble, breaks ties, and may not take
-    it herself.
+    it herself, so nobody is offered a vote for her.
     """
     g = ctx.g
     actor = st["actor"]
@@ -250,13 +250,12 @@ def vote(ctx, st, answer):
             return
     if st["left"]:
         seat = st["left"][0]
-        ctx.ask(seat, "vote", [["vote_for", s] for s in g["nobles"] if s != seat],
+        ctx.ask(seat, "vote", [["vote_for", s] for s in g["nobles"] if s not in (seat, actor)],
                 "Vote for the noble who receives %s." % Z.info(g, st["card"])["name"], public="voting")
         return
     tally = {}
     for _, t in st["votes"]:
-        if t != actor:
-            tally[t] = tally.get(t, 0) + 1
+        tally[t] = tally.get(t, 0) + 1
     if not tally:  # nobody else got a vote: every other noble is tied on none
         tally = {s: 0 for s in g["nobles"] if s != actor}
     best = max(tally.values())

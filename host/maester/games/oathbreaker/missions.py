@@ -256,7 +256,9 @@ def resolve_mission(ctx, i, unseen=None):
         fail_chaos += g["eff"][Z.cid(inst)]["fail_chaos"]
     if m["ability"] == "extra_sabotage":
         sab += m["amount"]
-    success = match > sab  # a tie, or nothing played, fails
+    # A tie fails, and so does a mission no noble played to, whatever was dealt to it face down
+    # (its own text, The Night Is Dark): those cards are not played there.
+    success = match > sab and sum(m["counts"]) > 0
     result = {"success": success, "match": match, "sabotage": sab, "revealed": pile, "order": 0, "chaos": 0,
               "rewards": {}, "unseen_discard": unseen is not None}
     m["result"] = result
