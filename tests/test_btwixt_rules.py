@@ -105,16 +105,19 @@ def test_pulling_the_strings_binds_the_ally_and_the_token_to_the_shared_council(
     assert t.emitted("bid_won")[-1]["seat"] == 3
 
 
-def test_pulling_the_strings_of_a_neighbour_forces_the_council():
+# Sansa Stark with no ally yet in either council: her rule leaves the choice open, nothing
+# conflicts, so Pulling the Strings narrows it as for any ally.
+@pytest.mark.parametrize("ally", ["shae#1", "sansa-stark#1"])
+def test_pulling_the_strings_of_a_neighbour_forces_the_council(ally):
     t = Table(4)
     big, = vanillas(t, 9)
     t.hand(0, big); t.hand(1, "pulling-the-strings#1"); t.hand(2); t.hand(3)
-    t.current("shae#1")
+    t.current(ally)
     t.play(0, big); t.play(1, "pulling-the-strings#1"); t.kneel(2); t.kneel(3); t.kneel(0); t.kneel(1)
     # Seat 1 sits on seat 0's left: council 0 is theirs. No choice is offered for the ally or token.
     claimed = t.emitted("ally_claimed")[-1]
     token = t.emitted("token_gained")[-1]
-    assert claimed["council"] == 0 and token["council"] == 0
+    assert claimed["ally"] == ally and claimed["council"] == 0 and token["council"] == 0
     assert all(a["kind"] != "place_ally" for a in t.state["asks"])
 
 
@@ -151,18 +154,6 @@ def test_sansa_stark_overrides_pulling_the_strings():
     assert t.emitted("ally_claimed")[-1]["council"] == 3
     # The power token still obeys Pulling the Strings.
     assert t.emitted("token_gained")[-1]["council"] == 0
-
-
-def test_sansa_stark_with_no_ally_yet_still_follows_pulling_the_strings():
-    # Sansa's rule leaves the choice open (no ally in either council): nothing conflicts, so
-    # Pulling the Strings narrows it.
-    t = Table(4)
-    big, = vanillas(t, 9)
-    t.hand(0, big); t.hand(1, "pulling-the-strings#1"); t.hand(2); t.hand(3)
-    t.current("sansa-stark#1")
-    t.play(0, big); t.play(1, "pulling-the-strings#1"); t.kneel(2); t.kneel(3); t.kneel(0); t.kneel(1)
-    assert t.emitted("ally_claimed")[-1] == {"e": "ally_claimed", "seat": 0, "ally": "sansa-stark#1", "council": 0}
-    assert all(a["kind"] != "place_ally" for a in t.state["asks"])
 
 
 def test_sansa_stark_between_tied_strongest_allies_follows_pulling_the_strings():
@@ -491,13 +482,18 @@ def test_revealed_allies_row_and_next_ally():
 
 # --- influence cards -------------------------------------------------------------------------------
 
-def test_royal_decree_cannot_be_taken_by_betrayal():
-    t = Table(4)
-    a, = vanillas(t, 5)
-    t.hand(0, "royal-decree#1", a); t.hand(1, "betrayal#1"); t.hand(2); t.hand(3)
+@pytest.mark.parametrize("card,kind,take", [
+    ("betrayal#1", "betrayal", "take"),
+    ("the-game-of-thrones#1", "manual", "take_bid"),   # resolved by hand
+    ("the-pack-survives#1", "manual", "take_bid"),     # Eddard's leader card, resolved by hand
+])
+def test_royal_decree_in_a_bid_pile_is_out_of_reach_of_other_influence_cards(card, kind, take):
+    t = Table(4, variants=["advanced"], leaders=["cersei", "eddard", "olenna", "jon"])
+    t.hand(0, "royal-decree#1"); t.hand(1, card); t.hand(2); t.hand(3)
     t.current("shae#1")
-    t.play(0, "royal-decree#1"); t.play(1, "betrayal#1")
-    assert ["take", "royal-decree#1"] not in (t.choices(1) if t.ask()["kind"] == "betrayal" else [])
+    t.play(0, "royal-decree#1"); t.play(1, card)
+    assert kind == "betrayal" or t.ask()["kind"] == kind
+    assert [take, "royal-decree#1"] not in (t.choices(1) if t.ask()["kind"] == kind else [])
 
 
 def test_betrayal_cannot_take_white_or_blue_cards():
@@ -602,24 +598,6 @@ def test_a_card_resolved_by_hand_cannot_move_a_royal_decree():
     assert ["bid_to_hand", a] in offered and ["take_bid", b] in offered
     assert ["bid_to_hand", "royal-decree#1"] not in offered
     t.choose(0, "done")
-
-
-def test_another_leaders_royal_decree_is_out_of_reach_of_a_card_resolved_by_hand():
-    t = Table(4)
-    b, = vanillas(t, 3)
-    t.hand(0, "royal-decree#1", b); t.hand(1, "the-game-of-thrones#1"); t.hand(2); t.hand(3)
-    t.current("shae#1")
-    t.play(0, "royal-decree#1"); t.play(1, "the-game-of-thrones#1")
-    offered = t.choices(1)
-    assert ["take_bid", "royal-decree#1"] not in offered
-    t.choose(1, "done")
-    t.kneel(2); t.kneel(3); t.play(0, b); t.kneel(1)
-    # The Pack Survives is an influence card too (Eddard's leader card).
-    t2 = Table(4, variants=["advanced"], leaders=["cersei", "eddard", "olenna", "jon"])
-    t2.hand(0, "royal-decree#1"); t2.hand(1, "the-pack-survives#1"); t2.hand(2); t2.hand(3)
-    t2.current("shae#1")
-    t2.play(0, "royal-decree#1"); t2.play(1, "the-pack-survives#1")
-    assert t2.ask()["kind"] == "manual" and ["take_bid", "royal-decree#1"] not in t2.choices(1)
 
 
 def test_an_ally_resolved_by_hand_may_still_move_a_royal_decree():
