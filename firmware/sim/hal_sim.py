@@ -23,6 +23,7 @@ of a taps script is also a command).  An "id" in a command is copied into its an
     {"cmd": "mute", "reader": 0, "frames": 2}                the cards ignore 2 frames
     {"cmd": "strip"}           -> {"ok": true, "frame": "<hex, strip order>", "text": "RR..", ...}
     {"cmd": "state"}           -> readers, their cards, boot id, watchdog feeds
+    {"cmd": "trace", "path": F}   write the time stamps to F (only with run_sim.py --trace)
     {"cmd": "ping"}            -> {"ok": true}
 Errors come back as {"ok": false, "error": "..."}.  Unprompted lines carry "event":
 {"event": "ready", "boot_id": N} once the loop runs, {"event": "exit", "why": ...} at the end.
@@ -128,6 +129,10 @@ class Table:
         self._field(reader)
         for c in self.cards.get(reader, ()):
             c.mute = frames
+
+    def polls(self):
+        """How often each reader was asked for a card (REQA/WUPA, or InListPassiveTarget)."""
+        return [getattr(c, "requests", getattr(c, "inlists", 0)) for c in self.chips]
 
     def state(self):
         return [{"reader": i, "type": self.types[i],
@@ -268,7 +273,13 @@ class HalSim:
 
     platform = "rp2"  # it stands in for a Pico (hal_esp32.Esp32HalSim for an ESP32-S3)
 
-    def __init__(self, serial, table=None, ticks_ms=None, control=None, taps=(), boot_id=None):
+    def __init__(self, serial, table=None, ticks_ms=None, control=None, taps=(), boot_id=None, trace=None):
+        # trace: a trace_sim.Trace when `maester bench hil` wants time stamps (run_sim.py --trace)
+        self.trace = trace
+        if trace is not None:
+            from trace_sim import TracedSerial
+
+            serial = TracedSerial(serial, trace)
         self.serial = serial
         self.table = table or Table()
         self.ticks_ms = ticks_ms or time.ticks_ms
@@ -312,6 +323,10 @@ class HalSim:
 
     def strip(self, pin, pixels, order="GRB"):
         self.strip_obj = VirtualStrip(pixels, order)
+        if self.trace is not None:
+            from trace_sim import TracedStrip
+
+            return TracedStrip(self.strip_obj, self.trace)
         return self.strip_obj
 
     def idle(self, ms):
@@ -368,6 +383,8 @@ class HalSim:
         try:
             if what in ("place", "tap"):
                 self.table.place(cmd["reader"], cmd["uid"])
+                if self.trace is not None:
+                    self.trace.place.append((self.trace.now(), cmd["reader"], cmd["uid"]))
             elif what in ("remove", "lift"):
                 self.table.remove(cmd["reader"], cmd.get("uid"))
             elif what == "noise":
@@ -387,6 +404,11 @@ class HalSim:
                 out["readers"] = self.table.state()
                 out["boot_id"] = self._boot_id
                 out["feeds"] = self.feeds
+            elif what == "trace":
+                if self.trace is None:
+                    raise ValueError("tracing is off (run_sim.py --trace)")
+                out["records"] = self.trace.dump(cmd["path"], {"polls": self.table.polls(),
+                                                               "spi_calls": self.table.spi.calls})
             elif what != "ping":
                 raise ValueError("unknown command %r" % (what,))
         except (KeyError, ValueError, TypeError) as e:

@@ -14,6 +14,8 @@
 --config   the board's config file (default sim_config.json).  CONFIG_WRITE replaces it.
            Missing: the built-in default config (maester_fw.config.DEFAULT_TEXT).
 --taps     a script of JSON lines {"t_ms", "reader", "uid", "action": "place"|"remove"}.
+--trace    1: stamp serial bytes, card placements and strip writes (for `maester bench hil`);
+           the control command {"cmd": "trace", "path": F} writes them to F.
 
 Exit status: 0 after a REPL command, 4 after BOOTLOADER.
 """
@@ -31,7 +33,7 @@ from maester_fw import app  # noqa: E402
 
 
 def _args(argv):
-    opts = {"--serial": "-", "--control": None, "--config": "sim_config.json", "--taps": None}
+    opts = {"--serial": "-", "--control": None, "--config": "sim_config.json", "--taps": None, "--trace": None}
     i = 0
     while i < len(argv):
         k = argv[i]
@@ -77,7 +79,12 @@ def main():
                 line = line.strip()
                 if line:
                     taps.append(json.loads(line))
-    hal = HalSim(serial, control=control, taps=taps)
+    trace = None
+    if o["--trace"] not in (None, "0"):
+        from trace_sim import Trace
+
+        trace = Trace()
+    hal = HalSim(serial, control=control, taps=taps, trace=trace)
     why = app.main(hal, o["--config"])
     if control is not None:
         control.send({"event": "exit", "why": why})

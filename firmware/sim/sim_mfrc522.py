@@ -210,6 +210,7 @@ class SimMFRC522:
         self._out = 0
         # statistics for tests
         self.transceives = 0
+        self.requests = 0  # REQA/WUPA frames: one per presence poll
         self.irq_reads = 0
         self.resets = 0
         self.reset()
@@ -348,6 +349,8 @@ class SimMFRC522:
             nbits += 16
         r[ErrorReg] &= 0x40
         self.transceives += 1
+        if nbits == 7 and (tx[0] == 0x26 or tx[0] == 0x52):
+            self.requests += 1  # a REQA or WUPA: one presence poll
         fld = self.field
         heard = fld.on and (r[TxASKReg] & 0x40) and nbits > 0
         rx = 0

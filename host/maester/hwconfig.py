@@ -126,6 +126,11 @@ def power_budget(profile, pinmap):
     return out
 
 
+# Poll the readers back to back: a reader is asked again as soon as the others have been (the
+# firmware's own default, 50 ms, is for a bare board). Tap-to-light latency rests on it.
+TABLE_POLL = {"interval_ms": 10}
+
+
 def board_config(profile, pinmap, poll=None, watchdog_ms=None):
     """The firmware config (firmware/maester_fw/config.py) for a profile wired to a board's pin map.
 
@@ -150,8 +155,7 @@ def board_config(profile, pinmap, poll=None, watchdog_ms=None):
         "segments": {s["name"]: [s["start"], s["length"], bool(s.get("reversed")), s.get("mode", "fill")]
                      for s in profile["segments"]},
     }
-    if poll:
-        cfg["poll"] = dict(poll)
+    cfg["poll"] = dict(poll or TABLE_POLL)
     if watchdog_ms is not None:
         cfg["watchdog_ms"] = watchdog_ms
     return cfg

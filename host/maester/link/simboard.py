@@ -6,6 +6,7 @@
     board.lift(0)                             # and take it away
     board.strip_frame()                       # the LED frame the firmware last wrote
     board.reboot()                            # kill and restart: a new boot id, same port
+    board.unplug(); board.replug()            # the port vanishes, then comes back (same name)
     board.stop()
 
 How it is wired (see firmware/FIRMWARE.md):
@@ -82,7 +83,7 @@ def _uid_hex(uid):
 
 
 class SimBoard:
-    def __init__(self, config=None, taps=None, heap=None, start=True, ready_timeout=20.0):
+    def __init__(self, config=None, taps=None, heap=None, start=True, ready_timeout=20.0, trace=False):
         self.workdir = tempfile.mkdtemp(prefix="maester-sim-")
         self.config_path = os.path.join(self.workdir, "maester.json")
         if isinstance(config, (str, Path)):
@@ -100,10 +101,12 @@ class SimBoard:
                     for t in taps:
                         f.write(json.dumps(t) + "\n")
         self.heap = heap
+        self.trace = trace  # stamp serial bytes, placements and strip writes (bench hil)
         self.ready_timeout = ready_timeout
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)  # until pyserial opens it: no echo of the firmware's bytes
         self.port = os.ttyname(self._slave)
+        self.plugged = True
         self._cmaster, self._cslave = os.openpty()
         tty.setraw(self._cslave)
         self._control_path = os.ttyname(self._cslave)
@@ -130,6 +133,8 @@ class SimBoard:
                 "--config", self.config_path]
         if self.taps_path:
             cmd += ["--taps", self.taps_path]
+        if self.trace:
+            cmd += ["--trace", "1"]
         with open(self._log_path, "ab") as log:
             self.proc = subprocess.Popen(cmd, stdin=self._master, stdout=self._master, stderr=log,
                                          cwd=self.workdir, preexec_fn=_die_with_parent)
@@ -156,13 +161,79 @@ class SimBoard:
 
     def reboot(self):
         """Kill and restart the firmware: a new boot id, the same port, the same cards."""
+        cards = self._cards()
         self.kill()
-        return self.start()
+        self.start()
+        self._lay(cards)
+        return self
+
+    def _cards(self):
+        """{reader: [uid hex]}: what lies on the table, to lay again after the power came back."""
+        return {r["reader"]: r["cards"] for r in self.state()["readers"]} if self.alive else {}
+
+    def _lay(self, cards):
+        for reader, uids in cards.items():
+            for uid in uids:
+                self.tap(reader, uid)
+
+    def unplug(self):
+        """Pull the USB cable: the firmware loses power and the port disappears.
+
+        The host's open port fails at its next read, as a real ttyACM does; the pty is released
+        so that `replug` can bring the same /dev/pts/N back once the host has let go of it.
+        """
+        if not self.plugged:
+            raise SimBoardError("already unplugged")
+        self._unplugged_cards = self._cards()  # the cards stay on the table meanwhile
+        self.kill()
+        for fd in (self._master, self._slave):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self._master = self._slave = -1
+        self.plugged = False
+
+    def replug(self, timeout=10.0):
+        """Plug the cable back in: the same port name (as udev's stable name would give), a fresh boot."""
+        if self.plugged:
+            raise SimBoardError("not unplugged")
+        self._master, self._slave = self._reopen_pty(self.port, timeout)
+        tty.setraw(self._slave)
+        self.port = os.ttyname(self._slave)
+        self.plugged = True
+        self.start()
+        self._lay(self._unplugged_cards)
+        return self
+
+    @staticmethod
+    def _reopen_pty(name, timeout):
+        """A pty pair whose slave is `name` again. Linux hands out the lowest free number, and the
+        old one is free once the host has closed its end; until then, or if another program took
+        it, keep trying (the pairs drawn on the way are given back). Falls back to a new name."""
+        deadline = time.monotonic() + timeout
+        while True:
+            drawn = []
+            try:
+                for _ in range(64):
+                    m, s = os.openpty()
+                    if os.ttyname(s) == name:
+                        return m, s
+                    drawn.append((m, s))
+            finally:
+                for m, s in drawn:
+                    os.close(m)
+                    os.close(s)
+            if time.monotonic() >= deadline:
+                return os.openpty()
+            time.sleep(0.05)
 
     def stop(self):
         """Kill the firmware and release the ptys and the work directory."""
         self.kill()
         for fd in (self._master, self._slave, self._cmaster, self._cslave):
+            if fd < 0:
+                continue
             try:
                 os.close(fd)
             except OSError:
@@ -263,6 +334,10 @@ class SimBoard:
 
     def state(self):
         return self.command({"cmd": "state"})
+
+    def dump_trace(self, path):
+        """Write the time stamps taken since start (needs trace=True) to `path` (JSON)."""
+        return self.command({"cmd": "trace", "path": str(path)}, timeout=30.0)
 
 
 def start_simulated_board(config=None, taps=None, **kw):

@@ -79,13 +79,16 @@ class TableRunner:
     returns only after the command reached the log, so an acknowledged tap is never lost.
     """
 
-    def __init__(self, session, profile, tags, report=print, on_pending=None):
+    def __init__(self, session, profile, tags, report=print, on_pending=None, foreign=None):
         self.session = session
         self.profile = profile
         self.tags = tags
+        self.foreign = foreign or {}  # uid -> the other game whose card carries it (enrolled there)
         self.report = report
+        self.removed_at = {}  # reader -> board time of its last removal, to catch two cards at once
         # Told (place, card, labels) when a tap leaves a choice to make; by default it is reported.
         self.on_pending = on_pending
+        self.on_private = None  # told (seat, text) of what only that seat may read: its refused card
         # seat → {"ask", "card", "choices"}: a tap waiting for its position, kept for the seat whose
         # decision it answers (the place tapped, except at a zone reader shared by several seats)
         self.pending = {}
@@ -104,6 +107,8 @@ class TableRunner:
 
     def on_tap(self, tap):
         if tap.kind != "placed":
+            if tap.time_ms is not None:
+                self.removed_at[tap.reader] = tap.time_ms
             return
         reader = self.profile["readers"][tap.reader]["name"] if tap.reader < len(self.profile["readers"]) else None
         card = self.tags.get(tap.uid_hex)
@@ -111,13 +116,22 @@ class TableRunner:
             if reader is None:
                 return self._refuse(None, "a tap on reader %d, which the table profile does not know" % tap.reader)
             place = P.reader_place(self.profile, reader)
+            if tap.time_ms is not None and self.removed_at.get(tap.reader) == tap.time_ms:
+                # One card gone and another there in the same poll: no hand is that fast, so the
+                # reader sees two cards (the firmware's anticollision picked the other one).
+                return self._refuse(place, "two cards on %s: take one off, then tap again" % reader)
             if card is None:
-                return self._refuse(place, "an unknown tag (%s) on %s: enroll it first" % (tap.uid_hex, reader))
+                other = self.foreign.get(tap.uid_hex)
+                if other:
+                    return self._refuse(place, "a card of %s on %s: it is not part of this game" % (other, reader))
+                return self._refuse(place, "an unknown sticker (%s) on %s: enroll it with `maester enroll %s`"
+                                    % (tap.uid_hex, reader, self.session.state["game"]))
             self.pending.pop(place, None)  # a new tap replaces an earlier one still waiting
             command, reason = command_for_tap(self.session.state, place, card)
             if command is None:
                 if self._hold(place, card):
                     return
+                self._tell(place, "%s on %s: %s" % (self.card_words(card), reader, reason))
                 return self._refuse(place, "%s on %s: %s" % (self.tap_words(card, place), reader, reason))
             result = self.session.submit(command)
             if not result.ok:
@@ -200,9 +214,15 @@ class TableRunner:
         return words(self.session.state, card) if words is not None else self.describe(card)
 
     def tap_words(self, card, place):
-        """The tapped card as the public host display may name it (a game with face-down plays says less)."""
+        """The tapped card as the public host display may name it: "a card", unless the game knows
+        the card is face up (Oathbreaker's missions). Its name goes to its seat alone (`_tell`)."""
         words = getattr(self.game_table, "tap_words", None)
-        return words(self.session.state, card, place) if words is not None else self.describe(card)
+        return words(self.session.state, card, place) if words is not None else "a card"
+
+    def _tell(self, place, text):
+        """Say `text` to the seat at `place` only (its page), when there is such a channel."""
+        if self.on_private is not None and isinstance(place, int):
+            self.on_private(place, text)
 
     def describe(self, card):
         info = self.session.state["config"]["cards"].get("info", {})

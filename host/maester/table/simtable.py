@@ -1,49 +1,142 @@
 """A whole simulated table for `maester play --table` and `maester demo --table`.
 
 The firmware runs unmodified under the MicroPython unix port with simulated readers and a virtual
-strip, behind a pty that the host opens with pyserial as it opens a real board. A choice that a tap
+strip, in a `maester sim-board` process, behind a pty that the host opens by name with pyserial
+through the same code as a real board (table/board.py). A choice that a tap
 can express is made by laying the card on the right simulated reader; the rest (which token moves
 where, an order of allies) is entered the way a seat page would send it. In a game where a tapped
 card may fit several places (Westeros Intrigue), the card is tapped and the position then picked
 from the seat's pending selection, as a person would on the host prompt.
 """
 
+import os
+import subprocess
+import sys
 import threading
 import time
 
-from ..link import BoardLink
-from ..link.simboard import start_simulated_board
+from ..link.simboard import _die_with_parent
 from . import profile as P
-from .runner import TableRunner, board_config, sim_tags, sim_uid
+from .board import BoardTable, connect
+from .runner import sim_tags
 from .taps import asks_at, command_for_tap, meanings
 
 TAP_TIMEOUT = 10.0
 FRAME_WAIT = 0.05
+START_TIMEOUT = 30.0
 
 
 class TableError(RuntimeError):
     pass
 
 
+class SimBoardClient:
+    """A `maester sim-board` process, driven through its stdin and stdout like a person would."""
+
+    def __init__(self, profile_name, trace=False):
+        cmd = [sys.executable, "-m", "maester.cli", "sim-board", "--profile", profile_name, "--no-strip"]
+        if trace:
+            cmd.append("--trace")
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True, bufsize=1, preexec_fn=_die_with_parent,
+                                     env=dict(os.environ, PYTHONUNBUFFERED="1"))
+        self.lines = []
+        self.arrived = threading.Condition()
+        threading.Thread(target=self._read, name="sim-board-out", daemon=True).start()
+        first = self._next(lambda line: True, START_TIMEOUT)
+        if first is None or not first.startswith("port: "):
+            err = self.proc.stderr.read() if self.proc.poll() is not None else ""
+            self.stop()
+            raise TableError("the simulated board did not start: %s" % ((first or "") + err).strip())
+        self.port = first[len("port: "):]
+        self.lock = threading.Lock()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            with self.arrived:
+                self.lines.append(line.rstrip("\n"))
+                self.arrived.notify_all()
+        with self.arrived:
+            self.lines.append(None)  # the process ended
+            self.arrived.notify_all()
+
+    def _next(self, wanted, timeout):
+        with self.arrived:
+            deadline = time.monotonic() + timeout
+            while True:
+                for i, line in enumerate(self.lines):
+                    if line is None:
+                        return None
+                    if wanted(line):
+                        del self.lines[:i + 1]
+                        return line
+                left = deadline - time.monotonic()
+                if left <= 0 or not self.arrived.wait(left):
+                    if time.monotonic() >= deadline:
+                        return None
+
+    def command(self, line, answer=("ok:", "error:"), timeout=TAP_TIMEOUT):
+        with self.lock:
+            try:
+                self.proc.stdin.write(line + "\n")
+                self.proc.stdin.flush()
+            except (BrokenPipeError, ValueError):
+                raise TableError("the simulated board has stopped") from None
+            got = self._next(lambda text: text.startswith(answer), timeout)
+        if got is None:
+            raise TableError("the simulated board did not answer %r" % line)
+        if got.startswith("error:"):
+            raise TableError("simulated board: %s" % got[len("error: "):])
+        return got
+
+    def tap(self, reader, card):
+        self.command("tap %d %s" % (reader, card))
+
+    def lift(self, reader):
+        self.command("lift %d" % reader)
+
+    def strip(self):
+        return self.command("strip", answer=("strip:",))[len("strip: ["):-1]
+
+    def stop(self):
+        if self.proc.poll() is None:
+            try:
+                self.proc.stdin.write("quit\n")
+                self.proc.stdin.flush()
+                self.proc.wait(5)
+            except (BrokenPipeError, ValueError, OSError, subprocess.TimeoutExpired):
+                self.proc.kill()
+                self.proc.wait()
+        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            try:
+                f.close()
+            except OSError:
+                pass
+
+
 class SimTable:
+    """`play --sim` and `demo`: a `maester sim-board` process, opened by its port name like a board."""
+
     def __init__(self, session, report=print):
         state = session.state
         self.profile = P.for_game(state["game"], state["config"]["players"])
         self.readers = [r["name"] for r in self.profile["readers"]]
         self.places = P.places(self.profile)  # place (a seat, "table", a zone) → its reader's name
-        self.board = start_simulated_board(config=board_config(self.profile))
+        self.board = SimBoardClient(self.profile["name"])
+        try:
+            board = connect(self.board.port, self.profile, report, timeout=20)
+        except BaseException:
+            self.board.stop()
+            raise
         # The simulated seat picks its position itself, so a pending selection needs no report.
-        self.runner = TableRunner(session, self.profile, sim_tags(state), report=report,
-                                  on_pending=lambda seat, card, labels: None)
+        self.table = BoardTable(board, session, sim_tags(state), report=report,
+                                on_pending=lambda seat, card, labels: None)
+        self.runner = self.table.runner
+        self.link = self.table.link
+        board.on_tap = self._on_tap
         self.resting = {}
         self.lifted = threading.Condition()
         self.lifts = []
-        self.link = BoardLink(self.board.port, self._on_tap)
-        self.link.start()
-        if not self.link.wait_connected(20):
-            self.close()
-            raise TableError("the simulated board did not answer")
-        self.runner.attach(self.link)
         self.taps = 0
 
     def _on_tap(self, tap):
@@ -117,7 +210,7 @@ class SimTable:
                 if not self.lifted.wait_for(lambda: reader in self.lifts, TAP_TIMEOUT):
                     raise TableError("the board never saw the card lifted from %s" % name)
         seq = self.runner.session.state["seq"]
-        self.board.tap(reader, sim_uid(card))
+        self.board.tap(reader, card)
         self.resting[reader] = card
         if pick is not None:
             if not self.runner.wait_pending(command["seat"], card, TAP_TIMEOUT):
@@ -135,10 +228,10 @@ class SimTable:
         self.link.wait_leds_synced(1.0)
         # The board acks a change before it renders it: its next frame comes within 20 ms (50 Hz).
         time.sleep(FRAME_WAIT)
-        return self.board.strip_text()
+        return self.board.strip()
 
     def close(self):
-        self.link.close()
+        self.table.close()
         self.board.stop()
 
 

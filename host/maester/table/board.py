@@ -1,0 +1,179 @@
+"""A game on a table board: the port opened by name, the board checked, taps through the runner.
+
+    board = connect(port, profile, report)      # BoardError (exit 2) if it is not the right board
+    table = BoardTable(board, session, tags)     # from now on taps are moves and the LEDs follow
+    ...
+    table.close()
+
+The same code serves a real board (/dev/ttyACM0, found by its USB id) and a `maester sim-board`
+process (/dev/pts/N): the host cannot tell them apart, which is the point (design principle 12).
+
+Before a game starts, `connect` makes sure the board is one this host can play on: it answers
+the protocol this host speaks, runs the firmware this host ships, and holds the config that
+`maester firmware flash` writes for the chosen table profile. Each mismatch is a BoardError
+whose message says what differs and the command that fixes it; nothing has been written then.
+
+During the game the board may be unplugged or reboot: the link reconnects by itself, restores
+the LEDs and reconciles the readers from the board's snapshot (link/serial_link.py); this module
+only tells the people at the table ("board lost, waiting for it…", "board back").
+"""
+
+import threading
+
+from maester_fw.app import FIRMWARE
+
+from ..link import BoardLink, find_boards
+from .runner import TableRunner
+
+CONNECT_TIMEOUT = 10.0
+BOARDS = ("pico", "esp32s3")
+
+
+class BoardError(ValueError):
+    """The board cannot be played on as it is; the message says why and what to run."""
+
+
+def find_port(port=None):
+    """The port to open: the one given, else the first board found by its USB id."""
+    if port:
+        return port
+    boards = find_boards()
+    if not boards:
+        raise BoardError("no board found (looked for a Raspberry Pi Pico or an ESP32-S3 running MicroPython on "
+                         "USB). Plug it in, or name its port with --port; `maester doctor` shows what is there.")
+    return boards[0].device
+
+
+def _expected_configs(profile):
+    """{build: (length, crc)} of the config `maester firmware flash` writes for `profile`."""
+    from maester_fw import wire
+
+    from ..firmware_cli import config_bytes
+    out = {}
+    for build in BOARDS:
+        try:
+            raw = config_bytes(profile, build)
+        except (ValueError, KeyError):
+            continue  # the profile does not fit that build's pin map
+        out[build] = (len(raw), wire.crc16(raw))
+    return out
+
+
+def fit_problem(status, profile, port):
+    """None when the board's stored config is the one flashed for `profile`; else what differs."""
+    want = _expected_configs(profile)
+    if (status.config_len, status.config_crc) in want.values():
+        return None
+    fix = ("Rewrite the board's config: maester firmware flash --port %s --profile %s --board %s"
+           % (port, profile["name"], "|".join(want) or "pico"))
+    readers, pixels = len(profile["readers"]), profile["pixels"]
+    if not status.config_len:
+        what = "the board holds no table config (it runs on its built-in defaults)"
+    elif status.board != profile["name"]:
+        what = ("the board is set up for table profile %r (%d readers, %d LEDs); this game wants %r (%d readers, "
+                "%d LEDs)" % (status.board, status.reader_count, status.pixels, profile["name"], readers, pixels))
+        fix += ", or play on the board as it is with --profile %s" % status.board
+    else:
+        what = ("the board's config for %r is not the one this host writes for that profile (%d readers, %d LEDs "
+                "on the board; %d readers, %d LEDs here): the profile or the host changed since it was flashed"
+                % (status.board, status.reader_count, status.pixels, readers, pixels))
+    return "%s. %s" % (what, fix)
+
+
+class Board:
+    """A connected, checked board: the link, and what it said about itself."""
+
+    def __init__(self, link, port, profile):
+        self.link = link
+        self.port = port
+        self.profile = profile
+        self.on_tap = None  # set by BoardTable; until then taps (cards lying there before the game) are not moves
+
+    def _tap(self, tap):
+        if self.on_tap is not None:
+            self.on_tap(tap)
+
+    def close(self):
+        self.link.close()
+
+
+def connect(port, profile, report=print, timeout=CONNECT_TIMEOUT, **link_options):
+    """Open `port` (a path, or None to find a board), check the board; returns a Board.
+
+    Raises BoardError with the reason and the fix: no answer, another protocol or firmware
+    version, or a config that is not the profile's.
+    """
+    port = find_port(port)
+    incompatible = []
+    lost = _LostNotice(report)
+
+    def on_status(event):
+        if event.kind == "incompatible":
+            incompatible.append(event.message)
+        lost(event)
+
+    board = None
+    link = BoardLink(port, lambda tap: board._tap(tap) if board is not None else None,
+                     on_status=on_status, refind=True, **link_options)
+    board = Board(link, port, profile)
+    link.start()
+    try:
+        if not link.wait_connected(timeout):
+            if incompatible:
+                raise BoardError("%s. Flash this host's firmware: maester firmware flash --port %s --profile %s"
+                                 % (incompatible[0], port, profile["name"]))
+            st = link.status
+            raise BoardError("no Maester board answered on %s within %.0f s%s. Check it with: maester doctor --port %s"
+                             % (port, timeout, " (%s)" % st.last_error if st.last_error else "", port))
+        st = link.status
+        if st.firmware != FIRMWARE:
+            raise BoardError("the board runs %r and this host ships %r. Flash it: maester firmware flash --port %s "
+                             "--profile %s" % (st.firmware, FIRMWARE, port, profile["name"]))
+        problem = fit_problem(st, profile, port)
+        if problem:
+            raise BoardError(problem)
+    except BaseException:
+        link.close()
+        raise
+    lost.armed = True  # from now on a drop is news for the people at the table
+    return board
+
+
+class _LostNotice:
+    """Says once when the board goes away and once when it is back (LEDs restored by the link)."""
+
+    def __init__(self, report):
+        self.report = report
+        self.armed = False
+        self.lost = False
+
+    def __call__(self, event):
+        if not self.armed:
+            return
+        if event.kind in ("disconnected", "link_down", "port_error") and not self.lost:
+            self.lost = True
+            self.report("board lost, waiting for it… (the game is paused; plug it back in)")
+        elif event.kind == "reboot" and not self.lost:
+            self.report("the board restarted; restoring its LEDs")
+        elif event.kind == "connected" and self.lost:
+            self.lost = False
+            self.report("board back: LEDs restored, tap on")
+
+
+class BoardTable:
+    """Taps on `board` become moves of `session`; the LEDs follow its public view."""
+
+    def __init__(self, board, session, tags, report=print, foreign=None, on_pending=None):
+        self.board = board
+        self.runner = TableRunner(session, board.profile, tags, report=report, on_pending=on_pending,
+                                  foreign=foreign)
+        self.lock = threading.Lock()
+        board.on_tap = self.runner.on_tap
+        self.runner.attach(board.link)
+
+    @property
+    def link(self):
+        return self.board.link
+
+    def close(self):
+        self.board.close()
