@@ -17,9 +17,14 @@ from rich.table import Table
 
 from . import cardsdb
 from . import cardsdb_check as check
+from .argtypes import int_range
 
 ADD_OPTIONS = ("name", "type", "colour", "power", "value", "ability", "leader")
 COLOUR = {"event": "blue", "leader": "white"}  # these kinds come in one colour (rulebook)
+# `cards add` enrolls B'Twixt cards, and no B'Twixt card comes in more than 3 copies (Betrayal,
+# Pulling the Strings): 10 leaves room for a box we have not seen, while a typo such as 1000000
+# would put a million copies in every deck.
+MAX_COPIES = 10
 
 
 def register(sub):
@@ -45,7 +50,8 @@ def register(sub):
     p.add_argument("--value", type=int, help="influence value (influence cards)")
     p.add_argument("--power", type=int, help="power (allies)")
     p.add_argument("--ability", help="an ability key the engine implements, 'manual' (resolve by hand) or 'none'")
-    p.add_argument("--copies", type=int, help="copies in the box (default 1)")
+    p.add_argument("--copies", type=int_range(1, MAX_COPIES), metavar="N",
+                   help="copies in the box, 1 to %d (default 1)" % MAX_COPIES)
     p.add_argument("--leader", help="the leader a leader card belongs to")
     p.add_argument("--id", help="card id (default: the name as a slug); a shipped card's id corrects that card")
     p.add_argument("--note", help="a note kept with the card")

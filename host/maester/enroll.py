@@ -24,6 +24,7 @@ from collections import OrderedDict, namedtuple
 from maester_fw import wire
 
 from . import cardsdb, hwconfig
+from .argtypes import BOARD_WAIT, int_range
 from .table import profile as profiles
 
 Card = namedtuple("Card", "id label group sim")
@@ -220,12 +221,13 @@ def register(sub):
     p.add_argument("--profile", help="table profile naming the readers (default: the board's, else the game's smallest)")
     p.add_argument("--board", default="pico", choices=hwconfig.BOARDS, help="pin map of the simulated board")
     p.add_argument("--pick", action="store_true", help="tap any card, then pick which card it is from the list")
-    p.add_argument("--only", type=int, metavar="N", help="stop after binding N cards")
+    p.add_argument("--only", type=int_range(1), metavar="N", help="stop after binding N cards")
     p.add_argument("--include-sim", action="store_true",
                    help="also enroll simulation filler (cards the data lacks; see `maester cards check`)")
     p.add_argument("--missing", action="store_true", help="list the cards still missing a tag and exit")
     p.add_argument("--forget", metavar="CARD|UID", help="remove the binding of a card or a tag and exit")
-    p.add_argument("--timeout", type=float, default=5.0, metavar="S", help="how long to wait for the board")
+    p.add_argument("--timeout", type=BOARD_WAIT, default=5.0, metavar="S",
+                   help="how long to wait for the board, %s (default %%(default)s)" % BOARD_WAIT.span)
     p.set_defaults(func=cmd_enroll)
 
 

@@ -28,6 +28,7 @@ import serial.tools.list_ports
 from maester_fw import config as fwconfig
 from maester_fw import wire
 
+from .argtypes import BOARD_WAIT, seconds
 from .link.serial_link import COUNTER_NAMES, BoardLink, BoardPort, find_boards
 from .table import profile as profiles
 from .hwconfig import board_config, load_pinmap
@@ -88,8 +89,8 @@ def register(sub):
     p.add_argument("--no-build", action="store_true", help="flash what is already in the build directory")
     p.add_argument("--mpremote", help="the mpremote command to run (default: $MAESTER_MPREMOTE, "
                                       "else `python -m mpremote`, else mpremote on PATH)")
-    p.add_argument("--repl-wait", type=float, default=2.0, metavar="S",
-                   help="how long to wait for the firmware to answer the REPL request (default %(default)s s)")
+    p.add_argument("--repl-wait", type=seconds(0, 60), default=2.0, metavar="S",
+                   help="how long to wait for the firmware to answer the REPL request, 0 to 60 (default %(default)s s)")
     _add_build_args(p)
     p.set_defaults(func=cmd_flash)
 
@@ -98,8 +99,8 @@ def register(sub):
                                    "count, every reader's state and the health counters. Exit status 1 when no board "
                                    "is found or a board does not answer. Connecting resets the board's LEDs.")
     p.add_argument("--port", help="check this port only (a path; a pty from the simulator works too)")
-    p.add_argument("--timeout", type=float, default=5.0, metavar="S",
-                   help="how long to wait for each board's handshake (default %(default)s s)")
+    p.add_argument("--timeout", type=BOARD_WAIT, default=5.0, metavar="S",
+                   help="how long to wait for each board's handshake, %s (default %%(default)s s)" % BOARD_WAIT.span)
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=cmd_doctor)
 

@@ -16,6 +16,7 @@ import time
 from maester_fw import wire
 
 from . import hwconfig
+from .argtypes import BOARD_WAIT, seconds
 from .table import profile as profiles
 
 DEFAULT_PROFILE = "btwixt-4p"
@@ -36,9 +37,10 @@ def register(sub):
     where.add_argument("--sim", action="store_true", help="test the simulated board instead")
     p.add_argument("--profile", help="table profile (default: the one the board was flashed with, else %s)" % DEFAULT_PROFILE)
     p.add_argument("--board", default="pico", choices=hwconfig.BOARDS, help="pin map, to name the pins (default pico)")
-    p.add_argument("--auto", type=float, metavar="S",
-                   help="do not wait for Enter: S seconds per segment, and at most S seconds per reader")
-    p.add_argument("--timeout", type=float, default=5.0, metavar="S", help="how long to wait for the board")
+    p.add_argument("--auto", type=seconds(0, 60), metavar="S",
+                   help="do not wait for Enter: S seconds per segment, and at most S seconds per reader (0 to 60)")
+    p.add_argument("--timeout", type=BOARD_WAIT, default=5.0, metavar="S",
+                   help="how long to wait for the board, %s (default %%(default)s)" % BOARD_WAIT.span)
     p.set_defaults(func=cmd_test)
 
 

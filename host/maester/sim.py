@@ -4,6 +4,7 @@ import json
 import sys
 import time
 
+from .argtypes import int_range
 from .bots import make_bot
 from .engine import core
 
@@ -76,8 +77,8 @@ def _print_summary(stats):
 
 
 def cmd_sim(args):
-    stats = run(args.game, args.players or DEFAULT_PLAYERS[args.game], args.games, args.seed,
-                args.bots, args.variant or (), progress=not args.json)
+    players = DEFAULT_PLAYERS[args.game] if args.players is None else args.players
+    stats = run(args.game, players, args.games, args.seed, args.bots, args.variant or (), progress=not args.json)
     if args.json:
         print(json.dumps(stats))
     else:
@@ -87,24 +88,29 @@ def cmd_sim(args):
 def cmd_bench(args):
     if args.what != "engine":
         raise ValueError("only `maester bench engine` exists")
-    stats = run(args.game, args.players or DEFAULT_PLAYERS[args.game], args.games, args.seed, args.bots,
-                args.variant or (), progress=not args.json)
-    if args.json:
-        print(json.dumps(stats))
-    else:
-        _print_summary(stats)
+    return cmd_sim(args)
 
 
-def _common(p, games):
-    p.add_argument("game", nargs="?", default="btwixt", choices=sorted(GAME_VARIANTS),
-                   help="which game (default btwixt)")
-    p.add_argument("--players", type=int, help="seats at the table (default 4)")
-    p.add_argument("--games", type=int, default=games, help="how many games (default %(default)s)")
+PLAYERS = {"btwixt": (3, 6), "intrigue": (2, 6), "oathbreaker": (5, 8)}  # each game's check_config says the same
+MAX_GAMES = 1000000
+
+
+def _options(p, games):
+    """The options `sim` and `bench` share; numbers out of range are refused while parsing."""
+    names = {"btwixt": "B'Twixt", "intrigue": "Intrigue", "oathbreaker": "Oathbreaker"}
+    p.add_argument("--players", type=int_range(min(lo for lo, _ in PLAYERS.values()),
+                                               max(hi for _, hi in PLAYERS.values())), metavar="N",
+                   help="seats at the table: %s" % "; ".join(
+                       "%s %d to %d (default %d)" % (names[g], lo, hi, DEFAULT_PLAYERS[g])
+                       for g, (lo, hi) in sorted(PLAYERS.items())))
+    p.add_argument("--games", type=int_range(1, MAX_GAMES), default=games, metavar="G",
+                   help="how many games, 1 to %d (default %%(default)s)" % MAX_GAMES)
     p.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i")
     p.add_argument("--bots", default="random", choices=("random", "heuristic"),
                    help="the bot at every seat (default random)")
     p.add_argument("--variant", action="append", metavar="V",
-                   help="a variant; repeat to combine (B'Twixt: advanced, draft, kingsmoot, revealed, short)")
+                   help="a variant; repeat to combine. %s" % "; ".join(
+                       "%s: %s" % (names[g], ", ".join(v)) for g, v in sorted(GAME_VARIANTS.items())))
     p.add_argument("--json", action="store_true", help="print one JSON object with the figures")
 
 
@@ -112,18 +118,16 @@ def register(sub):
     p = sub.add_parser("sim", help="play whole games with bots and print statistics",
                        description="Play whole games with bots at every seat and report speed, "
                                    "rounds and winners. Example: maester sim btwixt --players 5 --games 100")
-    _common(p, 100)
+    p.add_argument("game", nargs="?", default="btwixt", choices=sorted(GAME_VARIANTS),
+                   help="which game (default btwixt)")
+    _options(p, 100)
     p.set_defaults(func=cmd_sim)
 
     p = sub.add_parser("bench", help="measure the engine's speed",
                        description="Benchmark: full bot games on one core. Prints games/s and actions/s; "
                                    "--json prints the same shape as `maester sim --json`.")
     p.add_argument("what", choices=("engine",), help="what to measure")
-    p.add_argument("--game", dest="game", default="btwixt", choices=sorted(GAME_VARIANTS))
-    p.add_argument("--players", type=int, help="seats (default 4)")
-    p.add_argument("--games", type=int, default=500, help="games to play (default %(default)s)")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--bots", default="random", choices=("random", "heuristic"))
-    p.add_argument("--variant", action="append", metavar="V")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--game", dest="game", default="btwixt", choices=sorted(GAME_VARIANTS),
+                   help="which game (default btwixt)")
+    _options(p, 500)
     p.set_defaults(func=cmd_bench)

@@ -18,6 +18,7 @@ import os
 import socket
 import sys
 
+from ..argtypes import int_range
 from ..engine.session import Session
 
 # The app and the server (starlette, uvicorn) are imported only when pages are wanted, so every
@@ -153,7 +154,7 @@ def cmd_serve(args):
     session = Session.resume(args.log)  # LogError (a ValueError) → exit 2, the file untouched
     web = WebGame(session)  # no loop and no bots here: every seat decides on its page
     try:
-        server = WebServer(build_app(web), _host(args.lan), args.port).start()
+        server = WebServer(build_app(web), _host(args.lan), args.web_port).start()
         try:
             announce(web, server, args.lan, _seat_names(web), qr=not args.no_qr)
             print("Serving %s (%d moves%s). Ctrl-C stops." % (args.log, session.state["seq"],
@@ -178,7 +179,9 @@ def register(sub):
                                    "game.sqlite")
     p.add_argument("--log", required=True, metavar="PATH", help="the game log to serve")
     p.add_argument("--lan", action="store_true", help="serve to the whole network, not just this machine")
-    p.add_argument("--port", type=int, default=0, help="the port (default: a free one)")
+    # --web-port, as on `play`: --port is the board's serial port in every other command.
+    p.add_argument("--web-port", type=int_range(0, 65535), default=0, metavar="N",
+                   help="the web port, 0 to 65535 (default 0: a free one)")
     p.add_argument("--no-qr", action="store_true", help="print the links without QR codes")
     p.set_defaults(func=cmd_serve)
     # The terminal commands registered before this module get the web options.

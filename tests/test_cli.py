@@ -1,0 +1,95 @@
+"""The command line tried as a new user would: every bad input is a clear message, exit status 2,
+and nothing written."""
+
+import argparse
+import os
+
+import pytest
+
+from maester import argtypes, cli
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    """An empty MAESTER_HOME that a refused command must leave as it found it (absent)."""
+    path = tmp_path / "home"
+    monkeypatch.setenv("MAESTER_HOME", str(path))
+    monkeypatch.delenv("MAESTER_CARDS_DB", raising=False)
+    monkeypatch.chdir(tmp_path)
+    return path
+
+
+def run(capsys, *argv):
+    """(exit status, stdout, stderr) of `maester ARGV`, parse errors included."""
+    try:
+        code = cli.main(list(argv))
+    except SystemExit as e:
+        code = e.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def tree(path):
+    return sorted(str(p.relative_to(path)) for p in path.rglob("*"))
+
+
+# --- item 1: numbers out of range are refused while parsing, naming the range -----------------
+
+OUT_OF_RANGE = {
+    "sim players 0": (["sim", "--players", "0"], ["--players", "0", "from 2 to 8"]),
+    "sim players 9": (["sim", "oathbreaker", "--players", "9"], ["--players", "9", "from 2 to 8"]),
+    "sim games 0": (["sim", "--games", "0"], ["--games", "0", "from 1 to 1000000"]),
+    "sim games -1": (["sim", "--games", "-1"], ["--games", "-1", "from 1 to 1000000"]),
+    "sim games x": (["sim", "--games", "lots"], ["--games", "'lots'", "whole number from 1"]),
+    "bench games 0": (["bench", "engine", "--games", "0"], ["--games", "0", "from 1 to"]),
+    "bench players 1": (["bench", "engine", "--players", "1"], ["--players", "1", "from 2 to 8"]),
+    "cards add copies": (["cards", "add", "btwixt", "--name", "X", "--type", "ally", "--power", "2",
+                          "--ability", "none", "--copies", "1000000"], ["--copies", "1000000", "from 1 to 10"]),
+    "cards add copies 0": (["cards", "add", "btwixt", "--id", "varys", "--copies", "0"], ["--copies", "from 1 to 10"]),
+    "enroll only 0": (["enroll", "btwixt", "--sim", "--only", "0"], ["--only", "0", "at least 1"]),
+    "enroll timeout nan": (["enroll", "btwixt", "--sim", "--timeout", "nan"], ["--timeout", "'nan'", "seconds"]),
+    "hw test auto inf": (["hw", "test", "--sim", "--auto", "inf"], ["--auto", "'inf'", "from 0 to 60"]),
+    "hw test timeout -1": (["hw", "test", "--sim", "--timeout", "-1"], ["--timeout", "-1", "from 0.1 to 600"]),
+    "flash repl-wait nan": (["firmware", "flash", "--port", "/dev/null", "--repl-wait", "nan"],
+                            ["--repl-wait", "'nan'", "from 0 to 60"]),
+    "doctor timeout 0": (["doctor", "--timeout", "0"], ["--timeout", "0", "from 0.1 to 600"]),
+    "serve web-port": (["serve", "--log", "x.sqlite", "--web-port", "70000"], ["--web-port", "70000", "0 to 65535"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(OUT_OF_RANGE))
+def test_a_number_out_of_range_is_refused_while_parsing(case, capsys, home, tmp_path):
+    argv, words = OUT_OF_RANGE[case]
+    before = tree(tmp_path)
+    code, out, err = run(capsys, *argv)
+    assert code == 2, (out, err)
+    assert all(w in err for w in words), err
+    assert "Traceback" not in err and not out
+    assert tree(tmp_path) == before
+
+
+def test_argtypes_refuse_nan_inf_and_non_numbers_and_name_the_range():
+    whole, secs = argtypes.int_range(1, 8), argtypes.seconds(0, 60)
+    assert whole("3") == 3 and secs("2.5") == 2.5 and secs("0") == 0.0
+    assert whole.span == "a whole number from 1 to 8" and secs.span == "a number of seconds from 0 to 60"
+    assert argtypes.int_range(1).span == "a whole number of at least 1"
+    for f, bad in ((whole, "0"), (whole, "9"), (whole, "2.0"), (whole, "two"), (secs, "nan"), (secs, "inf"),
+                   (secs, "-inf"), (secs, "61"), (secs, "1e400")):
+        with pytest.raises(argparse.ArgumentTypeError) as e:
+            f(bad)
+        assert "from" in str(e.value) and bad in str(e.value)
+
+
+def test_sim_help_lists_every_games_variants(capsys):
+    code, out, _ = run(capsys, "sim", "--help")
+    assert code == 0
+    text = " ".join(out.split())
+    for word in ("B'Twixt: advanced", "kingsmoot", "Intrigue: floor", "most_swords", "Oathbreaker: aloof_king",
+                 "order_in_court", "Oathbreaker 5 to 8 (default 6)"):
+        assert word in text, text
+
+
+def test_sim_plays_the_games_asked_for(capsys):
+    code, out, err = run(capsys, "sim", "intrigue", "--players", "2", "--games", "1")
+    assert code == 0, err
+    assert "intrigue, 2 players" in out and "1 games" in out
