@@ -75,6 +75,82 @@ def test_each_profile_gives_each_board_a_config_the_firmware_accepts(name, pinma
         assert [s[0] for s in cfg["segments"]] == [s["name"] for s in sorted(prof["segments"], key=lambda s: s["start"])]
 
 
+@pytest.mark.parametrize("kind,folder", [("profile", profiles.PROFILE_DIR), ("pinmap", hwconfig.PINS_DIR)])
+def test_every_shipped_profile_and_pin_map_passes_its_schema(kind, folder):
+    files = sorted(folder.glob("*.json"))
+    assert files
+    for path in files:
+        assert hwconfig.schema_problems(json.loads(path.read_text()), kind) == [], path
+    loaded = [hwconfig.load_profile(p) if kind == "profile" else hwconfig.load_pinmap(p) for p in files]
+    assert len(loaded) == len(files)
+
+
+def test_the_profile_schema_allows_the_modes_and_roles_the_code_knows():
+    schema = json.loads((hwconfig.SCHEMA_DIR / "profile.schema.json").read_text())
+    assert tuple(schema["$defs"]["segment"]["properties"]["mode"]["enum"]) == profiles.MODES
+    assert tuple(schema["$defs"]["reader"]["properties"]["role"]["enum"]) == profiles.ROLES
+    pins = json.loads((hwconfig.SCHEMA_DIR / "pinmap.schema.json").read_text())
+    assert set(pins["properties"]["reader_type"]["enum"]) == set(hwconfig.READER_MA)
+
+
+def _broken_profile(change):
+    prof = json.loads((profiles.PROFILE_DIR / "btwixt-4p.json").read_text())
+    change(prof)
+    return prof
+
+
+BROKEN_PROFILES = {
+    "segment without length": (_broken_profile(lambda p: p["segments"][1].pop("length")),
+                               ["$.segments[1] (season)", "'length' is a required property"]),
+    "empty object": ({}, ["$: 'readers' is a required property", "'segments' is a required property"]),
+    "readers a string": (_broken_profile(lambda p: p.update(readers="abc")), ["$.readers", "'abc' is not of type 'array'"]),
+    "seat reader without a seat": (_broken_profile(lambda p: p["readers"][2].pop("seat")),
+                                   ["$.readers[2] (seat1)", "'seat' is a required property"]),
+    "a list": ([1, 2], ["$: [1, 2] is not of type 'object'"]),
+    "not JSON": ("{nope", ["not valid JSON"]),
+}
+
+
+def _write(path, doc):
+    path.write_text(doc if isinstance(doc, str) else json.dumps(doc))
+    return path
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN_PROFILES))
+@pytest.mark.parametrize("command", ["hw test", "firmware flash"])
+def test_a_broken_profile_is_an_error_naming_the_file_and_the_field(case, command, tmp_path, capsys):
+    doc, words = BROKEN_PROFILES[case]
+    path = _write(tmp_path / "broken.json", doc)
+    before = sorted(tmp_path.rglob("*"))
+    argv = {"hw test": ["hw", "test", "--sim", "--auto", "0"],
+            "firmware flash": ["firmware", "flash", "--port", str(tmp_path / "tty"), "--out", str(tmp_path / "build"),
+                               "--mpremote", str(tmp_path / "no-mpremote")]}[command]
+    rc = cli.main(argv + ["--profile", str(path)])
+    err = capsys.readouterr().err
+    assert rc == 2, err
+    assert str(path) in err and all(w in err for w in words), err
+    assert "Traceback" not in err
+    assert sorted(tmp_path.rglob("*")) == before  # no build, no config written
+
+
+@pytest.mark.parametrize("change,words", [
+    (lambda pm: pm.pop("reader_cs"), ["$: 'reader_cs' is a required property"]),
+    (lambda pm: pm["spi"].update(sck="18"), ["$.spi.sck", "'18' is not of type 'integer'"]),
+    (lambda pm: pm["reserved"][0].pop("why"), ["$.reserved[0]", "'why' is a required property"]),
+    (lambda pm: pm["reader_cs"].__setitem__(0, pm["leds"]["pin"]), ["pin GP22 is both", "LED data"]),
+])
+def test_a_broken_pin_map_is_an_error_naming_the_file_and_the_field(change, words, tmp_path, capsys):
+    pm = json.loads((hwconfig.PINS_DIR / "pico.json").read_text())
+    change(pm)
+    path = _write(tmp_path / "mypico.json", pm)
+    rc = cli.main(["firmware", "flash", "--port", str(tmp_path / "tty"), "--board", str(path),
+                   "--out", str(tmp_path / "build"), "--mpremote", str(tmp_path / "no-mpremote")])
+    err = capsys.readouterr().err
+    assert rc == 2, err
+    assert "pin map %s" % path in err and all(w in err for w in words), err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mypico.json"]
+
+
 def test_a_profile_with_more_readers_than_slots_is_refused(pinmaps):
     prof = profiles.load("btwixt-6p")
     big = dict(prof, readers=[{"name": "r%d" % i, "role": "table"} for i in range(11)])

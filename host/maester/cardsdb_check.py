@@ -5,12 +5,10 @@ Public data leaves many printed values unknown (design.md, "Known gaps in public
 data marks them `assumed`; `report()` turns those marks into a checklist for an owner.
 """
 
-import json
 from importlib import import_module
 
-import jsonschema
-
-from . import cardsdb
+from . import cardsdb, jsoncheck
+from .jsoncheck import read_json  # noqa: F401  (check.read_json is this module's reader too)
 
 # What these tools need to know about a game's cards. Another game plugs in with its folder
 # cards_db/<game>/ (cards.json, components.json), cards_db/schema/<game>.schema.json and an entry here.
@@ -68,37 +66,16 @@ def abilities(game):
     return {section: set(getattr(module, name)) for section, name in profile(game)["sections"].items()}
 
 
-def read_json(path):
-    with open(path, encoding="utf-8") as f:
-        try:
-            return json.load(f)
-        except json.JSONDecodeError as e:
-            raise ValueError("%s is not valid JSON: %s" % (path, e)) from None
-
-
 def validator(game, part):
     """A validator for one part of the game's schema: cards_file, components_file or owner_file."""
     schema = read_json(cardsdb.db_root() / "schema" / ("%s.schema.json" % game))
     # The schema file's root validates cards.json; point the root at the part we want instead.
-    return jsonschema.Draft202012Validator(dict(schema, **{"$ref": "#/$defs/" + part}))
+    return jsoncheck.validator(dict(schema, **{"$ref": "#/$defs/" + part}))
 
 
 def schema_problems(game, part, data, where):
     """Schema violations as 'where: path (card id): message', in document order."""
-    out = []
-    for err in sorted(validator(game, part).iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
-        path = list(err.absolute_path)
-        label = err.json_path
-        # Name the card, not just its index: "influence[3]" is hard to find in a file.
-        if len(path) >= 2 and isinstance(data, dict) and isinstance(path[1], int):
-            record = (data.get(path[0]) or [None] * (path[1] + 1))[path[1]]
-            if isinstance(record, dict) and record.get("id"):
-                label += " (%s)" % record["id"]
-        message = err.message
-        if not isinstance(err.instance, (dict, list)) and repr(err.instance) not in message:
-            message += " (found %r)" % (err.instance,)  # "'blue' was expected" alone hides the culprit
-        out.append("%s: %s: %s" % (where, label, message))
-    return out
+    return jsoncheck.problems(validator(game, part), data, where, key="id")
 
 
 def records(data, sections):

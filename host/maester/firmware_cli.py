@@ -31,7 +31,7 @@ from maester_fw import wire
 from .argtypes import BOARD_WAIT, seconds
 from .link.serial_link import COUNTER_NAMES, BoardLink, BoardPort, find_boards
 from .table import profile as profiles
-from .hwconfig import board_config, load_pinmap
+from .hwconfig import board_config, load_pinmap, load_profile
 
 from .paths import ROOT, tool
 FIRMWARE_SRC = ROOT / "firmware"
@@ -341,7 +341,7 @@ except OSError:
 
 def flash(port, profile_name=DEFAULT_PROFILE, out=BUILD_DIR, src=FIRMWARE_SRC, no_build=False,
           mpremote=None, repl_wait=2.0, say=print, board="pico"):
-    profile = profiles.load(profile_name)
+    profile = load_profile(profile_name)
     try:
         raw = config_bytes(profile, board)
     except ValueError as e:  # a pin map that cannot carry this profile (too few reader slots...)
@@ -414,7 +414,7 @@ def _matching_profile(st):
     if not re.fullmatch(r"[\w-]+", name) or not (profiles.PROFILE_DIR / (name + ".json")).exists():
         return None, None, False
     try:
-        prof = profiles.load(name)
+        prof = load_profile(name)
     except (ValueError, KeyError):
         return name, None, False
     for board in ("pico", "esp32s3"):  # which build flash wrote it for

@@ -1,19 +1,25 @@
 """From a table profile and a board's pin map to the firmware config, and the profile's power budget.
 
     pinmap = load_pinmap("pico")                 # hardware/pins/pico.json (or "esp32s3", or a path)
+    profile = load_profile("btwixt-4p")          # hardware/profiles/btwixt-4p.json (or a path)
     cfg = board_config(profile, pinmap)          # the dict firmware/maester_fw/config.py validates
     power_budget(profile, pinmap)["fits"]        # does the table stay inside its supplies?
 
 A pin map names the SPI bus, one chip-select pin per reader slot (profile readers take the
 slots in order), the LED data pin, the pins kept free and why, and the supplies of the build.
+Both kinds of file are checked against their JSON schema (hardware/schema/) before anything reads
+a field, so a missing or mistyped field is an error naming the file and the field.
 The current figures below are planning numbers; hardware/POWER.md gives their sources.
 """
 
-import json
 from pathlib import Path
+
+from . import jsoncheck
 from .paths import HARDWARE
 
 PINS_DIR = HARDWARE / "pins"
+SCHEMA_DIR = HARDWARE / "schema"
+KINDS = {"profile": "table profile", "pinmap": "pin map"}  # hardware/schema/<kind>.schema.json
 BOARDS = ("pico", "esp32s3")
 
 # mA per reader with its RF field on, which the presence machine keeps on all the time.
@@ -34,10 +40,38 @@ def load_pinmap(name):
     if not path.exists():
         known = sorted(p.stem for p in PINS_DIR.glob("*.json"))
         raise ValueError("no pin map %r (known: %s)" % (str(name), ", ".join(known)))
-    with open(path, encoding="utf-8") as f:
-        pinmap = json.load(f)
-    check_pinmap(pinmap)
-    return pinmap
+    return read_checked(path, "pinmap", check_pinmap)
+
+
+def load_profile(name_or_path):
+    """A table profile: "btwixt-4p" (hardware/profiles/) or a path. Raises ValueError naming the file."""
+    from .table import profile as profiles
+    path = Path(name_or_path)
+    if not path.suffix:
+        path = profiles.PROFILE_DIR / ("%s.json" % name_or_path)
+    if not path.exists():
+        return profiles.load(name_or_path)  # its error lists the known profiles
+    return read_checked(path, "profile", profiles.check)
+
+
+def schema_problems(doc, kind, where=None):
+    """What the schema hardware/schema/<kind>.schema.json finds wrong with `doc`, one sentence each."""
+    schema = jsoncheck.read_json(SCHEMA_DIR / ("%s.schema.json" % kind))
+    return jsoncheck.problems(jsoncheck.validator(schema), doc, where, key="name")
+
+
+def read_checked(path, kind, check):
+    """A hardware JSON file checked against its schema, then by `check` (what a schema cannot say)."""
+    doc = jsoncheck.read_json(path)
+    found = schema_problems(doc, kind, None)
+    if found:
+        raise ValueError("the %s %s is not valid (see hardware/schema/%s.schema.json):\n  %s"
+                         % (KINDS[kind], path, kind, "\n  ".join(found)))
+    try:
+        check(doc)
+    except ValueError as e:
+        raise ValueError("the %s %s is not valid: %s" % (KINDS[kind], path, e)) from None
+    return doc
 
 
 def _pinmap(pinmap):
@@ -169,12 +203,10 @@ def sim_config(profile, pinmap="pico"):
 def budget_table(profile_names, pinmap):
     """POWER.md's per-profile table (markdown rows) for one build."""
     pinmap = _pinmap(pinmap)
-    from .table import profile as profiles
-
     rows = ["| profile | readers | 3.3 V rail (mA) | LEDs: strip max / cap (mA) | 5 V adapter (mA of usable) | USB (mA) | fits |",
             "|---|---|---|---|---|---|---|"]
     for name in profile_names:
-        b = power_budget(profiles.load(name), pinmap)
+        b = power_budget(load_profile(name), pinmap)
         rows.append("| %s | %d | %d | %d / %d | %d of %d | %d | %s |"
                     % (name, b["readers"], b["rail_3v3_ma"], b["leds_max_ma"], b["leds_cap_ma"], b["supply_5v_ma"],
                        b["supply_5v_usable_ma"], b["usb_ma"], "yes" if b["fits"] else "NO"))

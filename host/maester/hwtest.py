@@ -76,7 +76,7 @@ class HwTest:
         self.pinmap = hwconfig.load_pinmap(self.args.board)
         port = self.args.port
         if self.args.sim:
-            self.profile = profiles.load(self.args.profile or DEFAULT_PROFILE)
+            self.profile = hwconfig.load_profile(self.args.profile or DEFAULT_PROFILE)
             self.board = start_simulated_board(config=hwconfig.sim_config(self.profile, self.pinmap))
             port = self.board.port
         self.link = BoardLink(port, on_tap=self.on_tap, refind=not self.args.sim)
@@ -88,7 +88,7 @@ class HwTest:
         if not self.args.sim:
             name = self.args.profile or (st.board if (profiles.PROFILE_DIR / ("%s.json" % st.board)).exists()
                                          else DEFAULT_PROFILE)
-            self.profile = profiles.load(name)
+            self.profile = hwconfig.load_profile(name)
         self.readers = self.profile["readers"]
         self.slots = hwconfig.reader_slots(self.profile, self.pinmap)
         self.out("board %s, firmware %s: %d readers, %d pixels; profile %s: %d readers, %d pixels"
