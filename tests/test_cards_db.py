@@ -319,3 +319,44 @@ def test_add_prompts_on_a_terminal(monkeypatch, capsys):
     assert "whole number" in err and "'fireball'" in err  # bad answers are explained, then asked again
     davos = json.loads(owner_path().read_text())["allies"][0]
     assert (davos["id"], davos["power"], davos["ability"]) == ("ser-davos-seaworth", 4, "manual")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def _answer(monkeypatch, answers):
+    """stdin is a terminal and `answers` are typed at the prompts in turn; then Ctrl-D. Returns the prompts."""
+    monkeypatch.setattr(sys, "stdin", _Terminal())
+    answers, prompts = iter(answers), []
+
+    def typed(prompt):
+        prompts.append(prompt)
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+    monkeypatch.setattr(builtins, "input", typed)
+    return prompts
+
+
+def test_enter_at_the_optional_ability_prompt_means_none_and_keeps_every_answer(monkeypatch, capsys):
+    # Enter at a required prompt asks again; Enter at the ability prompt is "none".
+    prompts = _answer(monkeypatch, ["", "Ser Davos Seaworth", "ally", "", "4", ""])
+    code, out, err = run(capsys, "cards", "add", "btwixt")
+    assert code == 0, err
+    assert "not a terminal" not in err and "name is needed" in err and "power is needed" in err
+    assert [p.split(" ")[0].rstrip(":") for p in prompts] == ["name", "name", "type", "power", "power", "ability"]
+    assert "(Enter: none)" in prompts[-1]
+    davos = json.loads(owner_path().read_text())["allies"][0]
+    assert (davos["name"], davos["power"], davos["ability"]) == ("Ser Davos Seaworth", 4, None)
+    assert card(cardsdb.load("btwixt"), "ser-davos-seaworth")["ability"] is None
+
+
+def test_ctrl_d_at_a_prompt_stops_and_writes_nothing(monkeypatch, capsys):
+    _answer(monkeypatch, ["Ser Davos Seaworth", "ally"])
+    code, out, err = run(capsys, "cards", "add", "btwixt")
+    assert code == 2
+    assert "stopped at the power prompt" in err and "nothing written" in err and "Traceback" not in err
+    assert not owner_path().exists()

@@ -170,14 +170,31 @@ def _tty():
     return sys.stdin is not None and sys.stdin.isatty()
 
 
+# What an empty answer means at the prompt of an optional option.
+OPTIONAL = {"ability": "none"}
+
+
 def _ask(game, opt, given):
-    """Prompt until the answer is valid; an empty answer leaves the option missing."""
+    """Prompt until the answer is valid.
+
+    An empty answer is the option's default if it is optional ("none" for the ability), else the
+    question is asked again. Ctrl-D (end of input) stops, and nothing is written.
+    """
     allowed = _allowed(game, opt, given)
     hint = " [%s]" % ", ".join(allowed) if allowed else ""
+    if opt in OPTIONAL:
+        hint += " (Enter: %s)" % OPTIONAL[opt]
     while True:
-        raw = input("%s%s: " % (opt, hint)).strip()
         try:
-            return _parse(game, opt, raw, given) if raw else None
+            raw = input("%s%s: " % (opt, hint)).strip() or OPTIONAL.get(opt, "")
+        except EOFError:
+            print(file=sys.stderr)  # end the prompt's line
+            raise ValueError("stopped at the %s prompt; nothing written" % opt) from None
+        if not raw:
+            print("%s is needed (Ctrl-D stops, writing nothing)" % opt, file=sys.stderr)
+            continue
+        try:
+            return _parse(game, opt, raw, given)
         except ValueError as e:
             print(e, file=sys.stderr)
 
