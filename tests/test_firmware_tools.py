@@ -268,6 +268,22 @@ def test_doctor_reports_a_port_that_does_not_answer(silent_port, capsys):
     assert any("flash" in h for h in rep["hints"])
 
 
+@pytest.mark.parametrize("argv", [["doctor"], ["doctor", "--json"], ["hw", "test"], ["enroll", "btwixt"]])
+def test_a_port_that_does_not_exist_is_named_at_once(argv, tmp_path, capsys):
+    missing = str(tmp_path / "ttyACM7")
+    start = time.monotonic()
+    try:
+        rc = cli.main(argv + ["--port", missing])
+    except SystemExit as e:
+        rc = e.code
+    took = time.monotonic() - start
+    out, err = capsys.readouterr()
+    assert rc == 2 and took < 1.0, (rc, took)
+    assert "%s: no such file or directory" % missing in err and "maester doctor" in err, err
+    assert not out and "hints" not in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
 # ---------------------------------------------------------------- udev
 
 def test_udev_rule_covers_both_vendors_and_keeps_modemmanager_away():

@@ -11,6 +11,7 @@ value typed at a prompt: they raise argparse.ArgumentTypeError, a ValueError.
 
 import argparse
 import math
+import os
 
 
 def _num(x):
@@ -71,3 +72,13 @@ def seconds(lo=0.0, hi=None):
 
 # How long a command waits for a board's handshake (doctor, hw test, enroll).
 BOARD_WAIT = seconds(0.1, 600)
+
+
+def serial_port(text):
+    """A board's serial port. A path that is not there is refused at once, before any wait for a
+    board (Windows names such as COM3 are not paths, so they are passed on as they are)."""
+    if os.name != "nt" and not os.path.exists(text):
+        raise argparse.ArgumentTypeError(
+            "%s: no such file or directory, so no board is there; `maester doctor` without --port lists "
+            "the boards it finds (`ls /dev/ttyACM* /dev/ttyUSB*` shows the ports)" % text)
+    return text

@@ -24,7 +24,7 @@ from collections import OrderedDict, namedtuple
 from maester_fw import wire
 
 from . import cardsdb, hwconfig
-from .argtypes import BOARD_WAIT, int_range
+from .argtypes import BOARD_WAIT, int_range, serial_port
 from .table import profile as profiles
 
 Card = namedtuple("Card", "id label group sim")
@@ -215,7 +215,7 @@ def register(sub):
                                    "once to $MAESTER_HOME/tags/GAME.json.")
     p.add_argument("game", help="the game, e.g. btwixt or intrigue")
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--port", help="the board's serial port (default: the first board found)")
+    where.add_argument("--port", type=serial_port, help="the board's serial port (default: the first board found)")
     where.add_argument("--sim", action="store_true", help="use the simulated board (Enter lays the next sticker)")
     p.add_argument("--reader", metavar="NAME", help="take taps from this reader only (default: any reader)")
     p.add_argument("--profile", help="table profile naming the readers (default: the board's, else the game's smallest)")

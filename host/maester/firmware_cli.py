@@ -28,7 +28,7 @@ import serial.tools.list_ports
 from maester_fw import config as fwconfig
 from maester_fw import wire
 
-from .argtypes import BOARD_WAIT, seconds
+from .argtypes import BOARD_WAIT, seconds, serial_port
 from .link.serial_link import COUNTER_NAMES, BoardLink, BoardPort, find_boards
 from .table import profile as profiles
 from .hwconfig import board_config, load_pinmap, load_profile
@@ -98,7 +98,7 @@ def register(sub):
                        description="Find Maester boards, connect to each and print its identity, capabilities, LED "
                                    "count, every reader's state and the health counters. Exit status 1 when no board "
                                    "is found or a board does not answer. Connecting resets the board's LEDs.")
-    p.add_argument("--port", help="check this port only (a path; a pty from the simulator works too)")
+    p.add_argument("--port", type=serial_port, help="check this port only (a path; a pty from the simulator works too)")
     p.add_argument("--timeout", type=BOARD_WAIT, default=5.0, metavar="S",
                    help="how long to wait for each board's handshake, %s (default %%(default)s s)" % BOARD_WAIT.span)
     p.add_argument("--json", action="store_true", help="print the report as JSON")

@@ -16,7 +16,7 @@ import time
 from maester_fw import wire
 
 from . import hwconfig
-from .argtypes import BOARD_WAIT, seconds
+from .argtypes import BOARD_WAIT, seconds, serial_port
 from .table import profile as profiles
 
 DEFAULT_PROFILE = "btwixt-4p"
@@ -33,7 +33,7 @@ def register(sub):
                         description="Light each segment of the table profile on its own, then ask for a tap on "
                                     "each reader, reporting taps live. Exit status 1 if a reader saw no tap.")
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--port", help="the board's serial port (default: the first board found)")
+    where.add_argument("--port", type=serial_port, help="the board's serial port (default: the first board found)")
     where.add_argument("--sim", action="store_true", help="test the simulated board instead")
     p.add_argument("--profile", help="table profile (default: the one the board was flashed with, else %s)" % DEFAULT_PROFILE)
     p.add_argument("--board", default="pico", choices=hwconfig.BOARDS, help="pin map, to name the pins (default pico)")
