@@ -31,6 +31,27 @@ class LogError(ValueError):
     """A log file that cannot be read or written. The message says what to do."""
 
 
+def _outcomes(value):
+    """Chance outcomes as logged: a list of whole numbers from 0 (Chance.below draws them)."""
+    return isinstance(value, list) and all(type(v) is int and v >= 0 for v in value)
+
+
+# The header's fields and the shape each must have, checked before anything uses them.
+HEADER = {
+    "format": (lambda v: type(v) is int, "a whole number"),
+    "game": (lambda v: isinstance(v, str) and v != "", "a game's name"),
+    "config": (lambda v: isinstance(v, dict), "an object"),
+    "seed": (lambda v: type(v) is int, "a whole number"),
+    "setup_outcomes": (_outcomes, "a list of whole numbers from 0"),
+    "extra": (lambda v: isinstance(v, dict), "an object"),
+}
+
+
+def _shown(value, limit=60):
+    text = json.dumps(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def _connect(path):
     try:
         # The table's link thread appends taps; callers serialise access (TableRunner's lock).
@@ -87,6 +108,10 @@ class GameLog:
         for key in ("format", "game", "config", "seed", "setup_outcomes"):
             if key not in meta:
                 raise LogError("the game log %s is incomplete: its header lacks %r" % (self.path, key))
+        for key, (fits, shape) in HEADER.items():
+            if key in meta and not fits(meta[key]):
+                raise LogError("the game log %s is damaged: its header's %s must be %s, not %s; it was left "
+                               "as it is" % (self.path, key, shape, _shown(meta[key])))
         if meta["format"] != FORMAT:
             raise LogError("the game log %s has format %r; this maester reads %r"
                            % (self.path, meta["format"], FORMAT))
@@ -117,9 +142,13 @@ class GameLog:
                 raise LogError("the game log %s is missing entry %d" % (self.path, expected))
             try:
                 command = {"seat": json.loads(seat), "ask": ask, "choice": json.loads(choice)}
-                yield seq, command, json.loads(outcomes)
+                drawn = json.loads(outcomes)
             except ValueError:
                 raise LogError("entry %d of the game log %s is damaged" % (seq, self.path)) from None
+            if not _outcomes(drawn):
+                raise LogError("entry %d of the game log %s is damaged: its chance outcomes must be a list of "
+                               "whole numbers from 0, not %s; it was left as it is" % (seq, self.path, _shown(drawn)))
+            yield seq, command, drawn
             expected += 1
 
     def close(self):

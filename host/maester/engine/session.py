@@ -93,7 +93,10 @@ class Session:
 def replay(log):
     """Fold the log into a state, feeding logged chance outcomes back in. Returns (state, events)."""
     meta = log.header()
-    state, events = core.new_game(meta["game"], meta["config"], meta["seed"], forced=meta["setup_outcomes"])
+    try:
+        state, events = core.new_game(meta["game"], meta["config"], meta["seed"], forced=meta["setup_outcomes"])
+    except ValueError as e:  # an unknown game, a config the game refuses, setup outcomes that do not fit
+        raise LogError("the game log %s does not replay: %s; it was left as it is" % (log.path, e)) from None
     for seq, command, outcomes in log.entries():
         try:
             result = core.apply(state, command, forced=outcomes)
