@@ -360,3 +360,34 @@ def test_ctrl_d_at_a_prompt_stops_and_writes_nothing(monkeypatch, capsys):
     assert code == 2
     assert "stopped at the power prompt" in err and "nothing written" in err and "Traceback" not in err
     assert not owner_path().exists()
+
+
+# --- an owner file of the wrong shape is an error naming it, never a traceback -----------------
+
+@pytest.mark.parametrize("content,words", [
+    ("[1, 2]", "[1, 2] is not of type 'object'"),
+    ('{"game": "btwixt", "allies": [1]}', "$.allies[0]: 1 is not of type 'object'"),
+    ('{"game": "btwixt", "allies": [{"id": "x", "name": "X"}]}', "'power' is a required property"),
+    ("{nope", "not valid JSON"),
+])
+def test_a_broken_owner_file_is_named_by_every_command_that_reads_it(content, words, capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "1000")  # `cards check` prints through rich: no wrapping inside the path
+    owner_path().parent.mkdir(parents=True)
+    owner_path().write_text(content)
+    where = str(owner_path())
+    with pytest.raises(ValueError) as e:
+        cardsdb.load("btwixt")
+    assert where in str(e.value) and words in str(e.value)
+    assert "maester cards check btwixt" in str(e.value) or "JSON" in words
+
+    code, out, err = run(capsys, "cards", "check", "btwixt")
+    assert code == 1 and where in out and words in out, out  # `cards check` reports problems: status 1
+    code, out, err = run(capsys, "cards", "add", "btwixt", *NEW["ally"])
+    assert code == 2 and where in err and "Traceback" not in err, err
+    code, out, err = run(capsys, "sim", "btwixt", "--games", "1")
+    assert code == 2 and where in err and words in err, err
+    log = tmp_path / "game.sqlite"
+    code, out, err = run(capsys, "play", "btwixt", "--sim", "--plain", "--no-web", "--seed", "1", "--log", str(log))
+    assert code == 2 and where in err, err
+    assert not log.exists()
+    assert owner_path().read_text() == content and [p.name for p in owner_path().parent.iterdir()] == ["btwixt.json"]

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from maester import argtypes, cli
+from maester import argtypes, cardsdb, cli
 
 
 @pytest.fixture(autouse=True)
@@ -93,3 +93,45 @@ def test_sim_plays_the_games_asked_for(capsys):
     code, out, err = run(capsys, "sim", "intrigue", "--players", "2", "--games", "1")
     assert code == 0, err
     assert "intrigue, 2 players" in out and "1 games" in out
+
+
+# --- item 5: MAESTER_HOME that is a file; a damaged $MAESTER_HOME/last ------------------------
+
+@pytest.mark.parametrize("argv", [["cards", "check", "btwixt"], ["cards", "add", "btwixt", "--name", "X", "--type",
+                                  "ally", "--power", "2", "--ability", "none"], ["sim", "--games", "1"],
+                                  ["resume", "--plain"], ["enroll", "btwixt", "--missing"]])
+@pytest.mark.parametrize("where", ["file", "under a file"])
+def test_maester_home_that_is_a_file_is_named(argv, where, home, capsys, monkeypatch):
+    home.write_text("not a directory\n")
+    if where == "under a file":
+        monkeypatch.setenv("MAESTER_HOME", str(home / "sub"))
+    code, out, err = run(capsys, *argv)
+    assert code == 2, (out, err)
+    assert "MAESTER_HOME" in err and "%s is a file" % home in err and "directory" in err and "Traceback" not in err
+    assert home.read_text() == "not a directory\n"
+
+
+def test_read_last_returns_the_last_games_log(home, tmp_path):
+    log = tmp_path / "g.sqlite"
+    log.write_bytes(b"")
+    home.mkdir()
+    (home / "last").write_text(str(log) + "\n")
+    assert cardsdb.read_last() == log
+
+
+@pytest.mark.parametrize("content,words", [
+    (None, "there is no game to resume"),
+    (b"", "is empty"),
+    (b"\n  \n", "is empty"),
+    (b"\x00\xff garbage\nmore", "does not hold the path of a game log"),
+    (b"/one.sqlite\n/two.sqlite\n", "does not hold the path of a game log"),
+    (b"/nowhere/game.sqlite\n", "/nowhere/game.sqlite, which is not there"),
+])
+def test_read_last_refuses_a_missing_empty_or_garbled_file(content, words, home):
+    home.mkdir()
+    if content is not None:
+        (home / "last").write_bytes(content)
+    with pytest.raises(ValueError) as e:
+        cardsdb.read_last()
+    assert str(home / "last") in str(e.value) and words in str(e.value), e.value
+    assert "--log" in str(e.value)

@@ -291,8 +291,11 @@ def cmd_add(args):
                          "to %s (same id as in cards_db/%s/cards.json) and run `maester cards check %s`"
                          % (game, cardsdb.owner_file(game), game, game))
     path = cardsdb.owner_file(game)
-    owner = check.read_json(path) if path.exists() else {"game": game}
+    owner = cardsdb.read_owner(game)
+    if owner is None:
+        owner = {"game": game}
     shipped = check.read_json(cardsdb.db_root() / game / "cards.json")
+    check.check_owner(game, owner, shipped)  # cards enrolled before must be sound before one is added
     # The id says whether this corrects a card, so the name comes first when there is no --id.
     if args.name is None and args.id is None:
         args.name = _ask(game, "name", {}) if _tty() else None

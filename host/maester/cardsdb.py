@@ -5,10 +5,10 @@ Every value that is not printed in a rulebook carries its source in the record's
 `simulation` (made up so whole games can be simulated; never a real card).
 """
 
-import json
 import os
 from pathlib import Path
 
+from .jsoncheck import read_json
 from .paths import ROOT
 
 SIM_PREFIX = "sim-"
@@ -25,7 +25,48 @@ def db_root():
 
 
 def maester_home():
-    return Path(os.environ.get("MAESTER_HOME") or Path.home() / ".maester")
+    """Where maester keeps games, enrolled cards and tags: $MAESTER_HOME, else ~/.maester.
+
+    Raises ValueError when it cannot be a directory: it, or a folder above it, is a file.
+    """
+    env = os.environ.get("MAESTER_HOME")
+    home = Path(env) if env else Path.home() / ".maester"
+    for up in (home, *home.parents):
+        if up.exists():
+            if not up.is_dir():
+                raise ValueError("%s%s: %s is a file, but maester keeps its games, enrolled cards and tags in a "
+                                 "directory there; move the file away or set MAESTER_HOME to a directory"
+                                 % ("MAESTER_HOME=" if env else "", home, up))
+            break
+    return home
+
+
+def read_last():
+    """The game log `maester resume` continues: the path in $MAESTER_HOME/last.
+
+    Raises ValueError naming the file when there is none, or it does not hold the path of a log
+    that is there.
+    """
+    last = maester_home() / "last"
+    again = "start a game with `maester play btwixt --sim`, or give --log PATH"
+    if not last.exists():
+        raise ValueError("there is no game to resume (%s does not exist); %s" % (last, again))
+    try:
+        text = last.read_bytes().decode("utf-8")
+    except OSError as e:
+        raise ValueError("cannot read %s (%s); give --log PATH" % (last, e.strerror or e)) from None
+    except UnicodeDecodeError:
+        text = "\0"  # garbage: refused below
+    name = text.strip()
+    if not name:
+        raise ValueError("%s is empty: it should hold the path of the last game's log; %s" % (last, again))
+    if "\n" in name or not name.isprintable():
+        raise ValueError("%s does not hold the path of a game log (one line, as `maester play` writes it); "
+                         "%s" % (last, again))
+    path = Path(name)
+    if not path.is_file():
+        raise ValueError("%s names %s, which is not there (moved or deleted?); give --log PATH" % (last, path))
+    return path
 
 
 def owner_file(game):
@@ -33,12 +74,13 @@ def owner_file(game):
     return maester_home() / "cards" / ("%s.json" % game)
 
 
-def _read_json(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except json.JSONDecodeError as e:
-        raise ValueError("%s is not valid JSON: %s" % (path, e)) from None
+def read_owner(game):
+    """The owner's file of enrolled cards as read, or None when there is none.
+
+    Raises ValueError naming the file if it is not JSON; cardsdb_check.check_owner checks its shape.
+    """
+    path = owner_file(game)
+    return read_json(path) if path.exists() else None
 
 
 _CACHE = {}
@@ -52,10 +94,12 @@ def load(game, owner=True):
     folder = db_root() / game
     if not folder.is_dir():
         raise ValueError("no card data for %r in %s" % (game, db_root()))
-    data = _read_json(folder / "cards.json")
-    data["components"] = _read_json(folder / "components.json")
-    if owner and owner_file(game).exists():
-        enrolled = _read_json(owner_file(game))
+    data = read_json(folder / "cards.json")
+    data["components"] = read_json(folder / "components.json")
+    enrolled = read_owner(game) if owner else None
+    if enrolled is not None:
+        from .cardsdb_check import check_owner
+        check_owner(game, enrolled, data)
         for section in SECTIONS.get(game, ()):
             data[section] = _merge(data[section], enrolled.get(section, []))
     if game == "btwixt":

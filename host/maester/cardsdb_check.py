@@ -80,6 +80,8 @@ def schema_problems(game, part, data, where):
 
 def records(data, sections):
     """(section, record) for every card record in a cards.json-shaped document."""
+    if not isinstance(data, dict):
+        return
     for section in sections:
         for record in data.get(section) or []:
             if isinstance(record, dict):
@@ -145,27 +147,43 @@ def validate(game):
     cards = read_json(folder / "cards.json")
     problems = schema_problems(game, "cards_file", cards, "cards.json")
     problems += schema_problems(game, "components_file", read_json(folder / "components.json"), "components.json")
-    leader_ids = {l.get("id") for l in cards.get("leaders", []) if isinstance(l, dict)}
-    problems += record_problems(game, cards, "cards.json", leader_ids)
-    owner_path = cardsdb.owner_file(game)
-    if owner_path.exists():
-        where = str(owner_path)
+    problems += record_problems(game, cards, "cards.json", _leader_ids(cards))
+    if cardsdb.owner_file(game).exists():
         try:
-            owner = read_json(owner_path)
+            owner = cardsdb.read_json(cardsdb.owner_file(game))
         except ValueError as e:
             return problems + [str(e)]
-        problems += schema_problems(game, "owner_file", owner, where)
-        problems += record_problems(game, owner, where, leader_ids)
-        # An owner card may correct a shipped one, but only within the same section.
-        shipped = {c.get("id"): s for s, c in records(cards, profile(game)["sections"])}
-        for section, card in records(owner, profile(game)["sections"]):
-            if shipped.get(card.get("id"), section) != section:
-                problems.append("%s: %s is a shipped card of another type (%s); enroll it under another id"
-                                % (where, card.get("id"), shipped[card.get("id")]))
+        problems += owner_problems(game, owner, cards)
     if problems:
         return problems  # the loader may not cope with malformed records; fix those first
     cardsdb.forget_cache()  # read what is on disk now, not what an earlier load() saw
     return count_problems(game)
+
+
+def owner_problems(game, owner, cards):
+    """Problems of the owner's file (its contents `owner`) against the shipped `cards`, as sentences."""
+    where = str(cardsdb.owner_file(game))
+    problems = schema_problems(game, "owner_file", owner, where) + record_problems(game, owner, where, _leader_ids(cards))
+    # An owner card may correct a shipped one, but only within the same section.
+    shipped = {c.get("id"): s for s, c in records(cards, profile(game)["sections"])}
+    for section, card in records(owner, profile(game)["sections"]):
+        if shipped.get(card.get("id"), section) != section:
+            problems.append("%s: %s is a shipped card of another type (%s); enroll it under another id"
+                            % (where, card.get("id"), shipped[card.get("id")]))
+    return problems
+
+
+def check_owner(game, owner, cards):
+    """Raise ValueError naming the owner's file and listing its problems, if it has any."""
+    problems = owner_problems(game, owner, cards)
+    if problems:
+        raise ValueError("the cards you enrolled in %s cannot be used; fix them or move the file away "
+                         "(`maester cards check %s` lists every problem):\n  %s"
+                         % (cardsdb.owner_file(game), game, "\n  ".join(problems)))
+
+
+def _leader_ids(cards):
+    return {l.get("id") for l in cards.get("leaders", []) if isinstance(l, dict)}
 
 
 def _assumed_fields(src, fields):
@@ -215,13 +233,13 @@ def report(game):
 
 def owner_cards(game):
     """The owner's enrolled cards, each with the fields they gave and the shipped card it corrects."""
-    path = cardsdb.owner_file(game)
-    if not path.exists():
+    owner = cardsdb.read_owner(game)
+    if owner is None:
         return []
     prof = profile(game)
     shipped = {c["id"]: c for _, c in records(read_json(cardsdb.db_root() / game / "cards.json"), prof["sections"])}
     out = []
-    for section, card in records(read_json(path), prof["sections"]):
+    for section, card in records(owner, prof["sections"]):
         given = {f: card.get(f) for f, s in card.get("src", {}).items() if s == "owner"}
         corrects = shipped.get(card.get("id"))
         out.append({"id": card.get("id"), "name": card.get("name"), "type": card.get("kind") or "ally",
