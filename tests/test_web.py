@@ -20,6 +20,7 @@ import os
 import random
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -526,7 +527,10 @@ def maester(home, *args):
 def test_maester_serve_serves_a_saved_game(tmp_path):
     log = tmp_path / "g.sqlite"
     start("intrigue", 3, moves=5, log=str(log)).close()
-    proc = maester(tmp_path, "serve", "--log", str(log), "--no-qr")
+    with socket.socket() as s:  # a port that is free now, to see --web-port obeyed
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = maester(tmp_path, "serve", "--log", str(log), "--no-qr", "--web-port", str(port))
     try:
         out = ""
         while "Serving" not in out:
@@ -535,7 +539,7 @@ def test_maester_serve_serves_a_saved_game(tmp_path):
             out += line
         table = re.search(r"Table page \(public\): (\S+)", out).group(1)
         seats = re.findall(r"private page: (\S+)", out)
-        assert len(seats) == 4 and table.startswith("http://127.0.0.1:")
+        assert len(seats) == 4 and table == "http://127.0.0.1:%d/table" % port
         assert httpx.get(table + "/state").json()["kind"] == "table"
         mine = httpx.get(seats[2] + "/state").json()
         assert mine["seat"] == 2 and "hand" in mine["view"]
