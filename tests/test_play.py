@@ -86,10 +86,10 @@ def test_bot_game_plays_to_the_end_and_its_log_replays_as_the_simulation(tmp_pat
     assert header["extra"] == {"humans": [], "bots": "heuristic", "delay": 0.0, "table": True}
 
 
-def test_play_without_sim_says_hardware_is_not_there_yet(tmp_path):
+def test_play_with_no_board_plugged_in_says_so_and_offers_sim(tmp_path):
     r = maester(tmp_path, "play", "btwixt", "--plain")
     assert r.returncode == 2
-    assert "--sim" in r.stderr and "hardware" in r.stderr
+    assert "no board found" in r.stderr and "--port" in r.stderr and "--sim" in r.stderr
     assert not (tmp_path / "games").exists()
 
 

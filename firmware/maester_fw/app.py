@@ -134,6 +134,8 @@ class App:
         self._interval = cfg["poll"]["interval_ms"]
         self._next_reader = 0
         self._round_start = now
+        self._rounds = 0  # completed rounds of polls since boot (counted up to 255)
+        self._confirm = cfg["poll"]["confirm"]
 
         lc = cfg["leds"]
         strip = self._build("leds.pin", "pin %d" % lc["pin"], hal.strip, lc["pin"], lc["pixels"], lc["order"])
@@ -232,12 +234,15 @@ class App:
             if not link.peer_alive(now):
                 self._start_handshake(now)  # the host went away: stop events, say HELLO
             else:
-                if self._snapshot_due and link.can_send():
+                if self._snapshot_due and self._rounds > self._confirm and link.can_send():
+                    # Not before every reader has switched its field on (its first poll) and then
+                    # been asked `confirm` times: a card that lay there all along must be in the
+                    # snapshot, not announced afterwards as a tap.
                     self._snapshot_due = False
                     link.send(wire.SNAPSHOT, self._snapshot(), now)
                     self._taps = []  # the snapshot carries their outcome
-                while self._taps and link.can_send():
-                    link.send(wire.TAP, self._taps.pop(0), now)
+                while self._taps and not self._snapshot_due and link.can_send():
+                    link.send(wire.TAP, self._taps.pop(0), now)  # the snapshot first, always
                 while self._pending_errors and link.can_send():
                     code, text = self._pending_errors.pop(0)
                     link.send(wire.ERROR, wire.error(code, text), now)
@@ -266,6 +271,8 @@ class App:
                 return left
             self._round_start = now
             self._next_reader = i = 0
+            if self._rounds < 255:
+                self._rounds += 1
             if not readers:
                 return self._interval
         self._next_reader = i + 1

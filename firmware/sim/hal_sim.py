@@ -404,6 +404,7 @@ class HalSim:
                 out["readers"] = self.table.state()
                 out["boot_id"] = self._boot_id
                 out["feeds"] = self.feeds
+                out["polls"] = self.table.polls()
             elif what == "trace":
                 if self.trace is None:
                     raise ValueError("tracing is off (run_sim.py --trace)")

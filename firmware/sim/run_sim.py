@@ -14,6 +14,7 @@
 --config   the board's config file (default sim_config.json).  CONFIG_WRITE replaces it.
            Missing: the built-in default config (maester_fw.config.DEFAULT_TEXT).
 --taps     a script of JSON lines {"t_ms", "reader", "uid", "action": "place"|"remove"}.
+--cards    a JSON file {"reader": ["uid hex", ...]}: cards lying on the readers at power-on.
 --trace    1: stamp serial bytes, card placements and strip writes (for `maester bench hil`);
            the control command {"cmd": "trace", "path": F} writes them to F.
 
@@ -28,12 +29,13 @@ sys.path.insert(0, _here + "/..")  # firmware: maester_fw
 
 import json  # noqa: E402
 
-from hal_sim import Control, HalSim, StreamSerial  # noqa: E402
+from hal_sim import Control, HalSim, StreamSerial, Table, _unhex  # noqa: E402
+from sim_cards import Card  # noqa: E402
 from maester_fw import app  # noqa: E402
 
 
 def _args(argv):
-    opts = {"--serial": "-", "--control": None, "--config": "sim_config.json", "--taps": None, "--trace": None}
+    opts = {"--serial": "-", "--control": None, "--config": "sim_config.json", "--taps": None, "--trace": None, "--cards": None}
     i = 0
     while i < len(argv):
         k = argv[i]
@@ -84,7 +86,13 @@ def main():
         from trace_sim import Trace
 
         trace = Trace()
-    hal = HalSim(serial, control=control, taps=taps, trace=trace)
+    table = Table()
+    if o["--cards"]:
+        with open(o["--cards"]) as f:
+            for reader, uids in json.load(f).items():
+                for uid in uids:
+                    table.cards.setdefault(int(reader), []).append(Card(_unhex(uid)))
+    hal = HalSim(serial, table=table, control=control, taps=taps, trace=trace)
     why = app.main(hal, o["--config"])
     if control is not None:
         control.send({"event": "exit", "why": why})

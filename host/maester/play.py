@@ -189,19 +189,30 @@ class Screen:
             self.say(line)
 
 
-def run(session, humans, bots_kind, delay, plain, note="", table=False):
+def _table_report(text):
+    print("table: " + text, flush=True)
+
+
+def run(session, humans, bots_kind, delay, plain, note="", table=False, board=None):
     """Play `session` to its end (or until a person quits). Returns the exit status.
 
-    With `table`, every move that a tap can express is made on a simulated board (firmware under
-    MicroPython, a pty, the serial link) and the LED strip is drawn under the table.
+    With `table`, every move that a tap can express is made on a simulated board (a `maester
+    sim-board` process, opened by its port name) and the LED strip is drawn under the table.
+    With `board` (a connected table.board.Board), people play on that board: taps are moves, the
+    rest is decided on the seat pages, and the terminal shows the public table.
     """
     sim = None
-    if table:
+    if board is not None:
+        from .table.board import BoardTable
+        sim = BoardTable(board, session, board.tags, report=_table_report, foreign=board.foreign)
+    elif table:
         from .table.simtable import SimTable
-        sim = SimTable(session, report=lambda text: print("table: " + text, flush=True))
+        sim = SimTable(session, report=_table_report)
     from .web.launch import serving  # the seat and table pages, when `--web` asked for them
     try:
-        with serving(session, sim, humans) as web:
+        with serving(session, sim, humans, board=board is not None) as web:
+            if board is not None and web is None:
+                _table_report("no seat pages (--no-web): only what a tap can say can be played")
             return _loop(session, humans, bots_kind, delay, plain, note, sim, pages=web is not None)
     finally:
         if sim is not None:
@@ -224,9 +235,9 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False):
     seats = range(game.seat_count(state))
     bots = {s: make_bot(state["game"], bots_kind, state["seed"], s, info) for s in seats if s not in humans}
     screen = Screen(session, humans, delay, plain)
-    screen.strip = sim.strip_text if sim is not None else None
+    screen.strip = getattr(sim, "strip_text", None)  # a real strip is on the table, not on screen
     screen.on_pages = pages
-    submit = sim.submit if sim is not None else session.submit
+    submit = getattr(sim, "submit", None) or session.submit
     path = session.log.path if session.log else None
     screen.start(note)
     try:
@@ -237,7 +248,8 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False):
             if seat in humans and pages:
                 # With seat pages, a person decides on their own page: the shared screen shows
                 # only the public table, so no hand needs hiding while it changes hands.
-                screen.say("Seat %s decides on their page…" % seat)
+                screen.say("Waiting for %s (a tap, or their page)…" % ("the table" if seat == core.TABLE
+                                                                       else "seat %s" % seat))
                 _wait_for_page(session, ask["id"])
                 screen.after(seat)
                 continue
@@ -310,11 +322,101 @@ def _start(game, players, humans, variants, seed, bots_kind, delay, log, plain, 
         session.close()
 
 
+MISSING_SHOWN = 12  # cards named in the "no sticker" message; the rest are counted
+
+
+def missing_stickers(state, tags):
+    """The cards of this game (instance ids) that no enrolled sticker names, in a stable order."""
+    from .enroll import NO_TAG
+    from .table.runner import sim_tags
+    cards = state["config"]["cards"]
+    untagged = {i for key in NO_TAG.get(state["game"], ()) for i in cards.get(key, [])}
+    have = set(tags.values())
+    return sorted(c for c in set(sim_tags(state).values()) if c not in have and c not in untagged)
+
+
+def _missing_text(state, missing):
+    info = state["config"]["cards"].get("info", {})
+    game = state["game"]
+
+    def name(inst):
+        base, _, copy = inst.partition("#")
+        rec = info.get(base)
+        several = copy and (copy != "1" or "%s#2" % base in missing)
+        return (rec["name"] if rec else inst) + (" (copy %s)" % copy if several else "")
+    filler = [c for c in missing if (info.get(c.split("#", 1)[0]) or {}).get("simulation")]
+    shown = ", ".join(name(c) for c in missing[:MISSING_SHOWN])
+    more = " and %d more" % (len(missing) - MISSING_SHOWN) if len(missing) > MISSING_SHOWN else ""
+    text = ("%d cards of this game have no sticker enrolled: %s%s. Enroll them with `maester enroll %s`, or start "
+            "anyway with --allow-missing and choose those cards on the seat pages." % (len(missing), shown, more, game))
+    if filler:
+        text += (" %d of them stand for cards the card data lacks (simulation filler): add each card you own with "
+                 "`maester cards add %s`, then enroll it." % (len(filler), game))
+    return text
+
+
+def open_board(state, port, profile_name, allow_missing):
+    """Check the stickers, connect and check the board; returns a table.board.Board ready for `run`.
+
+    Raises ValueError (exit 2) with the reason and the command that fixes it; nothing is written.
+    """
+    from .enroll import load_tags
+    from .table import profile as profiles
+    from .table.board import connect, find_port
+    game = state["game"]
+    players = state["config"]["players"]
+    profile = profiles.load(profile_name) if profile_name else profiles.for_game(game, players)
+    if profile.get("game") not in (None, game) or profile.get("players") not in (None, players):
+        raise ValueError("table profile %s is for %s with %s players; this is %s with %d"
+                         % (profile["name"], profile.get("game"), profile.get("players"), game, players))
+    port = find_port(port)  # no board at all is the first thing to say
+    tags = load_tags(game)
+    missing = missing_stickers(state, tags)
+    if missing and not allow_missing:
+        raise ValueError(_missing_text(state, missing))
+    if missing:
+        _table_report("%d cards have no sticker: choose them on the seat pages when they come up" % len(missing))
+    foreign = {uid: TITLES.get(g, g) for g in GAMES if g != game for uid in load_tags(g) if uid not in tags}
+    board = connect(port, profile, _table_report)
+    board.tags, board.foreign = tags, foreign
+    return board
+
+
+def _start_board(args):
+    """`maester play GAME` on a board: every seat is a person; chance is observed from taps."""
+    from .engine import new_game
+    game = args.game
+    players = args.players or GAME_PLAYERS.get(game, DEFAULT_PLAYERS)
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
+    observe = list(importlib.import_module("maester.games.%s" % game).OBSERVABLE)  # the deck is shuffled by hand
+    config = {"players": players, "variants": list(args.variant or []), "observe": observe}
+    state, _ = new_game(game, config, seed)  # the card table, to check the stickers before anything is written
+    board = open_board(state, args.port, args.profile, args.allow_missing)
+    try:
+        path = Path(args.log).resolve() if args.log else _default_log(game)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        extra = {"humans": list(range(players)), "bots": args.bots, "delay": 0, "table": "board",
+                 "port": board.port, "profile": board.profile["name"], "allow_missing": bool(args.allow_missing)}
+        session = Session.new(game, config, seed, str(path), extra)
+    except BaseException:
+        board.close()
+        raise
+    _remember(path)
+    note = "%s on the table: %d players, board %s, log %s" % (TITLES[game], players, board.port, path)
+    try:
+        return run(session, _board_humans(session), args.bots, 0, _plain(args), note, board=board)
+    finally:
+        session.close()
+
+
+def _board_humans(session):
+    """On a real table every seat is a person, and the table itself answers what it observes."""
+    return list(range(core.get_game(session.state["game"]).seat_count(session.state))) + [core.TABLE]
+
+
 def cmd_play(args):
     if not args.sim:
-        print("maester: hardware play arrives with the table controller; for now add --sim "
-              "to play on a simulated table in this terminal.", file=sys.stderr)
-        return 2
+        return _start_board(args)
     delay = PLAY_DELAY if args.delay is None else args.delay
     return _start(args.game, args.players, args.human, args.variant, args.seed, args.bots, delay, args.log,
                   _plain(args), TITLES[args.game], table=args.table is not False)
@@ -348,6 +450,10 @@ def cmd_resume(args):
             return 0
         _remember(path.resolve())
         note = "Resumed %s after %d moves" % (path, session.state["seq"])
+        if extra.get("table") == "board":  # a real table: reattach to the board
+            board = open_board(session.state, args.port or extra.get("port"), extra.get("profile"),
+                               extra.get("allow_missing", False))
+            return run(session, _board_humans(session), extra.get("bots", "heuristic"), 0, plain, note, board=board)
         table = extra.get("table", False) if args.table is None else args.table
         return run(session, humans, extra.get("bots", "heuristic"), delay, plain, note, table=table)
     finally:
@@ -367,13 +473,24 @@ def _screen_options(p):
 
 
 def register(sub):
-    p = sub.add_parser("play", help="play a game in the terminal (people and bots)",
-                       description="Play a game in this terminal. Seats named with --human are played by "
-                                   "people at the keyboard (the screen is handed over between them); the "
-                                   "others are bots. Example: maester play intrigue --sim --human 0")
+    p = sub.add_parser("play", help="play a game on your table (or --sim: a simulated one in the terminal)",
+                       description="Play a game on a built table: the board is found by its USB id (or --port), "
+                                   "checked (firmware, protocol, its config against the table profile) and the "
+                                   "enrolled stickers loaded; every seat is a person who taps cards, and makes the "
+                                   "choices a tap cannot say on their seat page. The terminal shows the public "
+                                   "table. With --sim: a simulated table in this terminal, seats named with --human "
+                                   "typed at the keyboard, the others bots. Examples: maester play btwixt "
+                                   "--players 4;  maester play intrigue --sim --human 0")
     p.add_argument("game", choices=GAMES, help="which game")
     p.add_argument("--sim", action="store_true",
-                   help="no hardware: a simulated table (the only mode until the table controller lands)")
+                   help="no hardware: a simulated table in this terminal, bots at the seats not --human")
+    p.add_argument("--port", metavar="PORT",
+                   help="the board's serial port (default: the first Pico or ESP32-S3 found by its USB id); "
+                        "a `maester sim-board` port works the same")
+    p.add_argument("--profile", metavar="NAME",
+                   help="the table profile the board was flashed with (default: GAME-Np for the player count)")
+    p.add_argument("--allow-missing", action="store_true",
+                   help="start even if some cards have no sticker; those are chosen on the seat pages")
     p.add_argument("--players", type=int, help=PLAYERS_HELP)
     p.add_argument("--human", type=int, action="append", metavar="SEAT",
                    help="a seat (from 0) played by a person; repeat for several")
@@ -393,6 +510,8 @@ def register(sub):
                                    "The seats keep their roles (people and bots).")
     p.add_argument("--log", metavar="PATH", help="the game log (default: the latest game, see $MAESTER_HOME/last)")
     p.add_argument("--delay", type=float, metavar="SECONDS", help="pause after each bot move (default: as started)")
+    p.add_argument("--port", metavar="PORT", help="a game played on a board: its port now (default: as started, "
+                                                  "else the first board found)")
     _screen_options(p)
     p.set_defaults(func=cmd_resume)
 

@@ -7,7 +7,7 @@ one a line, from stdin (or from --script FILE first):
 
     tap READER CARD|UID   lay a card on a reader and leave it there (READER: number or name,
                           CARD: a card id such as betrayal#2 or leader:cersei, or a tag UID in hex)
-    lift READER           take the card off
+    lift READER           take the card off (answered once the board has seen it gone)
     unplug / replug       pull the USB cable (the port disappears) / plug it back (same name)
     reboot                power-cycle the firmware (a new boot id; the cards stay on the table)
     wait MS               pause the script
@@ -117,7 +117,7 @@ class SimBoardProcess:
                 if what == "tap":
                     self.board.tap(self.reader(args[0]), self.uid(args[1]))
                 elif what == "lift":
-                    self.board.lift(self.reader(args[0]))
+                    self.board.lift(self.reader(args[0]), settle=True)
                 elif what == "unplug":
                     self.board.unplug()
                 elif what == "replug":

@@ -51,6 +51,9 @@ DEFAULT_SIM_CONFIG = {
 }
 
 
+SETTLE_POLLS = 5  # the firmware's miss_limit (3) and a margin: after these, a lifted card is gone
+
+
 class SimBoardError(RuntimeError):
     pass
 
@@ -122,11 +125,16 @@ class SimBoard:
 
     # -- process -------------------------------------------------------------------------
 
-    def start(self):
+    def start(self, cards=None):
+        """Run the firmware; `cards` ({reader: [uid hex]}) already lie on the readers at power-on."""
         if self.alive:
             raise SimBoardError("already running")
         self._drain_control()
         cmd = [micropython_binary()]
+        if cards:
+            cards_path = os.path.join(self.workdir, "cards.json")
+            with open(cards_path, "w") as f:
+                json.dump({str(r): uids for r, uids in cards.items()}, f)
         if self.heap:
             cmd += ["-X", "heapsize=%s" % self.heap]
         cmd += [str(RUN_SIM), "--serial", "-", "--control", self._control_path,
@@ -135,6 +143,8 @@ class SimBoard:
             cmd += ["--taps", self.taps_path]
         if self.trace:
             cmd += ["--trace", "1"]
+        if cards:
+            cmd += ["--cards", cards_path]
         with open(self._log_path, "ab") as log:
             self.proc = subprocess.Popen(cmd, stdin=self._master, stdout=self._master, stderr=log,
                                          cwd=self.workdir, preexec_fn=_die_with_parent)
@@ -163,18 +173,11 @@ class SimBoard:
         """Kill and restart the firmware: a new boot id, the same port, the same cards."""
         cards = self._cards()
         self.kill()
-        self.start()
-        self._lay(cards)
-        return self
+        return self.start(cards)
 
     def _cards(self):
         """{reader: [uid hex]}: what lies on the table, to lay again after the power came back."""
         return {r["reader"]: r["cards"] for r in self.state()["readers"]} if self.alive else {}
-
-    def _lay(self, cards):
-        for reader, uids in cards.items():
-            for uid in uids:
-                self.tap(reader, uid)
 
     def unplug(self):
         """Pull the USB cable: the firmware loses power and the port disappears.
@@ -202,9 +205,7 @@ class SimBoard:
         tty.setraw(self._slave)
         self.port = os.ttyname(self._slave)
         self.plugged = True
-        self.start()
-        self._lay(self._unplugged_cards)
-        return self
+        return self.start(self._unplugged_cards)
 
     @staticmethod
     def _reopen_pty(name, timeout):
@@ -313,12 +314,27 @@ class SimBoard:
         """Lay a card (uid: bytes or hex) on a reader and leave it there."""
         self.command({"cmd": "place", "reader": reader, "uid": _uid_hex(uid)})
 
-    def lift(self, reader, uid=None):
-        """Take the cards (or the one with this uid) off a reader."""
+    def lift(self, reader, uid=None, settle=False, timeout=5.0):
+        """Take the cards (or the one with this uid) off a reader.
+
+        With `settle`, return only once the firmware has asked the reader for a card often
+        enough to call it gone (SETTLE_POLLS empty polls), as a hand lifting a card and reaching
+        for the next one gives it time to: a card laid on at once would look like a second card.
+        """
+        before = self.polls()[reader] if settle else 0
         cmd = {"cmd": "remove", "reader": reader}
         if uid is not None:
             cmd["uid"] = _uid_hex(uid)
         self.command(cmd)
+        deadline = time.monotonic() + timeout
+        while settle and self.polls()[reader] < before + SETTLE_POLLS:
+            if time.monotonic() > deadline:
+                raise SimBoardError("reader %d was not polled after the card was lifted" % reader)
+            time.sleep(0.005)
+
+    def polls(self):
+        """How often each reader has been asked for a card since the firmware started."""
+        return self.command({"cmd": "state"})["polls"]
 
     def noise(self, reader, every=0, next=0):
         """Corrupt every n-th answer of the cards on a reader (0: clean), or the next few."""

@@ -40,7 +40,8 @@ def find_port(port=None):
     boards = find_boards()
     if not boards:
         raise BoardError("no board found (looked for a Raspberry Pi Pico or an ESP32-S3 running MicroPython on "
-                         "USB). Plug it in, or name its port with --port; `maester doctor` shows what is there.")
+                         "USB). Plug it in, or name its port with --port (`maester doctor` shows what is there); to play without a "
+                         "board, add --sim.")
     return boards[0].device
 
 

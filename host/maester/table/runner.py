@@ -61,7 +61,8 @@ def sim_tags(state):
     """Stickers for every card of a game (and each leader card), for the simulated table."""
     cards = state["config"]["cards"]
     insts = [i for key in ("ally_instances", "standard_instances", "event_instances", "leader_instances",
-                           "characters", "influence_instances", "mission_instances", "decree_instances")
+                           "characters", "influence_instances", "mission_instances", "decree_instances",
+                           "throne_instances")
              for i in cards.get(key, [])]
     insts += ["leader:%s" % l for l in cards.get("leaders", [])]
     try:  # tokens a game tags besides its cards (Oathbreaker's House Sigils)

@@ -9,6 +9,7 @@ card may fit several places (Westeros Intrigue), the card is tapped and the posi
 from the seat's pending selection, as a person would on the host prompt.
 """
 
+import importlib
 import os
 import subprocess
 import sys
@@ -28,6 +29,62 @@ START_TIMEOUT = 30.0
 
 class TableError(RuntimeError):
     pass
+
+
+# --- which tap means a command (the simulated seats, the test drivers and bench hil use these) ---
+
+def _places_for(places, command):
+    """Where to try a tap: zone and shared readers, then the deciding seat's own, then the others."""
+    seat = command["seat"]
+    seats = [p for p in places if isinstance(p, int)]
+    return ([p for p in places if not isinstance(p, int)] + [p for p in seats if p == seat]
+            + [p for p in seats if p != seat])
+
+
+def _cards_for(state, command):
+    cards = [x for x in command["choice"] if isinstance(x, str) and "#" in x]
+    cards += ["leader:%s" % l for l in state["g"].get("leaders", [])]
+    more = getattr(game_table(state), "tap_cards", None)  # a card that stands for a choice
+    if more is not None:
+        cards += [c for c in more(state, command) if c not in cards]
+    return cards
+
+
+def game_table(state):
+    return importlib.import_module("maester.games.%s.table" % state["game"])
+
+
+def tap_for(state, places, command):
+    """(place, card): a tap of `card` at `place` means exactly `command`; or None.
+
+    `places` maps each place of the table profile (a seat, "table", a zone) to its reader."""
+    for card in _cards_for(state, command):
+        for place in _places_for(places, command):
+            found, _ = command_for_tap(state, place, card)
+            if found == command:
+                return place, card
+    return None
+
+
+def pick_for(state, places, command):
+    """(place, card, index) when `command` is a tap of `card` at `place` followed by picking
+    choice `index` of the pending selection it leaves; None when the game has no such selection."""
+    if not getattr(game_table(state), "CHOOSE_AFTER_TAP", False):
+        return None
+    ask = next((a for a in state["asks"] if a["id"] == command["ask"]), None)
+    if ask is None:
+        return None
+    for card in _cards_for(state, command):
+        for place in _places_for(places, command):
+            if ask not in asks_at(state, place):
+                continue
+            found = meanings(state, ask, card, place)
+            if len(found) > 1 and command["choice"] in found:
+                # the runner holds the first ask of the place that the card fits several ways
+                first = next((a for a in asks_at(state, place) if meanings(state, a, card, place)), None)
+                if first is ask:
+                    return place, card, found.index(command["choice"])
+    return None
 
 
 class SimBoardClient:
@@ -146,52 +203,11 @@ class SimTable:
                 self.lifts.append(tap.reader)
                 self.lifted.notify_all()
 
-    def _places_for(self, command):
-        """Where to try a tap: zone and shared readers, then the deciding seat's own, then the others."""
-        seat = command["seat"]
-        seats = [p for p in self.places if isinstance(p, int)]
-        return ([p for p in self.places if not isinstance(p, int)] + [p for p in seats if p == seat]
-                + [p for p in seats if p != seat])
-
-    def _cards_for(self, command):
-        state = self.runner.session.state
-        cards = [x for x in command["choice"] if isinstance(x, str) and "#" in x]
-        cards += ["leader:%s" % l for l in state["g"].get("leaders", [])]
-        more = getattr(self.runner.game_table, "tap_cards", None)  # a card that stands for a choice
-        if more is not None:
-            cards += [c for c in more(state, command) if c not in cards]
-        return cards
-
     def tap_for(self, command):
-        """(place, card): a tap of `card` at `place` means exactly this command; or None."""
-        state = self.runner.session.state
-        for card in self._cards_for(command):
-            for place in self._places_for(command):
-                found, _ = command_for_tap(state, place, card)
-                if found == command:
-                    return place, card
-        return None
+        return tap_for(self.runner.session.state, self.places, command)
 
     def pick_for(self, command):
-        """(place, card, index) when the command is a tap of `card` at `place` followed by picking
-        choice `index` of the pending selection it leaves; None when the game has no such selection."""
-        if not getattr(self.runner.game_table, "CHOOSE_AFTER_TAP", False):
-            return None
-        state = self.runner.session.state
-        ask = next((a for a in state["asks"] if a["id"] == command["ask"]), None)
-        if ask is None:
-            return None
-        for card in self._cards_for(command):
-            for place in self._places_for(command):
-                if ask not in asks_at(state, place):
-                    continue
-                found = meanings(state, ask, card, place)
-                if len(found) > 1 and command["choice"] in found:
-                    # the runner holds the first ask of the place that the card fits several ways
-                    first = next((a for a in asks_at(state, place) if meanings(state, a, card, place)), None)
-                    if first is ask:
-                        return place, card, found.index(command["choice"])
-        return None
+        return pick_for(self.runner.session.state, self.places, command)
 
     def submit(self, command):
         found = self.tap_for(command)

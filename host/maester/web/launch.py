@@ -61,8 +61,16 @@ def qr_text(url):
     return out.getvalue()
 
 
+PHONE_HINT = ("These links open on this computer only. To open the seat pages on phones on the same network, "
+              "start with --lan (then each seat also gets a QR code to scan).")
+
+
 def announce(web, server, lan, names=None, out=None, qr=True, save_to=None):
-    """Print the table link and each seat's secret link (with a QR code), and save them privately."""
+    """Print the table link and each person's secret seat link, and save them privately.
+
+    QR codes only with `lan`: an address on this machine alone is no use to a phone. Seats that
+    cannot decide on their page (bots) get no link at all.
+    """
     out = out or sys.stdout
     host = lan_address() if lan else "127.0.0.1"
     found = links(web, "http://%s:%d" % (host, server.port))
@@ -71,12 +79,16 @@ def announce(web, server, lan, names=None, out=None, qr=True, save_to=None):
     print("Table page (public): %s" % found["table"], file=out)
     lines = []
     for seat, url in found["seats"].items():
+        if seat not in web.answerable:
+            continue
         who = names[seat] if names else "Seat %d" % seat
         lines.append("%s: %s" % (who, url))
         print("%s, private page: %s" % (who, url), file=out)
-        code = qr_text(url) if qr else None
+        code = qr_text(url) if qr and lan else None
         if code:
             print(code, file=out)
+    if lines and not lan:
+        print(PHONE_HINT, file=out)
     if save_to:
         # Readable by this user only: the links are the seats' keys. The screen may be cleared.
         fd = os.open(save_to, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -98,17 +110,21 @@ def _host(lan):
 
 
 @contextlib.contextmanager
-def serving(session, sim=None, humans=()):
-    """Serve `session`'s pages while the block runs, if the command line asked for them."""
+def serving(session, sim=None, humans=(), board=False):
+    """Serve `session`'s pages while the block runs, if the command line asked for them.
+
+    On a real table (`board`) the pages are how people make the choices a tap cannot say, so
+    they are on unless the command line said --no-web.
+    """
     wanted = _WANTED.get()
-    if wanted is None:
+    if wanted is None or not (wanted["on"] or board and not wanted["off"]):
         yield None
         return
     from .app import WebGame, build_app
     from .server import WebServer
     runner = getattr(sim, "runner", None)
     # The people's seats decide on their pages; bots' seats cannot be answered from a page.
-    web = WebGame(session, runner, answerable=humans)
+    web = WebGame(session, runner, answerable=[s for s in humans if isinstance(s, int)])
     server = WebServer(build_app(web), _host(wanted["lan"]), wanted.get("port") or 0).start()
     try:
         save = session.log.path + ".links" if session.log is not None else None
@@ -127,9 +143,7 @@ def serving(session, sim=None, humans=()):
 def _with_web(func, default_on):
     def run(args):
         on = args.web if args.web is not None else (args.lan or (default_on and sys.stdout.isatty()))
-        if not on:
-            return func(args)
-        token = _WANTED.set({"lan": args.lan, "port": args.web_port})
+        token = _WANTED.set({"lan": args.lan, "port": args.web_port, "on": bool(on), "off": args.web is False})
         try:
             return func(args)
         finally:
@@ -139,8 +153,9 @@ def _with_web(func, default_on):
 
 def add_web_options(parser, default_on):
     parser.add_argument("--web", action=argparse.BooleanOptionalAction, default=None,
-                        help="serve a page per seat (secret link and QR code) and a public table page "
-                             "(default: %s)" % ("on when the output is a terminal" if default_on else "off"))
+                        help="serve a page per seat (secret link; a QR code with --lan) and a public table page "
+                             "(default: on for a game on a board; otherwise %s)"
+                             % ("on when the output is a terminal" if default_on else "off"))
     parser.add_argument("--lan", action="store_true",
                         help="serve the pages to the whole network, not just this machine (implies --web)")
     # Not --port: that name is kept for the table's serial port.

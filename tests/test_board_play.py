@@ -1,0 +1,171 @@
+"""`maester play GAME --port` on a `maester sim-board` process: the path a player with a built table
+takes, with nothing shared in memory between the board, the host and the people (tests/board_driver.py).
+"""
+
+import random
+import signal
+import subprocess
+import time
+
+import pytest
+
+from maester.engine.session import Session
+from board_driver import TableGame, maester_cmd
+
+GAMES = [("btwixt", 3, ["short"]), ("intrigue", 2, []), ("oathbreaker", 5, [])]
+
+
+def play_out(t, rng, faults=None, limit=2000):
+    """Answer every decision with a random legal choice until the game ends; `faults` maps a move
+    number to a function run just before that move (unplug the board, kill the host...)."""
+    n = 0
+    while not t.direct["over"]:
+        assert n < limit, "the game did not end"
+        if faults and n in faults:
+            faults.pop(n)(t)
+        ask = t.direct["asks"][0]
+        t.step({"seat": ask["seat"], "ask": ask["id"], "choice": rng.choice(ask["choices"])})
+        n += 1
+    return n
+
+
+def final_state(t):
+    session = Session.resume(str(t.log))
+    try:
+        return session.state
+    finally:
+        session.close()
+
+
+@pytest.fixture
+def table_game(tmp_path):
+    games = []
+
+    def make(*args, **kw):
+        games.append(TableGame(tmp_path, *args, **kw))
+        return games[-1]
+    yield make
+    for g in games:
+        g.close()
+
+
+@pytest.mark.parametrize("game,players,variants", GAMES)
+def test_a_whole_game_on_a_board_process_ends_as_the_engine_alone(table_game, game, players, variants):
+    t = table_game(game, players, 5, variants)
+    t.start()
+    play_out(t, random.Random(5))
+    assert t.finish() == 0, t.output()
+    assert final_state(t) == t.direct
+    assert t.taps > 20 and t.page_choices > 0
+    out = t.output()
+    assert "refused" not in out, out
+    # The shared screen shows the public table only: no seat's hand was ever printed there.
+    assert "board lost" not in out
+
+
+def _unplug(t):
+    t.board.command("unplug")
+    time.sleep(0.5)
+    t.board.command("replug")
+
+
+def _reboot(t):
+    t.board.command("reboot")
+
+
+def _kill_and_resume(t):
+    t.play.send_signal(signal.SIGKILL)
+    t.play.wait()
+    t.resume()
+
+
+def test_unplug_reboot_and_a_killed_host_lose_no_tap_and_double_none(table_game):
+    t = table_game("btwixt", 3, 8, ["short"])
+    t.start()
+    faults = {25: _unplug, 50: _reboot, 75: _kill_and_resume, 90: _unplug}
+    play_out(t, random.Random(8), faults)
+    assert not faults, "the game ended before every fault was tried"
+    assert t.finish() == 0, t.output()
+    assert final_state(t) == t.direct  # every tap applied exactly once
+    out = t.output()
+    assert "board lost, waiting for it" in out and "board back" in out
+    assert "refused" not in out, out
+
+
+def _play_rc(tmp_path, t, *args):
+    r = subprocess.run(maester_cmd("play", t.game, "--players", str(t.players), "--port", t.port, "--plain",
+                                   "--log", str(tmp_path / "new.sqlite"), *args),
+                       capture_output=True, text=True, env=t.env, timeout=60, stdin=subprocess.DEVNULL)
+    assert not (tmp_path / "new.sqlite").exists(), "a refused start wrote a log"
+    return r
+
+
+def test_missing_stickers_refuse_the_start_naming_the_fix(tmp_path, table_game):
+    t = table_game("intrigue", 3, 1, enroll=False)
+    r = _play_rc(tmp_path, t)
+    assert r.returncode == 2
+    assert "43 cards of this game have no sticker" in r.stderr and "maester enroll intrigue" in r.stderr
+    assert "--allow-missing" in r.stderr
+
+
+def test_a_board_flashed_for_another_table_is_refused_with_the_flash_command(tmp_path, table_game):
+    t = table_game("btwixt", 3, 1, profile="btwixt-4p")  # the board holds the 4-player config
+    r = _play_rc(tmp_path, t)
+    assert r.returncode == 2, r.stderr
+    assert "set up for table profile 'btwixt-4p'" in r.stderr
+    assert "maester firmware flash --port %s --profile btwixt-3p" % t.port in r.stderr
+    assert "--profile btwixt-4p" in r.stderr  # or play it as it is
+
+
+def test_another_firmware_version_is_refused(tmp_path, table_game, monkeypatch):
+    import shutil
+    from maester.paths import FIRMWARE
+    fw = tmp_path / "fw"
+    shutil.copytree(FIRMWARE, fw, ignore=shutil.ignore_patterns("__pycache__"))
+    app = fw / "maester_fw" / "app.py"
+    app.write_text(app.read_text().replace('FIRMWARE = "maester-fw ', 'FIRMWARE = "maester-fw 0.0-old '))
+    monkeypatch.setenv("MAESTER_FIRMWARE", str(fw))
+    t = table_game("intrigue", 2, 1)
+    r = _play_rc(tmp_path, t)
+    assert r.returncode == 2
+    assert "the board runs 'maester-fw 0.0-old" in r.stderr and "maester firmware flash --port" in r.stderr
+
+
+def test_a_foreign_sticker_and_two_cards_on_a_reader_are_refused_without_a_move(table_game, tmp_path):
+    t = table_game("intrigue", 2, 3)
+    from board_driver import enroll_all
+    from maester.engine import new_game
+    other, _ = new_game("btwixt", {"players": 3}, 1)
+    enroll_all(t.home, "btwixt", other)
+    t.start()
+    seat0 = t.readers.index("seat0")
+
+    def said(text):
+        deadline = time.monotonic() + 10
+        while text not in t.output():
+            assert time.monotonic() < deadline, "never said %r:\n%s" % (text, t.output())
+            time.sleep(0.05)
+    t.board.tap(seat0, "leader:cersei")  # a B'Twixt leader card on the Intrigue table
+    said("refused: a card of B'Twixt on seat0: it is not part of this game")
+    t.board.lift(seat0)
+    # Two stickers at once: the second one's UID wins the anticollision (all ones), so the reader
+    # reports the first gone and the second there in the same poll.
+    t.board.tap(seat0, "04000000000000")
+    said("refused: an unknown sticker (04000000000000) on seat0")
+    t.board.tap(seat0, "04ffffffffffff")
+    said("refused: two cards on seat0: take one off, then tap again")
+    assert t.moves() == 0
+
+
+def test_sim_board_script_and_strip(tmp_path):
+    script = tmp_path / "taps.txt"
+    script.write_text("# a card on the deck reader, then off\ntap deck leader:cersei\nwait 100\nstrip\n"
+                      "lift 0\ntap 9 x\nquit\n")
+    r = subprocess.run(maester_cmd("sim-board", "--game", "btwixt", "--players", "3", "--script", str(script),
+                                   "--no-strip"), capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    lines = r.stdout.splitlines()
+    assert r.returncode == 0, r.stderr
+    assert lines[0].startswith("port: /dev/pts/")
+    assert "ok: tap deck leader:cersei" in lines and "ok: lift 0" in lines
+    assert any(line.startswith("strip: [") for line in lines)
+    assert any(line.startswith("error: no reader '9'") for line in lines)
