@@ -241,8 +241,7 @@ class App:
                     self._snapshot_due = False
                     link.send(wire.SNAPSHOT, self._snapshot(), now)
                     self._taps = []  # the snapshot carries their outcome
-                while self._taps and not self._snapshot_due and link.can_send():
-                    link.send(wire.TAP, self._taps.pop(0), now)  # the snapshot first, always
+                self._send_taps(now)
                 while self._pending_errors and link.can_send():
                     code, text = self._pending_errors.pop(0)
                     link.send(wire.ERROR, wire.error(code, text), now)
@@ -251,6 +250,8 @@ class App:
                     link.send_unreliable(wire.HEARTBEAT, wire.heartbeat(self.uptime(), self.boot_id), now)
 
         wait = self._poll_reader(now)
+        if self._taps and self.state == READY:
+            self._send_taps(now)  # a tap this poll found goes out now, not after the idle below
         self.leds.tick(now)
         self._flush()
         hal.feed()
@@ -260,6 +261,10 @@ class App:
         if self.leds.animating and wait > 10:
             wait = 10  # keep blinks smooth; the rate limit in Segments does the rest
         hal.idle(wait)
+
+    def _send_taps(self, now):
+        while self._taps and not self._snapshot_due and self.link.can_send():  # the snapshot first, always
+            self.link.send(wire.TAP, self._taps.pop(0), now)
 
     def _poll_reader(self, now):
         """Poll the next reader of this round; returns how long the loop may idle (ms)."""

@@ -36,9 +36,10 @@ then a global scale so that the estimated current stays within the power budget:
 `ma` is the estimate for the last rendered frame, `ma_uncapped` the same frame before the
 scale, `scale` the factor applied (256 = none, else bytes were multiplied by scale/256).
 
-`tick(now_ms)` renders at most once per `1000 // max_hz` ms, and only when a `set`,
-`clear` or `error` came in or an animation runs; it writes the strip only when the frame
-differs from the last one written.  It returns True when it wrote.  tick allocates nothing:
+`tick(now_ms)` renders only when a `set`, `clear` or `error` came in or an animation runs:
+an animation at most once per `1000 // max_hz` ms, a change at once (at most one frame per
+2 ms, so a tap lights without waiting for the next animation frame); it writes the strip only
+when the frame differs from the last one written.  It returns True when it wrote.  tick allocates nothing:
 every buffer and table is made in the constructor.  Bad input raises ValueError from the
 constructor, `set` and `error`, never from `tick`.
 """
@@ -71,6 +72,7 @@ DEFAULT_PERIOD_MS = const(1000)
 MAX_SEGMENTS = const(256)  # the wire's segment id is a u8
 
 _MASK = const(0x3FFFFFFF)  # now_ms is taken modulo 2**30, like time.ticks_ms()
+_CHANGE_GAP_MS = const(2)  # the least time between two frames when something changed
 _HALF = const(0x20000000)
 _NONE = const(-1)  # no anchor / no error flash
 _PENDING = const(-2)  # anchored at the next render
@@ -355,8 +357,10 @@ class Segments:
             return False
         now = now_ms & _MASK
         if self._rendered:
+            # Animations advance at most max_hz times a second; a change the host asked for is
+            # shown at once (tap to light), at most one frame per _CHANGE_GAP_MS.
             d = _diff(now, self._last)
-            if 0 <= d < self.interval_ms:
+            if 0 <= d < (_CHANGE_GAP_MS if self._dirty else self.interval_ms):
                 return False
         self._rendered = True
         self._last = now

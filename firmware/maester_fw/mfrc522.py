@@ -73,6 +73,7 @@ _VersionReg = const(0x37)
 # chip commands
 _IDLE = const(0x00)
 _CALC_CRC = const(0x03)
+_TRANSMIT = const(0x04)
 _TRANSCEIVE = const(0x0C)
 _SOFT_RESET = const(0x0F)
 
@@ -88,6 +89,24 @@ _PRESCALER = const(169)   # 25 us timer tick
 _TICK_US = const(25)
 _GUARD_US = const(20000)
 _BUF = const(20)          # largest frame: READ answer, 16 data + 2 CRC
+# Waiting for a frame: sleep through what cannot be over yet (the bits on air at 9.44 us each,
+# a parity bit a byte, then the card's frame delay time), then look every _IRQ_POLL_US. Reading
+# ComIrqReg back to back costs an SPI transaction each and finds nothing sooner.
+_FDT_US = const(86)
+_IRQ_POLL_US = const(50)
+
+
+def crc_a(buf, n):
+    """CRC_A of buf[0:n] (ISO/IEC 14443-3 annex B: preset 0x6363, reflected), low byte first.
+
+    In software: a few µs a byte, where the chip's coprocessor costs six SPI transactions.
+    """
+    crc = 0x6363
+    for i in range(n):
+        ch = buf[i] ^ (crc & 0xFF)
+        ch = (ch ^ (ch << 4)) & 0xFF
+        crc = (crc >> 8) ^ (ch << 8) ^ (ch << 3) ^ (ch >> 4)
+    return crc
 
 
 class MFRC522:
@@ -234,17 +253,15 @@ class MFRC522:
         return self._rreg(_CRCResultRegL) | (self._rreg(_CRCResultRegH) << 8)
 
     def _append_crc(self, n):
-        c = self._crc(self.buf, n)
-        if c < 0:
-            return False
+        c = crc_a(self.buf, n)
         self.buf[n] = c & 0xFF
         self.buf[n + 1] = c >> 8
         return True
 
     def _check_crc(self, n):
         """True if rbuf[0:n] is followed by its correct CRC_A."""
-        c = self._crc(self.rbuf, n)
-        return c >= 0 and self.rbuf[n] == (c & 0xFF) and self.rbuf[n + 1] == (c >> 8)
+        c = crc_a(self.rbuf, n)
+        return self.rbuf[n] == (c & 0xFF) and self.rbuf[n + 1] == (c >> 8)
 
     # -- transceive -----------------------------------------------------------------------
     def transceive(self, n, tx_last_bits=0, rx_align=0):
@@ -265,6 +282,7 @@ class MFRC522:
         self._wreg(_CommandReg, _TRANSCEIVE)
         self._wreg(_BitFramingReg, framing | 0x80)       # StartSend
         t0 = self._ticks()
+        self._sleep_us((n * 9 - (8 - tx_last_bits if tx_last_bits else 0)) * 944 // 100 + _FDT_US)
         while True:
             irq = self._rreg(_ComIrqReg)
             if irq & 0x22:                               # RxIRq or ErrIRq
@@ -275,6 +293,7 @@ class MFRC522:
             if _ticks_diff(self._ticks(), t0) > self.timeout_us + _GUARD_US:
                 self._wreg(_CommandReg, _IDLE)
                 return ERR_HW
+            self._sleep_us(_IRQ_POLL_US)
         self._wreg(_CommandReg, _IDLE)
         err = self._rreg(_ErrorReg)
         if err & 0x10:
@@ -428,15 +447,27 @@ class MFRC522:
         return OK
 
     def halt(self):
-        """HLTA: park the ACTIVE card in HALT (only WUPA wakes it).  Silence means OK."""
+        """HLTA: park the ACTIVE card in HALT (only WUPA wakes it).
+
+        A card answers HLTA with silence, so the frame is only transmitted: waiting out the
+        receive timeout for an answer that never comes cost a millisecond on every poll of a
+        card lying on the reader.
+        """
         buf = self.buf
         buf[0] = _HLTA
         buf[1] = 0
-        if not self._append_crc(2):
-            return ERR_HW
-        st = self.transceive(4)
-        if st == NO_CARD:
-            return OK
-        if st == OK:
-            return ERR_NAK
-        return st
+        self._append_crc(2)
+        self._wreg(_CommandReg, _IDLE)
+        self._wreg(_ComIrqReg, 0x7F)
+        self._wreg(_FIFOLevelReg, 0x80)
+        self._fifo_write(buf, 4)
+        self._wreg(_BitFramingReg, 0)
+        self._wreg(_CommandReg, _TRANSMIT)
+        t0 = self._ticks()
+        self._sleep_us(36 * 944 // 100)                  # 4 bytes with parity on air
+        while not self._rreg(_ComIrqReg) & 0x40:         # TxIRq: the last bit is out
+            if _ticks_diff(self._ticks(), t0) > _GUARD_US:
+                self._wreg(_CommandReg, _IDLE)
+                return ERR_HW
+            self._sleep_us(_IRQ_POLL_US)
+        return OK

@@ -13,10 +13,11 @@ Recorded (each a list of tuples, kept in memory until `dump`):
 
 import json
 import time
+from binascii import hexlify
 
 
 def _hex(b):
-    return "".join("%02x" % x for x in b)
+    return hexlify(b).decode()
 
 
 class Trace:
@@ -30,12 +31,18 @@ class Trace:
         return time.ticks_us()
 
     def dump(self, path, extra=None):
-        out = {"rx": [[t, _hex(b)] for t, b in self.rx], "tx": [[t, _hex(b)] for t, b in self.tx],
-               "place": self.place, "strip": self.strip}
-        if extra:
-            out.update(extra)
+        """Write one JSON object; the byte streams a record at a time (they can be megabytes)."""
         with open(path, "w") as f:
-            f.write(json.dumps(out))
+            f.write("{")
+            for name in ("rx", "tx"):
+                f.write('"%s": [' % name)
+                for i, (t, b) in enumerate(getattr(self, name)):
+                    f.write('%s[%d, "%s"]' % ("," if i else "", t, _hex(b)))
+                f.write("], ")
+            f.write('"place": %s, "strip": %s' % (json.dumps(self.place), json.dumps(self.strip)))
+            for k, v in (extra or {}).items():
+                f.write(', "%s": %s' % (k, json.dumps(v)))
+            f.write("}")
         return len(self.rx) + len(self.tx) + len(self.place) + len(self.strip)
 
 

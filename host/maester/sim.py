@@ -86,8 +86,9 @@ def cmd_sim(args):
 
 
 def cmd_bench(args):
-    if args.what != "engine":
-        raise ValueError("only `maester bench engine` exists")
+    if args.what == "hil":
+        from .bench_hil import cmd_hil
+        return cmd_hil(args)
     return cmd_sim(args)
 
 
@@ -123,10 +124,17 @@ def register(sub):
     _options(p, 100)
     p.set_defaults(func=cmd_sim)
 
-    p = sub.add_parser("bench", help="measure the engine's speed",
-                       description="Benchmark: full bot games on one core. Prints games/s and actions/s; "
-                                   "--json prints the same shape as `maester sim --json`.")
-    p.add_argument("what", choices=("engine",), help="what to measure")
+    p = sub.add_parser("bench", help="measure the engine's speed, or tap-to-light through a simulated board",
+                       description="engine: full bot games on one core; prints games/s and actions/s (--json: the "
+                                   "shape of `maester sim --json`). hil: taps laid on a `maester sim-board` process, "
+                                   "through the serial link, the table, the engine and its log, back to the LED "
+                                   "strip; prints lost and duplicated taps and the percentiles of placed → strip "
+                                   "written, stage by stage.")
+    p.add_argument("what", choices=("engine", "hil"), help="what to measure")
+    p.add_argument("--taps", type=int_range(1, 100000), default=1000, metavar="N",
+                   help="hil: how many taps, 1 to 100000 (default %(default)s)")
+    p.add_argument("--profile", default="btwixt-3p", metavar="NAME",
+                   help="hil: the table profile (a B'Twixt one; default %(default)s, 4 readers)")
     p.add_argument("--game", dest="game", default="btwixt", choices=sorted(GAME_VARIANTS),
                    help="which game (default btwixt)")
     _options(p, 500)

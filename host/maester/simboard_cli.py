@@ -98,7 +98,7 @@ class SimBoardProcess:
             return True
         what, args = words[0].lower(), words[1:]
         want = {"tap": 2, "lift": 1, "wait": 1, "unplug": 0, "replug": 0, "reboot": 0, "strip": 0, "quit": 0,
-                "trace": 1}
+                "trace": 1, "polls": 0}
         if what not in want:
             raise ValueError("unknown command %r (tap, lift, unplug, replug, reboot, wait, strip, quit)" % what)
         if len(args) != want[what]:
@@ -111,6 +111,10 @@ class SimBoardProcess:
             time.sleep(int(args[0]) / 1000)
         elif what == "strip":
             self.draw_strip(force=True)
+            return True
+        elif what == "polls":  # how often each reader was asked for a card (bench hil)
+            with self.lock:
+                self.say("polls: %s" % " ".join(str(n) for n in self.board.polls()))
             return True
         else:
             with self.lock:

@@ -252,6 +252,7 @@ class BoardLink:
         known_presence: Optional[dict] = None,
         dtr: bool = True,
         baudrate: int = 115200,
+        trace: Optional[dict] = None,
     ):
         self._port_spec = port
         self.on_tap = on_tap
@@ -269,6 +270,8 @@ class BoardLink:
         self._refind = refind
         self._dtr = dtr
         self._baudrate = baudrate
+        # `maester bench hil`: {"rx": [], "tx": []} gets (monotonic µs, bytes) of every read and write
+        self._trace = trace
 
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
@@ -572,6 +575,8 @@ class BoardLink:
                 data = b""
             except (serial.SerialException, OSError) as e:
                 raise _PortLost(str(e)) from e
+            if data and self._trace is not None:
+                self._trace["rx"].append((time.monotonic_ns() // 1000, bytes(data)))
             if data:
                 try:
                     link.feed(data, self._now_ms())
@@ -618,6 +623,8 @@ class BoardLink:
             return
         try:
             ser.write(data)
+            if self._trace is not None:
+                self._trace["tx"].append((time.monotonic_ns() // 1000, bytes(data)))
         except serial.SerialTimeoutException:
             # The board is not reading (its receive buffer is full). The cut frame is closed by
             # the next frame's leading zero; reliable frames will be sent again.

@@ -103,8 +103,8 @@ class SimBoard:
                 with open(self.taps_path, "w") as f:
                     for t in taps:
                         f.write(json.dumps(t) + "\n")
-        self.heap = heap
         self.trace = trace  # stamp serial bytes, placements and strip writes (bench hil)
+        self.heap = heap or ("256m" if trace else None)  # the stamps are kept in memory until dumped
         self.ready_timeout = ready_timeout
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)  # until pyserial opens it: no echo of the firmware's bytes

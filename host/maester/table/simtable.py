@@ -155,6 +155,9 @@ class SimBoardClient:
     def strip(self):
         return self.command("strip", answer=("strip:",))[len("strip: ["):-1]
 
+    def polls(self):
+        return [int(n) for n in self.command("polls", answer=("polls:",)).split()[1:]]
+
     def stop(self):
         if self.proc.poll() is None:
             try:

@@ -1,0 +1,215 @@
+"""`maester bench hil`: tap to light, measured through the path a player's tap takes.
+
+A `maester sim-board` process (the unmodified firmware under MicroPython, simulated readers and
+strip, a pty) is opened by its port name through table/board.py, the same code as a real board;
+the table runner reads each tap against the game, the engine applies it and the log syncs it, and
+the LEDs go back down the wire to the strip. Bots choose the moves of B'Twixt games (observed
+chance: every hand card and ally is tapped), and each move a tap can say is made by laying the card
+on its simulated reader, one at a time. Every reader keeps a card lying on it.
+
+Both processes stamp what they see on CLOCK_MONOTONIC (the unix port's ticks_us reads it too):
+the sim-board stamps each card laid, each serial read and write and each strip frame; the host
+link stamps its reads and writes. Decoding the two byte streams afterwards gives, for each tap:
+
+    placed ─ poll detection ─► TAP written by the firmware ─ wire up ─► read by the host
+    ─ engine and log ─► SEGMENT_SET written by the host ─ wire down ─► read by the firmware
+    ─ render ─► strip frame written
+
+Taps whose move changes no LED have no light to time; they count in `taps`, not in the figures.
+"""
+
+import json
+import os
+import random
+import tempfile
+import time
+from pathlib import Path
+
+from maester_fw import wire
+
+from .engine.session import Session
+from .table import profile as P
+from .table.board import BoardTable, connect
+from .table.runner import sim_tags
+from .table.simtable import SimBoardClient, tap_for
+
+STAGES = ("poll_detection", "wire_up", "engine_and_log", "wire_down", "render")
+APPLY_TIMEOUT = 10.0
+SPARE_UID = "04eeeeeeeeee%02x"  # stickers no game knows, lying on the readers before the first tap
+
+
+def _frames(records):
+    """[(t_us, type, seq, payload bytes)] of every good frame in a stamped byte stream."""
+    out = []
+    now = [0]
+
+    def got(d):
+        out.append((now[0], d.type, d.seq, bytes(d.payload())))
+    dec = wire.Decoder(got)
+    for t, data in records:
+        now[0] = t
+        dec.feed(data if isinstance(data, (bytes, bytearray)) else bytes.fromhex(data))
+    return out
+
+
+def _first(frames, after, match):
+    for f in frames:
+        if f[0] >= after and match(f):
+            return f
+    return None
+
+
+def _percentile(values, q):
+    if not values:
+        return None
+    v = sorted(values)
+    return round(v[min(len(v) - 1, int(round(q / 100 * (len(v) - 1))))] / 1000, 2)
+
+
+def analyse(board_trace, host_trace, placed_keys):
+    """Per tap, the time of each stage (µs); from the two stamped streams. See the module doc."""
+    fw_tx = _frames(board_trace["tx"])
+    fw_rx = _frames(board_trace["rx"])
+    host_rx = _frames(host_trace["rx"])
+    host_tx = _frames(host_trace["tx"])
+    strips = [s[0] for s in board_trace["strip"]]
+    rows = []
+    places = board_trace["place"]
+    for k, (t_place, reader, uid) in enumerate(places):
+        if (reader, uid) not in placed_keys:
+            continue  # a spare sticker laid before the game
+        until = places[k + 1][0] if k + 1 < len(places) else float("inf")  # the next card laid
+        want = bytes.fromhex(uid)
+
+        def is_tap(f):
+            if f[1] != wire.TAP:
+                return False
+            m = wire.decode_message(wire.TAP, f[3])
+            return m["reader"] == reader and m["kind"] == wire.PLACED and bytes(m["uid"]) == want
+        sent = _first(fw_tx, t_place, is_tap)
+        if sent is None:
+            continue
+        heard = _first(host_rx, sent[0], lambda f: f[1:] == sent[1:])
+        if heard is None:
+            continue
+        seg = _first(host_tx, heard[0], lambda f: f[1] == wire.SEGMENT_SET)
+        if seg is None or seg[0] > until:
+            continue  # this move changed no light
+        got = _first(fw_rx, seg[0], lambda f: f[1:] == seg[1:])
+        if got is None:
+            continue
+        lit = next((t for t in strips if t >= got[0]), None)
+        if lit is None:
+            continue
+        stamps = (t_place, sent[0], heard[0], seg[0], got[0], lit)
+        rows.append([b - a for a, b in zip(stamps, stamps[1:])] + [lit - t_place])
+    return rows
+
+
+def run(taps=1000, profile_name="btwixt-3p", seed=1, progress=None, workdir=None):
+    """Lay `taps` cards, one move each, and return the figures (a dict)."""
+    profile = P.load(profile_name)
+    game, players = profile["game"], profile["players"]
+    observe = list(__import__("maester.games.%s" % game, fromlist=["OBSERVABLE"]).OBSERVABLE)
+    config = {"players": players, "variants": [], "observe": observe}
+    places = P.places(profile)
+    readers = [r["name"] for r in profile["readers"]]
+    workdir = Path(workdir or tempfile.mkdtemp(prefix="maester-hil-"))
+    host_trace = {"rx": [], "tx": []}
+    rng = random.Random(seed)
+    board = SimBoardClient(profile_name, trace=True)
+    counts = {"taps": 0, "lost": 0, "duplicated": 0, "refused": 0, "games": 0}
+    placed_keys = set()
+    try:
+        for r in range(len(readers)):  # a card lying on every reader from the start
+            board.tap(r, SPARE_UID % r)
+        b = connect(board.port, profile, report=lambda text: None, trace=host_trace)
+        polls0 = _polls(board)
+        t0 = time.monotonic()
+        resting = {r: SPARE_UID % r for r in range(len(readers))}
+        while counts["taps"] < taps:
+            session = Session.new(game, config, seed + counts["games"], str(workdir / ("game%d.sqlite" % counts["games"])))
+            refused = []
+            table = BoardTable(b, session, sim_tags(session.state), report=refused.append)
+            try:
+                _play(session, table, board, places, readers, resting, rng, counts, placed_keys, taps, progress)
+            finally:
+                counts["refused"] += len(refused)
+                session.close()
+            counts["games"] += 1
+        seconds = time.monotonic() - t0
+        b.link.wait_leds_synced(2.0)
+        time.sleep(0.1)  # the last frame
+        polls = sum(_polls(board)) - sum(polls0)
+        trace_path = workdir / "board-trace.json"
+        board.command("trace %s" % trace_path, timeout=60)
+        board_trace = json.loads(trace_path.read_text())
+        b.close()
+    finally:
+        board.stop()
+    rows = analyse(board_trace, host_trace, placed_keys)
+    wire_bytes = sum(len(d) for _, d in host_trace["rx"]) + sum(len(d) for _, d in host_trace["tx"])
+    out = {"taps": counts["taps"], "lost": counts["lost"], "duplicated": counts["duplicated"],
+           "refused": counts["refused"], "timed": len(rows), "games": counts["games"],
+           "p50_ms": _percentile([r[-1] for r in rows], 50), "p99_ms": _percentile([r[-1] for r in rows], 99),
+           "max_ms": _percentile([r[-1] for r in rows], 100),
+           "bytes_per_tap": round(wire_bytes / max(1, counts["taps"]), 1),
+           "polls_per_s": round(polls / seconds, 1), "readers": len(readers), "profile": profile_name,
+           "stages": {name: {"p50_ms": _percentile([r[i] for r in rows], 50),
+                             "p99_ms": _percentile([r[i] for r in rows], 99)} for i, name in enumerate(STAGES)}}
+    return out
+
+
+def _polls(board):
+    # the sim-board's own count of reader requests, through its state (a `strip`-like query)
+    return board.polls()
+
+
+def _play(session, table, board, places, readers, resting, rng, counts, placed_keys, taps, progress):
+    runner = table.runner
+    while not session.state["over"] and counts["taps"] < taps:
+        state = session.state
+        ask = state["asks"][0]
+        command = {"seat": ask["seat"], "ask": ask["id"], "choice": rng.choice(ask["choices"])}
+        found = tap_for(state, places, command)
+        if found is None:
+            if not runner.submit(command).ok:
+                raise RuntimeError("the engine refused a bot's move: %s" % command)
+            continue
+        place, card = found
+        reader = readers.index(places[place])
+        if resting.get(reader) is not None:
+            board.lift(reader)  # answered once the board has seen it gone
+        seq = state["seq"]
+        board.tap(reader, card)
+        resting[reader] = card
+        from .table.runner import sim_uid
+        placed_keys.add((reader, sim_uid(card)))
+        counts["taps"] += 1
+        if not runner.wait_for(lambda s: s["seq"] > seq, APPLY_TIMEOUT):
+            counts["lost"] += 1
+            runner.submit(command)  # keep the game going; the tap is counted lost
+        elif session.state["seq"] > seq + 1:
+            counts["duplicated"] += session.state["seq"] - seq - 1
+        table.link.wait_leds_synced(2.0)
+        time.sleep(0.03)  # the board renders within 20 ms of the change (50 Hz)
+        if progress and counts["taps"] % 50 == 0:
+            progress(counts["taps"], taps)
+
+
+def cmd_hil(args):
+    def progress(done, total):
+        print("\r%d/%d taps" % (done, total), end="", file=__import__("sys").stderr, flush=True)
+    out = run(args.taps, args.profile, args.seed, progress=None if args.json else progress)
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return 0
+    print()
+    print("%d taps on %s (%d readers): %d lost, %d duplicated, %d refused; %d timed (a light changed)"
+          % (out["taps"], out["profile"], out["readers"], out["lost"], out["duplicated"], out["refused"], out["timed"]))
+    print("placed → strip written: p50 %s ms, p99 %s ms, max %s ms" % (out["p50_ms"], out["p99_ms"], out["max_ms"]))
+    for name in STAGES:
+        st = out["stages"][name]
+        print("  %-15s p50 %6s ms  p99 %6s ms" % (name.replace("_", " "), st["p50_ms"], st["p99_ms"]))
+    print("%.1f wire bytes per tap, %.1f reader polls per second" % (out["bytes_per_tap"], out["polls_per_s"]))
+    return 0
