@@ -24,11 +24,12 @@ from maester.table.simtable import SimBoardClient, pick_for, tap_for
 STEP_TIMEOUT = 20.0
 
 
-def enroll_all(home, game, state):
-    """Write the tag file `maester enroll` would leave after every card of `state` was tapped."""
+def enroll_all(home, game, state, but=()):
+    """Write the tag file `maester enroll` would leave after every card of `state` (`but` these) was tapped."""
     path = home / "tags" / ("%s.json" % game)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"game": game, "version": 1, "tags": sim_tags(state)}))
+    tags = {uid: card for uid, card in sim_tags(state).items() if card not in but}
+    path.write_text(json.dumps({"game": game, "version": 1, "tags": tags}))
 
 
 def maester_cmd(*args):
@@ -36,7 +37,7 @@ def maester_cmd(*args):
 
 
 class TableGame:
-    def __init__(self, tmp_path, game, players, seed, variants=(), profile=None, enroll=True):
+    def __init__(self, tmp_path, game, players, seed, variants=(), profile=None, enroll=True, unenrolled=()):
         self.tmp = tmp_path
         self.game = game
         self.home = tmp_path / "home"
@@ -49,9 +50,12 @@ class TableGame:
         self.players = players
         self.variants = list(variants)
         observe = list(__import__("maester.games.%s" % game, fromlist=["OBSERVABLE"]).OBSERVABLE)
-        self.direct, _ = new_game(game, {"players": players, "variants": self.variants, "observe": observe}, seed)
+        # The same game applied to the engine directly, with every event (what each viewer was told).
+        self.direct, self.events = new_game(game, {"players": players, "variants": self.variants, "observe": observe},
+                                            seed)
+        self.unenrolled = set(unenrolled)  # cards with no sticker: chosen on a seat page (--allow-missing)
         if enroll:
-            enroll_all(self.home, game, self.direct)
+            enroll_all(self.home, game, self.direct, self.unenrolled)
         self.log = tmp_path / "game.sqlite"
         self.board = SimBoardClient(self.profile["name"])
         self.port = self.board.port
@@ -59,7 +63,7 @@ class TableGame:
         self.play = None
         self.out_path = tmp_path / "play.out"
         self.tokens = {}
-        self.taps = self.page_choices = 0
+        self.taps = self.page_choices = self.for_table = 0
 
     # --- the host process -------------------------------------------------------------------
 
@@ -152,6 +156,8 @@ class TableGame:
         pick = None if found is not None else pick_for(self.direct, self.places, command)
         if pick is not None:
             found = pick[:2]
+        if found is not None and found[1] in self.unenrolled:
+            found = pick = None  # no sticker on it: its page says it instead
         if found is not None:
             place, card = found
             self.lay(self.readers.index(self.places[place]), card)
@@ -165,11 +171,15 @@ class TableGame:
                 assert out["ok"], out
                 self.page_choices += 1
         else:
-            out = self.page(command["seat"], {"ask": command["ask"], "choice": command["choice"]})
+            seat = 0 if command["seat"] == "table" else command["seat"]  # any seat's page speaks for the table
+            self.for_table += command["seat"] == "table"
+            out = self.page(seat, {"ask": command["ask"], "choice": command["choice"]})
             assert out["ok"], (command, out)
             self.page_choices += 1
         self.wait_moves(done + 1, "move %d (%s)" % (done + 1, command))
-        assert apply(self.direct, command).ok
+        result = apply(self.direct, command)
+        assert result.ok
+        self.events.extend(result.events)
 
     def close(self):
         if self.play is not None and self.play.poll() is None:

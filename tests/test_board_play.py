@@ -63,6 +63,20 @@ def test_a_whole_game_on_a_board_process_ends_as_the_engine_alone(table_game, ga
     assert "board lost" not in out
 
 
+def test_cards_without_a_sticker_are_chosen_on_the_seat_pages(table_game):
+    probe = table_game("btwixt", 3, 6, ["short"], enroll=False)
+    cards = probe.direct["config"]["cards"]
+    missing = set(cards["ally_instances"][::5]) | set(cards["standard_instances"][::6])
+    probe.close()
+    t = table_game("btwixt", 3, 6, ["short"], unenrolled=missing)
+    t.start("--allow-missing")
+    play_out(t, random.Random(6))
+    assert t.finish() == 0, t.output()
+    assert final_state(t) == t.direct
+    assert "%d cards have no sticker" % len(missing) in t.output()
+    assert t.for_table > 0  # an ally with no sticker came off the deck and was named on a page
+
+
 def _unplug(t):
     t.board.command("unplug")
     time.sleep(0.5)

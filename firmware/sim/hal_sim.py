@@ -23,6 +23,7 @@ of a taps script is also a command).  An "id" in a command is copied into its an
     {"cmd": "mute", "reader": 0, "frames": 2}                the cards ignore 2 frames
     {"cmd": "strip"}           -> {"ok": true, "frame": "<hex, strip order>", "text": "RR..", ...}
     {"cmd": "state"}           -> readers, their cards, boot id, watchdog feeds
+    {"cmd": "polls"}           -> how often each reader was asked for a card
     {"cmd": "trace", "path": F}   write the time stamps to F (only with run_sim.py --trace)
     {"cmd": "ping"}            -> {"ok": true}
 Errors come back as {"ok": false, "error": "..."}.  Unprompted lines carry "event":
@@ -404,6 +405,8 @@ class HalSim:
                 out["readers"] = self.table.state()
                 out["boot_id"] = self._boot_id
                 out["feeds"] = self.feeds
+                out["polls"] = self.table.polls()
+            elif what == "polls":
                 out["polls"] = self.table.polls()
             elif what == "trace":
                 if self.trace is None:

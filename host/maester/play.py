@@ -19,8 +19,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import tui
+from .argtypes import int_range, seconds, serial_port
 from .bots import make_bot
-from .cardsdb import maester_home
+from .cardsdb import maester_home, read_last
 from .engine import PUBLIC, core
 from .engine.session import EngineFault, Session
 
@@ -32,6 +33,8 @@ VARIANTS = {"btwixt": "advanced, draft, kingsmoot, revealed, short",
 DEFAULT_PLAYERS = 4
 GAME_PLAYERS = {"oathbreaker": 6}  # games whose default table is not DEFAULT_PLAYERS
 PLAY_DELAY = 0.4   # seconds between two bot moves in `play`
+DELAY = seconds(0, 60)  # --delay: refused while parsing if negative, nan, inf or absurdly long
+SEATS = int_range(2, 8)  # --players: the widest range of the games; each game's config checks its own
 DEMO_DELAY = 0.12  # a 4-player demo game (~200 moves) takes about 25 s
 
 
@@ -355,7 +358,7 @@ def _missing_text(state, missing):
     return text
 
 
-def open_board(state, port, profile_name, allow_missing):
+def open_board(state, port, profile_name, allow_missing, sim_stickers=False):
     """Check the stickers, connect and check the board; returns a table.board.Board ready for `run`.
 
     Raises ValueError (exit 2) with the reason and the command that fixes it; nothing is written.
@@ -363,6 +366,7 @@ def open_board(state, port, profile_name, allow_missing):
     from .enroll import load_tags
     from .table import profile as profiles
     from .table.board import connect, find_port
+    from .table.runner import sim_tags
     game = state["game"]
     players = state["config"]["players"]
     profile = profiles.load(profile_name) if profile_name else profiles.for_game(game, players)
@@ -370,7 +374,7 @@ def open_board(state, port, profile_name, allow_missing):
         raise ValueError("table profile %s is for %s with %s players; this is %s with %d"
                          % (profile["name"], profile.get("game"), profile.get("players"), game, players))
     port = find_port(port)  # no board at all is the first thing to say
-    tags = load_tags(game)
+    tags = sim_tags(state) if sim_stickers else load_tags(game)
     missing = missing_stickers(state, tags)
     if missing and not allow_missing:
         raise ValueError(_missing_text(state, missing))
@@ -391,12 +395,13 @@ def _start_board(args):
     observe = list(importlib.import_module("maester.games.%s" % game).OBSERVABLE)  # the deck is shuffled by hand
     config = {"players": players, "variants": list(args.variant or []), "observe": observe}
     state, _ = new_game(game, config, seed)  # the card table, to check the stickers before anything is written
-    board = open_board(state, args.port, args.profile, args.allow_missing)
+    board = open_board(state, args.port, args.profile, args.allow_missing, args.sim_stickers)
     try:
         path = Path(args.log).resolve() if args.log else _default_log(game)
         path.parent.mkdir(parents=True, exist_ok=True)
         extra = {"humans": list(range(players)), "bots": args.bots, "delay": 0, "table": "board",
-                 "port": board.port, "profile": board.profile["name"], "allow_missing": bool(args.allow_missing)}
+                 "port": board.port, "profile": board.profile["name"], "allow_missing": bool(args.allow_missing),
+                 "sim_stickers": bool(args.sim_stickers)}
         session = Session.new(game, config, seed, str(path), extra)
     except BaseException:
         board.close()
@@ -429,14 +434,7 @@ def cmd_demo(args):
 
 
 def cmd_resume(args):
-    if args.log:
-        path = Path(args.log)
-    else:
-        last = maester_home() / "last"
-        if not last.exists():
-            raise ValueError("there is no game to resume (%s does not exist); start one with "
-                             "`maester play btwixt --sim`, or give --log PATH" % last)
-        path = Path(last.read_text().strip())
+    path = Path(args.log) if args.log else read_last()
     session = Session.resume(str(path))  # LogError (a ValueError) → exit 2, the file untouched
     try:
         extra = session.log.header().get("extra") or {}
@@ -452,7 +450,7 @@ def cmd_resume(args):
         note = "Resumed %s after %d moves" % (path, session.state["seq"])
         if extra.get("table") == "board":  # a real table: reattach to the board
             board = open_board(session.state, args.port or extra.get("port"), extra.get("profile"),
-                               extra.get("allow_missing", False))
+                               extra.get("allow_missing", False), extra.get("sim_stickers", False))
             return run(session, _board_humans(session), extra.get("bots", "heuristic"), 0, plain, note, board=board)
         table = extra.get("table", False) if args.table is None else args.table
         return run(session, humans, extra.get("bots", "heuristic"), delay, plain, note, table=table)
@@ -484,14 +482,17 @@ def register(sub):
     p.add_argument("game", choices=GAMES, help="which game")
     p.add_argument("--sim", action="store_true",
                    help="no hardware: a simulated table in this terminal, bots at the seats not --human")
-    p.add_argument("--port", metavar="PORT",
+    p.add_argument("--port", type=serial_port, metavar="PORT",
                    help="the board's serial port (default: the first Pico or ESP32-S3 found by its USB id); "
                         "a `maester sim-board` port works the same")
     p.add_argument("--profile", metavar="NAME",
                    help="the table profile the board was flashed with (default: GAME-Np for the player count)")
     p.add_argument("--allow-missing", action="store_true",
                    help="start even if some cards have no sticker; those are chosen on the seat pages")
-    p.add_argument("--players", type=int, help=PLAYERS_HELP)
+    p.add_argument("--sim-stickers", action="store_true",
+                   help="the board is a `maester sim-board`: every card carries its simulated sticker, "
+                        "so nothing needs enrolling")
+    p.add_argument("--players", type=SEATS, metavar="N", help=PLAYERS_HELP)
     p.add_argument("--human", type=int, action="append", metavar="SEAT",
                    help="a seat (from 0) played by a person; repeat for several")
     p.add_argument("--bots", default="heuristic", choices=("random", "heuristic"),
@@ -501,7 +502,8 @@ def register(sub):
                    help="a variant; repeat to combine (%s)"
                         % "; ".join("%s: %s" % (TITLES[g], VARIANTS[g]) for g in GAMES))
     p.add_argument("--log", metavar="PATH", help="the game log (default $MAESTER_HOME/games/<time>-<game>.sqlite)")
-    p.add_argument("--delay", type=float, metavar="SECONDS", help="pause after each bot move (default 0.4)")
+    p.add_argument("--delay", type=DELAY, metavar="SECONDS",
+                   help="pause after each bot move, %s (default %s)" % (DELAY.span, PLAY_DELAY))
     _screen_options(p)
     p.set_defaults(func=cmd_play)
 
@@ -509,8 +511,9 @@ def register(sub):
                        description="Continue a game from its log after the program stopped or was killed. "
                                    "The seats keep their roles (people and bots).")
     p.add_argument("--log", metavar="PATH", help="the game log (default: the latest game, see $MAESTER_HOME/last)")
-    p.add_argument("--delay", type=float, metavar="SECONDS", help="pause after each bot move (default: as started)")
-    p.add_argument("--port", metavar="PORT", help="a game played on a board: its port now (default: as started, "
+    p.add_argument("--delay", type=DELAY, metavar="SECONDS",
+                   help="pause after each bot move, %s (default: as started)" % DELAY.span)
+    p.add_argument("--port", type=serial_port, metavar="PORT", help="a game played on a board: its port now (default: as started, "
                                                   "else the first board found)")
     _screen_options(p)
     p.set_defaults(func=cmd_resume)
@@ -521,7 +524,7 @@ def register(sub):
                                    "like `play`. Example: maester demo intrigue")
     p.add_argument("game", nargs="?", default="btwixt", choices=GAMES, help="which game (default btwixt)")
     p.add_argument("--human", type=int, action="append", metavar="SEAT", help="a seat (from 0) you play")
-    p.add_argument("--players", type=int, help=PLAYERS_HELP)
+    p.add_argument("--players", type=SEATS, metavar="N", help=PLAYERS_HELP)
     p.add_argument("--seed", type=int, help="the game's seed (default: random, printed)")
     p.add_argument("--fast", action="store_true", help="no pause between moves")
     p.add_argument("--log", metavar="PATH", help="the game log (default $MAESTER_HOME/games/<time>-<game>.sqlite)")

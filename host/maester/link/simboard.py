@@ -330,11 +330,11 @@ class SimBoard:
         while settle and self.polls()[reader] < before + SETTLE_POLLS:
             if time.monotonic() > deadline:
                 raise SimBoardError("reader %d was not polled after the card was lifted" % reader)
-            time.sleep(0.005)
+            time.sleep(0.02)
 
     def polls(self):
         """How often each reader has been asked for a card since the firmware started."""
-        return self.command({"cmd": "state"})["polls"]
+        return self.command({"cmd": "polls"})["polls"]
 
     def noise(self, reader, every=0, next=0):
         """Corrupt every n-th answer of the cards on a reader (0: clean), or the next few."""

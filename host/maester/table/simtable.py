@@ -23,7 +23,7 @@ from .runner import sim_tags
 from .taps import asks_at, command_for_tap, meanings
 
 TAP_TIMEOUT = 10.0
-FRAME_WAIT = 0.05
+FRAME_WAIT = 0.01  # the board draws a change at its next pass (firmware LEDS.md)
 START_TIMEOUT = 30.0
 
 
@@ -245,7 +245,7 @@ class SimTable:
         # A tap's LED refresh runs on the link thread after the move is applied: make sure it is sent.
         self.runner.refresh_leds()
         self.link.wait_leds_synced(1.0)
-        # The board acks a change before it renders it: its next frame comes within 20 ms (50 Hz).
+        # The board acks a change before it renders it, in its next pass.
         time.sleep(FRAME_WAIT)
         return self.board.strip()
 

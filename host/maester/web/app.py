@@ -51,9 +51,11 @@ class WebGame:
         self.answerable = set(range(self.players)) if answerable is None else set(answerable)
         self.listeners = set()  # one per open websocket; added and removed on the server's thread
         self.listeners_lock = threading.Lock()  # ...and read on whichever thread accepted a command
+        self.notices = {}  # seat -> its last refused tap, named for it alone; gone with its next command
         session.watchers.append(self.changed)
         if runner is not None:
             self._listen_for_pending(runner)
+            self._listen_for_private(runner)
 
     def _listen_for_pending(self, runner):
         # A tap that fits several places waits for the seat to pick one: tell its page. Without a
@@ -70,9 +72,22 @@ class WebGame:
         runner.on_pending = on_pending
         self._runner_before = before
 
-    def changed(self):
-        # Runs inside Session.submit, after the command is logged: a page's trouble must never
-        # turn an accepted command into an error for whoever sent it (a tap, the terminal).
+    def _listen_for_private(self, runner):
+        # A refused tap is reported on the host display as "a card on seatN"; the card's name is
+        # for that seat's page alone (design principle 4).
+        def on_private(seat, text):
+            with self.session.lock:
+                self.notices[seat] = text
+            self.changed()
+        self._private_before = runner.on_private
+        runner.on_private = on_private
+
+    def changed(self, command=None):
+        # Runs inside Session.submit (given the command), after the command is logged: a page's
+        # trouble must never turn an accepted command into an error for whoever sent it (a tap,
+        # the terminal). A seat's accepted command clears its last refusal.
+        if command is not None:
+            self.notices.pop(command.get("seat"), None)
         with self.listeners_lock:
             listeners = list(self.listeners)
         for tell in listeners:
@@ -93,6 +108,7 @@ class WebGame:
             self.session.watchers.remove(self.changed)
         if self.runner is not None:
             self.runner.on_pending = self._runner_before
+            self.runner.on_private = self._private_before
 
     def seat_ok(self, seat, token):
         """The seat number when `token` is that seat's, else None."""
@@ -111,7 +127,7 @@ class WebGame:
         with self.session.lock:
             held = self._pending(seat)
             data = payload.seat_payload(self.session.state, self.session.events, seat, held,
-                                        seat in self.answerable)
+                                        seat in self.answerable, self.notices.get(seat))
             return json.dumps(data, sort_keys=True)
 
     def table_json(self):
@@ -146,7 +162,10 @@ class WebGame:
             result = self.runner.choose_pending(seat, body["pending"])
             self.changed()  # the held tap is gone even when the choice was refused
         else:
-            command = {"seat": seat, "ask": body["ask"], "choice": body.get("choice")}
+            # The table's own asks (an ally off the deck) may be answered from any seat's page.
+            ask = core.find_ask(self.session.state, body["ask"])
+            who = core.TABLE if ask is not None and ask["seat"] == core.TABLE else seat
+            command = {"seat": who, "ask": body["ask"], "choice": body.get("choice")}
             submit = self.runner.submit if self.runner is not None else self.session.submit
             result = submit(command)
         if result.ok:

@@ -118,22 +118,46 @@ def _common(state, view, words, viewer):
     }
 
 
-def seat_payload(state, events, seat, pending=None, can_choose=True):
-    """Seat `seat`'s page. `pending`: the table runner's held tap for this seat, if any."""
+def seat_payload(state, events, seat, pending=None, can_choose=True, notice=None):
+    """Seat `seat`'s page. `pending`: the table runner's held tap for this seat, if any; `notice`:
+    why its last tap was refused, naming its card (the host display says only "a card")."""
     view = core.view(state, seat)
     words = Words(state, view, seat)
     out = _common(state, view, words, seat)
-    out.update(kind="seat", seat=seat, can_choose=bool(can_choose), log=log(words, events, seat))
+    out.update(kind="seat", seat=seat, can_choose=bool(can_choose), log=log(words, events, seat), notice=notice)
     # Only this seat's own asks: their choices are in its view already; the labels word them.
     out["decisions"] = [{"ask": a["id"], "kind": a["kind"], "prompt": a.get("prompt", ""),
                          "options": [{"label": words.choice(a, c), "choice": c} for c in a["choices"]]}
                         for a in view["asks"] if a["seat"] == seat and "choices" in a]
+    if can_choose:
+        out["decisions"] += table_decisions(state, words)
     out["pending"] = None
     if pending is not None and core.find_ask(state, pending["ask"]) is not None:
         out["pending"] = {"ask": pending["ask"], "card": pending["card"],
                           "card_name": words.card(pending["card"]) or pending["card"],
                           "labels": list(pending["labels"])}
     return out
+
+
+def table_decisions(state, words):
+    """What the table itself must say (the ally turned up from the deck), offered on every seat's
+    page for a card that cannot be tapped (no sticker yet, `play --allow-missing`). The options come
+    from the game's table module (`page_choices`): a fixed list, every such card of the game, so what
+    a page offers does not depend on what has been tapped or taken face down."""
+    hook = getattr(_table_module(state["game"]), "page_choices", None)
+    if hook is None:
+        return []
+    return [{"ask": a["id"], "kind": a["kind"], "prompt": a.get("prompt", ""),
+             "options": [{"label": words.choice(a, c), "choice": c} for c in hook(state, a)]}
+            for a in state["asks"] if a["seat"] == core.TABLE]
+
+
+def _table_module(game):
+    import importlib
+    try:
+        return importlib.import_module("maester.games.%s.table" % game)
+    except ModuleNotFoundError:
+        return None
 
 
 def table_payload(state, events):

@@ -48,3 +48,11 @@ def segments(view):
 
     out.update(seat_lights(view, state_of))
     return out
+
+
+def page_choices(state, ask):
+    """The ally off the deck, chosen on a seat page when its card has no sticker: every ally of the
+    game, whatever has been seen, so the list tells nothing of what was taken face down."""
+    if ask["kind"] != "observe_ally":
+        return []
+    return [["ally", a] for a in sorted(state["config"]["cards"]["ally_instances"])]
