@@ -54,6 +54,25 @@ OUT_OF_RANGE = {
                             ["--repl-wait", "'nan'", "from 0 to 60"]),
     "doctor timeout 0": (["doctor", "--timeout", "0"], ["--timeout", "0", "from 0.1 to 600"]),
     "serve web-port": (["serve", "--log", "x.sqlite", "--web-port", "70000"], ["--web-port", "70000", "0 to 65535"]),
+    # play, resume and demo: each game's own player range is still checked by its config.
+    "play players 9": (["play", "btwixt", "--sim", "--players", "9"], ["--players", "9", "from 2 to 8"]),
+    "play players 1 on a board": (["play", "intrigue", "--players", "1"], ["--players", "1", "from 2 to 8"]),
+    "play players x": (["play", "btwixt", "--sim", "--players", "four"], ["--players", "'four'", "from 2 to 8"]),
+    "demo players 0": (["demo", "--players", "0"], ["--players", "0", "from 2 to 8"]),
+    "demo players 9": (["demo", "oathbreaker", "--players", "9"], ["--players", "9", "from 2 to 8"]),
+    "play delay -1": (["play", "btwixt", "--sim", "--delay", "-1"], ["--delay", "-1", "seconds from 0 to 60"]),
+    "play delay nan": (["play", "btwixt", "--sim", "--delay", "nan"], ["--delay", "'nan'", "seconds from 0 to 60"]),
+    "play delay inf": (["play", "intrigue", "--sim", "--delay", "inf"], ["--delay", "'inf'", "from 0 to 60"]),
+    "play delay 1e300": (["play", "btwixt", "--sim", "--delay", "1e300"], ["--delay", "1e300", "from 0 to 60"]),
+    "resume delay -1": (["resume", "--delay", "-1"], ["--delay", "-1", "seconds from 0 to 60"]),
+    "resume delay -inf": (["resume", "--delay=-inf"], ["--delay", "'-inf'", "from 0 to 60"]),
+    "play port missing": (["play", "btwixt", "--port", "/nonexistent/ttyACM7"],
+                          ["--port", "/nonexistent/ttyACM7: no such file or directory", "maester doctor"]),
+    "resume port missing": (["resume", "--port", "/nonexistent/ttyACM7"],
+                            ["--port", "/nonexistent/ttyACM7: no such file or directory"]),
+    "play web-port": (["play", "btwixt", "--sim", "--web-port", "70000"], ["--web-port", "70000", "0 to 65535"]),
+    "resume web-port": (["resume", "--web-port", "-1"], ["--web-port", "-1", "0 to 65535"]),
+    "demo web-port": (["demo", "--web-port", "http"], ["--web-port", "'http'", "0 to 65535"]),
 }
 
 
@@ -135,6 +154,20 @@ def test_read_last_refuses_a_missing_empty_or_garbled_file(content, words, home)
         cardsdb.read_last()
     assert str(home / "last") in str(e.value) and words in str(e.value), e.value
     assert "--log" in str(e.value)
+
+
+@pytest.mark.parametrize("content,words", [
+    (b"", "is empty"),
+    (b"\x00\xff garbage\nmore", "does not hold the path of a game log"),
+    (b"/nowhere/game.sqlite\n", "/nowhere/game.sqlite, which is not there"),
+])
+def test_resume_reads_the_last_game_through_read_last(content, words, home, capsys):
+    home.mkdir()
+    (home / "last").write_bytes(content)
+    code, out, err = run(capsys, "resume", "--plain")
+    assert code == 2, (out, err)
+    assert str(home / "last") in err and words in err and "Traceback" not in err, err
+    assert (home / "last").read_bytes() == content and sorted(p.name for p in home.iterdir()) == ["last"]
 
 
 # --- item 6: `serve` names its web port --web-port, as `play` does; --port is the serial port ---

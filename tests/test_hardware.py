@@ -117,14 +117,17 @@ def _write(path, doc):
 
 
 @pytest.mark.parametrize("case", sorted(BROKEN_PROFILES))
-@pytest.mark.parametrize("command", ["hw test", "firmware flash"])
+@pytest.mark.parametrize("command", ["hw test", "firmware flash", "play", "sim-board"])
 def test_a_broken_profile_is_an_error_naming_the_file_and_the_field(case, command, tmp_path, capsys):
     doc, words = BROKEN_PROFILES[case]
     path = _write(tmp_path / "broken.json", doc)
     before = sorted(tmp_path.rglob("*"))
     argv = {"hw test": ["hw", "test", "--sim", "--auto", "0"],
             "firmware flash": ["firmware", "flash", "--port", str(tmp_path / "tty"), "--out", str(tmp_path / "build"),
-                               "--mpremote", str(tmp_path / "no-mpremote")]}[command]
+                               "--mpremote", str(tmp_path / "no-mpremote")],
+            # table/profile.py's load: the same check (it is hwconfig.load_profile)
+            "play": ["play", "btwixt", "--players", "4", "--log", str(tmp_path / "game.sqlite")],
+            "sim-board": ["sim-board"]}[command]
     rc = cli.main(argv + ["--profile", str(path)])
     err = capsys.readouterr().err
     assert rc == 2, err

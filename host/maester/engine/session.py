@@ -24,8 +24,8 @@ class Session:
         # pages): one lock keeps a command and the views read beside it whole. Reentrant, so a
         # watcher or a reader already holding it may look at the state.
         self.lock = threading.RLock()
-        # Called with no argument after every accepted command (the web pages' broadcast). They
-        # run under the lock, so they must only schedule work, never wait for it.
+        # Called with the accepted command after every accepted command (the web pages' broadcast).
+        # They run under the lock, so they must only schedule work, never wait for it.
         self.watchers = []
 
     @classmethod
@@ -52,7 +52,7 @@ class Session:
             result = self._submit(command)
             if result.ok:
                 for watch in list(self.watchers):
-                    watch()
+                    watch(command)
             return result
 
     def _submit(self, command):

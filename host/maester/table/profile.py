@@ -6,8 +6,9 @@ table, such as a mission's spot: a tap there is read against the game's rule for
 table/taps.py). A zone reader may list the "seats" it sits among, for the drawings.
 """
 
-import json
 from pathlib import Path
+
+from .. import hwconfig
 from ..paths import HARDWARE
 
 PROFILE_DIR = HARDWARE / "profiles"
@@ -16,16 +17,18 @@ ROLES = ("seat", "table", "zone")
 
 
 def load(name_or_path):
+    """A table profile: "btwixt-4p" (hardware/profiles/) or a path.
+
+    Checked against hardware/schema/profile.schema.json, then by `check`; raises ValueError naming
+    the file and the field (hwconfig.load_profile is this same function).
+    """
     path = Path(name_or_path)
     if not path.suffix:
         path = PROFILE_DIR / ("%s.json" % name_or_path)
     if not path.exists():
         known = sorted(p.stem for p in PROFILE_DIR.glob("*.json"))
         raise ValueError("no table profile %r (known: %s)" % (str(name_or_path), ", ".join(known)))
-    with open(path, encoding="utf-8") as f:
-        profile = json.load(f)
-    check(profile)
-    return profile
+    return hwconfig.read_checked(path, "profile", check)
 
 
 def for_game(game, players):

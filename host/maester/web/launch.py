@@ -24,6 +24,8 @@ from ..engine.session import Session
 # The app and the server (starlette, uvicorn) are imported only when pages are wanted, so every
 # other `maester` command starts as fast as before.
 
+WEB_PORT = int_range(0, 65535)  # 0: the system picks a free one
+
 _WANTED = contextvars.ContextVar("maester_web", default=None)  # {"lan": bool, "port": int} or None
 
 LAN_WARNING = ("WARNING: --lan: the pages are served to your whole network. Anyone who gets a seat's "
@@ -159,7 +161,8 @@ def add_web_options(parser, default_on):
     parser.add_argument("--lan", action="store_true",
                         help="serve the pages to the whole network, not just this machine (implies --web)")
     # Not --port: that name is kept for the table's serial port.
-    parser.add_argument("--web-port", type=int, default=0, metavar="N", help="the web port (default: a free one)")
+    parser.add_argument("--web-port", type=WEB_PORT, default=0, metavar="N",
+                        help="the web port, %s (default 0: a free one)" % WEB_PORT.span)
     parser.set_defaults(func=_with_web(parser.get_default("func"), default_on))
 
 
@@ -195,8 +198,8 @@ def register(sub):
     p.add_argument("--log", required=True, metavar="PATH", help="the game log to serve")
     p.add_argument("--lan", action="store_true", help="serve to the whole network, not just this machine")
     # --web-port, as on `play`: --port is the board's serial port in every other command.
-    p.add_argument("--web-port", type=int_range(0, 65535), default=0, metavar="N",
-                   help="the web port, 0 to 65535 (default 0: a free one)")
+    p.add_argument("--web-port", type=WEB_PORT, default=0, metavar="N",
+                   help="the web port, %s (default 0: a free one)" % WEB_PORT.span)
     p.add_argument("--no-qr", action="store_true", help="print the links without QR codes")
     p.set_defaults(func=cmd_serve)
     # The terminal commands registered before this module get the web options.

@@ -35,8 +35,10 @@ function draw(p) {
 function drawDecisions(ctx, into) {
   const p = ctx.p;
   into.replaceChildren();
-  const open = (p.decisions || []).length || p.pending;
+  const open = (p.decisions || []).length || p.pending || p.notice;
   into.hidden = !open;
+  // Why this seat's last tap was refused, naming its card: for this page only.
+  if (p.notice) into.appendChild(el("p", "notice", "Your tap was refused: " + p.notice));
   if (p.pending) {
     into.appendChild(el("h2", "", "Where does " + p.pending.card_name + " go?"));
     const row = el("div", "options");
