@@ -183,3 +183,18 @@ def test_sim_board_script_and_strip(tmp_path):
     assert "ok: tap deck leader:cersei" in lines and "ok: lift 0" in lines
     assert any(line.startswith("strip: [") for line in lines)
     assert any(line.startswith("error: no reader '9'") for line in lines)
+
+
+def test_bench_hil_times_taps_through_a_sim_board_process():
+    r = subprocess.run(maester_cmd("bench", "hil", "--taps", "25", "--json"), capture_output=True, text=True,
+                       timeout=300, stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, r.stderr
+    import json
+    out = json.loads(r.stdout)
+    assert (out["taps"], out["lost"], out["duplicated"], out["readers"]) == (25, 0, 0, 4)
+    assert out["timed"] > 0 and 0 < out["p50_ms"] <= out["p99_ms"] <= out["max_ms"]
+    stages = out["stages"]
+    assert set(stages) == {"poll_detection", "wire_up", "engine_and_log", "wire_down", "render"}
+    # the stages add up to the whole, tap by tap, so their medians cannot exceed it by much
+    assert sum(s["p50_ms"] for s in stages.values()) <= out["max_ms"] * 1.5
+    assert out["bytes_per_tap"] > 0 and out["polls_per_s"] > 0

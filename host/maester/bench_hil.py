@@ -19,8 +19,8 @@ Taps whose move changes no LED have no light to time; they count in `taps`, not 
 """
 
 import json
-import os
 import random
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -30,7 +30,7 @@ from maester_fw import wire
 from .engine.session import Session
 from .table import profile as P
 from .table.board import BoardTable, connect
-from .table.runner import sim_tags
+from .table.runner import sim_tags, sim_uid
 from .table.simtable import SimBoardClient, tap_for
 
 STAGES = ("poll_detection", "wire_up", "engine_and_log", "wire_down", "render")
@@ -124,7 +124,7 @@ def run(taps=1000, profile_name="btwixt-3p", seed=1, progress=None, workdir=None
         for r in range(len(readers)):  # a card lying on every reader from the start
             board.tap(r, SPARE_UID % r)
         b = connect(board.port, profile, report=lambda text: None, trace=host_trace)
-        polls0 = _polls(board)
+        polls0 = board.polls()
         t0 = time.monotonic()
         resting = {r: SPARE_UID % r for r in range(len(readers))}
         while counts["taps"] < taps:
@@ -140,7 +140,7 @@ def run(taps=1000, profile_name="btwixt-3p", seed=1, progress=None, workdir=None
         seconds = time.monotonic() - t0
         b.link.wait_leds_synced(2.0)
         time.sleep(0.1)  # the last frame
-        polls = sum(_polls(board)) - sum(polls0)
+        polls = sum(board.polls()) - sum(polls0)
         trace_path = workdir / "board-trace.json"
         board.command("trace %s" % trace_path, timeout=60)
         board_trace = json.loads(trace_path.read_text())
@@ -158,11 +158,6 @@ def run(taps=1000, profile_name="btwixt-3p", seed=1, progress=None, workdir=None
            "stages": {name: {"p50_ms": _percentile([r[i] for r in rows], 50),
                              "p99_ms": _percentile([r[i] for r in rows], 99)} for i, name in enumerate(STAGES)}}
     return out
-
-
-def _polls(board):
-    # the sim-board's own count of reader requests, through its state (a `strip`-like query)
-    return board.polls()
 
 
 def _play(session, table, board, places, readers, resting, rng, counts, placed_keys, taps, progress):
@@ -183,7 +178,6 @@ def _play(session, table, board, places, readers, resting, rng, counts, placed_k
         seq = state["seq"]
         board.tap(reader, card)
         resting[reader] = card
-        from .table.runner import sim_uid
         placed_keys.add((reader, sim_uid(card)))
         counts["taps"] += 1
         if not runner.wait_for(lambda s: s["seq"] > seq, APPLY_TIMEOUT):
@@ -199,7 +193,7 @@ def _play(session, table, board, places, readers, resting, rng, counts, placed_k
 
 def cmd_hil(args):
     def progress(done, total):
-        print("\r%d/%d taps" % (done, total), end="", file=__import__("sys").stderr, flush=True)
+        print("\r%d/%d taps" % (done, total), end="", file=sys.stderr, flush=True)
     out = run(args.taps, args.profile, args.seed, progress=None if args.json else progress)
     if args.json:
         print(json.dumps(out, indent=1))
