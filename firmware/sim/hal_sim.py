@@ -24,7 +24,7 @@ of a taps script is also a command).  An "id" in a command is copied into its an
     {"cmd": "strip"}           -> {"ok": true, "frame": "<hex, strip order>", "text": "RR..", ...}
     {"cmd": "state"}           -> readers, their cards, boot id, watchdog feeds
     {"cmd": "polls"}           -> how often each reader was asked for a card
-    {"cmd": "trace", "path": F}   write the time stamps to F (only with run_sim.py --trace)
+    {"cmd": "trace"}           flush the time stamps to their file (only with run_sim.py --trace FILE)
     {"cmd": "ping"}            -> {"ok": true}
 Errors come back as {"ok": false, "error": "..."}.  Unprompted lines carry "event":
 {"event": "ready", "boot_id": N} once the loop runs, {"event": "exit", "why": ...} at the end.
@@ -385,7 +385,7 @@ class HalSim:
             if what in ("place", "tap"):
                 self.table.place(cmd["reader"], cmd["uid"])
                 if self.trace is not None:
-                    self.trace.place.append((self.trace.now(), cmd["reader"], cmd["uid"]))
+                    self.trace.place(self.trace.now(), cmd["reader"], cmd["uid"])
             elif what in ("remove", "lift"):
                 self.table.remove(cmd["reader"], cmd.get("uid"))
             elif what == "noise":
@@ -410,9 +410,9 @@ class HalSim:
                 out["polls"] = self.table.polls()
             elif what == "trace":
                 if self.trace is None:
-                    raise ValueError("tracing is off (run_sim.py --trace)")
-                out["records"] = self.trace.dump(cmd["path"], {"polls": self.table.polls(),
-                                                               "spi_calls": self.table.spi.calls})
+                    raise ValueError("tracing is off (run_sim.py --trace FILE)")
+                out["records"] = self.trace.flush()
+                out["path"] = self.trace.path
             elif what != "ping":
                 raise ValueError("unknown command %r" % (what,))
         except (KeyError, ValueError, TypeError) as e:

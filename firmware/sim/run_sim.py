@@ -15,8 +15,8 @@
            Missing: the built-in default config (maester_fw.config.DEFAULT_TEXT).
 --taps     a script of JSON lines {"t_ms", "reader", "uid", "action": "place"|"remove"}.
 --cards    a JSON file {"reader": ["uid hex", ...]}: cards lying on the readers at power-on.
---trace    1: stamp serial bytes, card placements and strip writes (for `maester bench hil`);
-           the control command {"cmd": "trace", "path": F} writes them to F.
+--trace    FILE: stamp serial bytes, card placements and strip writes into FILE as they happen
+           (for `maester bench hil`); the control command {"cmd": "trace"} flushes it.
 
 Exit status: 0 after a REPL command, 4 after BOOTLOADER.
 """
@@ -82,10 +82,10 @@ def main():
                 if line:
                     taps.append(json.loads(line))
     trace = None
-    if o["--trace"] not in (None, "0"):
+    if o["--trace"]:
         from trace_sim import Trace
 
-        trace = Trace()
+        trace = Trace(o["--trace"])
     table = Table()
     if o["--cards"]:
         with open(o["--cards"]) as f:

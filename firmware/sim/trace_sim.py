@@ -2,48 +2,47 @@
 
 Under the unix port `time.ticks_us()` reads CLOCK_MONOTONIC, the clock the host's
 `time.monotonic_ns()` reads too, so stamps taken here and on the host can be subtracted.
-Only the bench turns tracing on (run_sim.py --trace); a normal simulated board pays nothing.
+Only the bench turns tracing on (run_sim.py --trace FILE); a normal simulated board pays nothing.
 
-Recorded (each a list of tuples, kept in memory until `dump`):
-    rx     (t_us, bytes)     serial bytes the firmware read from the host
-    tx     (t_us, bytes)     serial bytes the firmware handed to the port
-    place  (t_us, reader, uid hex)   a card laid on a simulated reader
-    strip  (t_us,)           a frame written to the strip
+Each record is written to FILE at once, one JSON array a line, so nothing piles up in the heap
+(a growing trace kept in memory made the garbage collector pause the loop, which the bench then
+measured as latency):
+
+    ["rx", t_us, "hex"]          serial bytes the firmware read from the host
+    ["tx", t_us, "hex"]          serial bytes the firmware handed to the port
+    ["place", t_us, reader, "uid hex"]   a card laid on a simulated reader
+    ["strip", t_us]              a frame written to the strip
 """
 
-import json
 import time
 from binascii import hexlify
 
 
-def _hex(b):
-    return hexlify(b).decode()
-
-
 class Trace:
-    def __init__(self):
-        self.rx = []
-        self.tx = []
-        self.place = []
-        self.strip = []
+    def __init__(self, path):
+        self.path = path
+        self.f = open(path, "w")
+        self.records = 0
 
     def now(self):
         return time.ticks_us()
 
-    def dump(self, path, extra=None):
-        """Write one JSON object; the byte streams a record at a time (they can be megabytes)."""
-        with open(path, "w") as f:
-            f.write("{")
-            for name in ("rx", "tx"):
-                f.write('"%s": [' % name)
-                for i, (t, b) in enumerate(getattr(self, name)):
-                    f.write('%s[%d, "%s"]' % ("," if i else "", t, _hex(b)))
-                f.write("], ")
-            f.write('"place": %s, "strip": %s' % (json.dumps(self.place), json.dumps(self.strip)))
-            for k, v in (extra or {}).items():
-                f.write(', "%s": %s' % (k, json.dumps(v)))
-            f.write("}")
-        return len(self.rx) + len(self.tx) + len(self.place) + len(self.strip)
+    def _line(self, text):
+        self.f.write(text)
+        self.records += 1
+
+    def data(self, kind, t, b):
+        self._line('["%s",%d,"%s"]\n' % (kind, t, hexlify(b).decode()))
+
+    def place(self, t, reader, uid):
+        self._line('["place",%d,%d,"%s"]\n' % (t, reader, uid))
+
+    def strip(self, t):
+        self._line('["strip",%d]\n' % t)
+
+    def flush(self):
+        self.f.flush()
+        return self.records
 
 
 class TracedSerial:
@@ -57,13 +56,13 @@ class TracedSerial:
     def readinto(self, buf):
         n = self.serial.readinto(buf)
         if n:
-            self.trace.rx.append((self.trace.now(), bytes(buf[:n])))
+            self.trace.data("rx", self.trace.now(), memoryview(buf)[:n])
         return n
 
     def write(self, buf, n):
         w = self.serial.write(buf, n)
         if w:
-            self.trace.tx.append((self.trace.now(), bytes(memoryview(buf)[:w])))
+            self.trace.data("tx", self.trace.now(), memoryview(buf)[:w])
         return w
 
 
@@ -76,7 +75,7 @@ class TracedStrip:
 
     def write(self, buf):
         self._strip.write(buf)
-        self._trace.strip.append((self._trace.now(),))
+        self._trace.strip(self._trace.now())
 
     def __getattr__(self, name):
         return getattr(self._strip, name)

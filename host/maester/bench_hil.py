@@ -52,6 +52,16 @@ def _frames(records):
     return out
 
 
+def read_board_trace(path):
+    """The sim-board's stamps (firmware/sim/trace_sim.py), grouped by kind."""
+    out = {"rx": [], "tx": [], "place": [], "strip": []}
+    with open(path) as f:
+        for line in f:
+            rec = json.loads(line)
+            out[rec[0]].append(rec[1:])
+    return out
+
+
 def _first(frames, after, match):
     for f in frames:
         if f[0] >= after and match(f):
@@ -66,8 +76,11 @@ def _percentile(values, q):
     return round(v[min(len(v) - 1, int(round(q / 100 * (len(v) - 1))))] / 1000, 2)
 
 
-def analyse(board_trace, host_trace, placed_keys):
-    """Per tap, the time of each stage (µs); from the two stamped streams. See the module doc."""
+def analyse(board_trace, host_trace, placed_keys, cuts=()):
+    """Per tap, the time of each stage (µs); from the two stamped streams. See the module doc.
+
+    `cuts`: when (µs) a move was made off the table (a seat page's choice); a light change after
+    one belongs to that move, not to the tap before it."""
     fw_tx = _frames(board_trace["tx"])
     fw_rx = _frames(board_trace["rx"])
     host_rx = _frames(host_trace["rx"])
@@ -78,7 +91,8 @@ def analyse(board_trace, host_trace, placed_keys):
     for k, (t_place, reader, uid) in enumerate(places):
         if (reader, uid) not in placed_keys:
             continue  # a spare sticker laid before the game
-        until = places[k + 1][0] if k + 1 < len(places) else float("inf")  # the next card laid
+        until = places[k + 1][0] if k + 1 < len(places) else float("inf")  # the next card laid...
+        until = min([until] + [c for c in cuts if c > t_place])  # ...or the next move made off the table
         want = bytes.fromhex(uid)
 
         def is_tap(f):
@@ -117,8 +131,10 @@ def run(taps=1000, profile_name="btwixt-3p", seed=1, progress=None, workdir=None
     workdir = Path(workdir or tempfile.mkdtemp(prefix="maester-hil-"))
     host_trace = {"rx": [], "tx": []}
     rng = random.Random(seed)
-    board = SimBoardClient(profile_name, trace=True)
+    trace_path = workdir / "board-trace.jsonl"
+    board = SimBoardClient(profile_name, trace=trace_path)
     counts = {"taps": 0, "lost": 0, "duplicated": 0, "refused": 0, "games": 0}
+    cuts = []  # when moves were made off the table
     placed_keys = set()
     try:
         for r in range(len(readers)):  # a card lying on every reader from the start
@@ -132,7 +148,8 @@ def run(taps=1000, profile_name="btwixt-3p", seed=1, progress=None, workdir=None
             refused = []
             table = BoardTable(b, session, sim_tags(session.state), report=refused.append)
             try:
-                _play(session, table, board, places, readers, resting, rng, counts, placed_keys, taps, progress)
+                _play(session, table, board, places, readers, resting, rng, counts, placed_keys, taps, progress,
+                      cuts)
             finally:
                 counts["refused"] += len(refused)
                 session.close()
@@ -141,13 +158,12 @@ def run(taps=1000, profile_name="btwixt-3p", seed=1, progress=None, workdir=None
         b.link.wait_leds_synced(2.0)
         time.sleep(0.1)  # the last frame
         polls = sum(board.polls()) - sum(polls0)
-        trace_path = workdir / "board-trace.json"
-        board.command("trace %s" % trace_path, timeout=60)
-        board_trace = json.loads(trace_path.read_text())
+        board.command("trace", timeout=60)  # flushed to its file
+        board_trace = read_board_trace(trace_path)
         b.close()
     finally:
         board.stop()
-    rows = analyse(board_trace, host_trace, placed_keys)
+    rows = analyse(board_trace, host_trace, placed_keys, cuts)
     wire_bytes = sum(len(d) for _, d in host_trace["rx"]) + sum(len(d) for _, d in host_trace["tx"])
     out = {"taps": counts["taps"], "lost": counts["lost"], "duplicated": counts["duplicated"],
            "refused": counts["refused"], "timed": len(rows), "games": counts["games"],
@@ -160,7 +176,7 @@ def run(taps=1000, profile_name="btwixt-3p", seed=1, progress=None, workdir=None
     return out
 
 
-def _play(session, table, board, places, readers, resting, rng, counts, placed_keys, taps, progress):
+def _play(session, table, board, places, readers, resting, rng, counts, placed_keys, taps, progress, cuts):
     runner = table.runner
     while not session.state["over"] and counts["taps"] < taps:
         state = session.state
@@ -168,6 +184,7 @@ def _play(session, table, board, places, readers, resting, rng, counts, placed_k
         command = {"seat": ask["seat"], "ask": ask["id"], "choice": rng.choice(ask["choices"])}
         found = tap_for(state, places, command)
         if found is None:
+            cuts.append(time.monotonic_ns() // 1000)
             if not runner.submit(command).ok:
                 raise RuntimeError("the engine refused a bot's move: %s" % command)
             continue

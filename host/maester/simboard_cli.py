@@ -98,7 +98,7 @@ class SimBoardProcess:
             return True
         what, args = words[0].lower(), words[1:]
         want = {"tap": 2, "lift": 1, "wait": 1, "unplug": 0, "replug": 0, "reboot": 0, "strip": 0, "quit": 0,
-                "trace": 1, "polls": 0}
+                "trace": 0, "polls": 0}
         if what not in want:
             raise ValueError("unknown command %r (tap, lift, unplug, replug, reboot, wait, strip, quit)" % what)
         if len(args) != want[what]:
@@ -129,7 +129,7 @@ class SimBoardProcess:
                 elif what == "reboot":
                     self.board.reboot()
                 elif what == "trace":
-                    self.board.dump_trace(args[0])
+                    self.board.flush_trace()
         self.say("ok: %s" % " ".join(words))
         return True
 
@@ -198,5 +198,5 @@ def register(sub):
                    help="whose pin map the board config is written for, as `firmware flash --board` (default pico)")
     p.add_argument("--script", metavar="FILE", help="commands to run first, one a line")
     p.add_argument("--no-strip", action="store_true", help="do not draw the strip when it changes")
-    p.add_argument("--trace", action="store_true", help=argparse.SUPPRESS)  # time stamps for bench hil
+    p.add_argument("--trace", metavar="FILE", help=argparse.SUPPRESS)  # time stamps for bench hil
     p.set_defaults(func=cmd_sim_board)

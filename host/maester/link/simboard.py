@@ -103,8 +103,8 @@ class SimBoard:
                 with open(self.taps_path, "w") as f:
                     for t in taps:
                         f.write(json.dumps(t) + "\n")
-        self.trace = trace  # stamp serial bytes, placements and strip writes (bench hil)
-        self.heap = heap or ("256m" if trace else None)  # the stamps are kept in memory until dumped
+        self.trace = trace  # a file to stamp serial bytes, placements and strip writes into (bench hil)
+        self.heap = heap
         self.ready_timeout = ready_timeout
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)  # until pyserial opens it: no echo of the firmware's bytes
@@ -142,7 +142,7 @@ class SimBoard:
         if self.taps_path:
             cmd += ["--taps", self.taps_path]
         if self.trace:
-            cmd += ["--trace", "1"]
+            cmd += ["--trace", str(self.trace)]
         if cards:
             cmd += ["--cards", cards_path]
         with open(self._log_path, "ab") as log:
@@ -351,9 +351,9 @@ class SimBoard:
     def state(self):
         return self.command({"cmd": "state"})
 
-    def dump_trace(self, path):
-        """Write the time stamps taken since start (needs trace=True) to `path` (JSON)."""
-        return self.command({"cmd": "trace", "path": str(path)}, timeout=30.0)
+    def flush_trace(self):
+        """Flush the time stamps (needs trace=FILE) to their file; returns how many were taken."""
+        return self.command({"cmd": "trace"})["records"]
 
 
 def start_simulated_board(config=None, taps=None, **kw):

@@ -90,10 +90,10 @@ def pick_for(state, places, command):
 class SimBoardClient:
     """A `maester sim-board` process, driven through its stdin and stdout like a person would."""
 
-    def __init__(self, profile_name, trace=False):
+    def __init__(self, profile_name, trace=None):
         cmd = [sys.executable, "-m", "maester.cli", "sim-board", "--profile", profile_name, "--no-strip"]
         if trace:
-            cmd.append("--trace")
+            cmd += ["--trace", str(trace)]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      text=True, bufsize=1, preexec_fn=_die_with_parent,
                                      env=dict(os.environ, PYTHONUNBUFFERED="1"))
