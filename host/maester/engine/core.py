@@ -61,6 +61,8 @@ class Ctx:
 
     def push(self, *steps):
         """Queue steps to run next, in the order given, before anything already queued."""
+        if self.state["over"]:
+            return
         stack = self.state["stack"]
         for step in reversed(steps):
             stack.append(step)
@@ -68,6 +70,8 @@ class Ctx:
     def ask(self, seat, kind, choices, prompt, public=None, **data):
         """Open a decision for `seat`. The current step is re-run with the answer."""
         state = self.state
+        if state["over"]:
+            return None  # the game ended in the middle of this step: nothing more is asked
         ask = {"id": state["next_id"], "seat": seat, "kind": kind, "choices": choices, "prompt": prompt}
         if public is not None:
             ask["public"] = public
@@ -89,6 +93,7 @@ class Ctx:
         self.state["over"] = True
         self.state["result"] = result
         self.state["stack"].clear()
+        self.state["asks"].clear()  # a win in the middle of a window closes every open decision
         self.emit("game_over", **result)
 
 
@@ -273,7 +278,7 @@ def apply(state, command, forced=None):
     with _forcing(state, forced):
         step = state["stack"].pop()
         game.steps[step["s"]](ctx, step, (ask, choice))
-        if ctx.asked or state["asks"]:
+        if (ctx.asked or state["asks"]) and not state["over"]:
             # A step with open asks (new ones, or other seats' of a simultaneous decision) waits on top.
             state["stack"].append(step)
         _run(game, ctx)
@@ -286,11 +291,11 @@ def _run(game, ctx):
     stack = state["stack"]
     asks = state["asks"]
     steps = game.steps
-    while stack and not asks:
+    while stack and not asks and not state["over"]:
         step = stack.pop()
         ctx.asked = False
         steps[step["s"]](ctx, step, None)
-        if ctx.asked:
+        if ctx.asked and not state["over"]:
             stack.append(step)
 
 

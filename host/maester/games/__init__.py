@@ -2,7 +2,7 @@
 
 import importlib
 
-NAMES = ("btwixt", "intrigue", "oathbreaker")
+NAMES = ("btwixt", "intrigue", "oathbreaker", "lcg")
 
 
 def load(name):

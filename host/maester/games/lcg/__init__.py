@@ -1,0 +1,129 @@
+"""A Game of Thrones: The Card Game, 1st edition (2008 Core Set), for 2 to 6 players.
+
+Each player brings a House deck and seven plots. A round is seven phases: plot (a secret plot
+chosen by everyone at once, initiative, the first player, titles in melee), draw, marshalling,
+challenges (military, intrigue and power), dominance, standing and taxation. The first to 15 power
+on their House and cards wins (30 for a team in two-on-two).
+
+Config:
+- ``players``: 2 (joust, no titles) to 6 (melee with the six titles).
+- ``decks``: one deck name per seat, from the Core's four starter decks (default: Stark,
+  Lannister, Baratheon, Targaryen in turn; the same deck may sit at two seats).
+- ``variants``: ``two_on_two`` (four players, partners across the table, 30 power, no titles) and
+  ``littlefinger`` (gold may be handed to another player in any window outside marshalling).
+- ``observe``: ``["draws"]`` for a real shuffled deck: the host learns each card drawn from a tap on
+  its owner's reader (flow.observe_draw).
+- ``first``: the first player of setup (default: drawn at random).
+
+The engine is built from small modules: model (the table and its questions), flow (setup and the
+phases), challenge, timing (windows, responses, saves, cancels, costs, power and victory), titles
+and abilities (the cards' own abilities on the framework).
+"""
+
+from ...engine import PUBLIC, REFEREE, Game, register
+from ...engine import config as check
+from . import abilities, challenge, flow, timing  # noqa: F401  (registers the steps)
+from . import model as M
+from .cards import card_table
+from .steps import STEPS
+
+CONFIG_KEYS = ("players", "decks", "variants", "observe", "first", "cards", "owner_cards")
+VARIANTS = ("two_on_two", "littlefinger")
+VARIANT_NOTES = {
+    "two_on_two": "two teams of two, partners across the table, 30 power between them, no titles (rulebook)",
+    "littlefinger": "gold may be handed between players in any window outside marshalling (rulebook)",
+}
+OBSERVABLE = ("draws",)
+STARTER = ("stark", "lannister", "baratheon", "targaryen")
+
+
+class LCG(Game):
+    name = "lcg"
+    title = "A Game of Thrones: The Card Game"
+    steps = STEPS
+
+    def check_config(self, config):
+        config = dict(config)
+        unknown = sorted(set(config) - set(CONFIG_KEYS))
+        if unknown:
+            raise ValueError("unknown setting %s for the LCG (settings: %s)"
+                             % (", ".join(map(repr, unknown)), ", ".join(CONFIG_KEYS[:5])))
+        n = check.players(config, 2, 6, "A Game of Thrones: The Card Game")
+        table = check.cards(config, card_table)
+        variants = check.options(config, "variants", VARIANTS, "unknown variant %r")
+        check.options(config, "observe", OBSERVABLE, "cannot observe %r from the table")
+        if "two_on_two" in variants and n != 4:
+            raise ValueError("two-on-two is for exactly 4 players, not %d" % n)
+        decks = config.get("decks") or [STARTER[s % len(STARTER)] for s in range(n)]
+        if not isinstance(decks, list) or len(decks) != n:
+            raise ValueError("give one deck per player: %d decks for %d players" % (len(decks), n))
+        for d in decks:
+            if d not in table["decks"]:
+                raise ValueError("unknown deck %r (decks: %s)" % (d, ", ".join(sorted(table["decks"]))))
+        config["decks"] = list(decks)
+        first = config.get("first")
+        config["first"] = None if first is None else check.seat(first, n, "the first player")
+        return config
+
+    def setup(self, ctx, config):
+        flow.setup(ctx, config)
+
+    def view(self, state, viewer):
+        return view(state, viewer)
+
+    def describe_choice(self, state, ask, choice, viewer=None):
+        from .text import describe_choice
+        return describe_choice(state, ask, choice, viewer)
+
+
+def _card_view(g, inst):
+    c = g["cards"][inst]
+    out = {"card": inst, "kneel": c["kneel"], "power": c["power"]}
+    if c["att"]:
+        out["attachments"] = list(c["att"])
+    if c["dups"]:
+        out["duplicates"] = len(c["dups"])
+    if c["on"] is not None:
+        out["on"] = c["on"]
+    if c["ctrl"] != M.owner_of(inst):
+        out["owner"] = M.owner_of(inst)
+    return out
+
+
+def view(state, viewer):
+    """What `viewer` may know. Public: everything on the table, counts of hands and decks, used and
+    revealed plots, whether a seat has chosen its plot. A seat adds its hand, its plot deck, its
+    chosen plot and its face-down setup cards. The referee also sees every hand and deck order."""
+    g = state["g"]
+    players = []
+    for seat, p in enumerate(g["players"]):
+        pv = {
+            "house": p["house"], "deck_name": p["deck_name"], "power": p["power"],
+            "total_power": M.total_power(g, seat), "gold": p["gold"], "hand_size": len(p["hand"]),
+            "deck_size": len(p["deck"]), "plots_left": len(p["plots"]), "used_plots": list(p["used"]),
+            "revealed": p["revealed"], "has_chosen": p["chosen"] is not None, "title": p["title"],
+            "discard": list(p["discard"]), "dead": list(p["dead"]), "setup_face_down": len(p["setup"]),
+            "play": [_card_view(g, i) for i in p["play"] if g["cards"][i]["on"] is None],
+            "attachments": [_card_view(g, i) for i in p["play"] if g["cards"][i]["on"] is not None],
+            "challenges_made": list(p["challenges_made"]), "limited_played": p["limited_played"],
+        }
+        if viewer == REFEREE or viewer == seat:
+            pv.update(hand=list(p["hand"]), plots=sorted(p["plots"]), chosen=p["chosen"], setup=list(p["setup"]))
+        if viewer == REFEREE:
+            pv["deck"] = list(p["deck"])
+        players.append(pv)
+    ch = g["challenge"]
+    out = {
+        "game": "lcg", "players": g["n"], "round": g["round"], "phase": g["phase"], "first": g["first"],
+        "initiative": g["initiative"], "goal": g["goal"], "teams": g["teams"], "melee": g["melee"],
+        "title_pool": list(g["title_pool"]), "seats": players,
+        "challenge": None if ch is None else {k: (list(v) if isinstance(v, list) else v) for k, v in ch.items()},
+        "effects": [dict(e) for e in g["effects"]],
+        "bank": dict(g["bank"]),
+    }
+    if viewer not in (PUBLIC, REFEREE):
+        out["seat"] = viewer
+    return out
+
+
+GAME = register(LCG())

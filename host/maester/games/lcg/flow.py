@@ -1,0 +1,609 @@
+"""Setup and the round: plot, draw, marshalling, challenges, dominance, standing, taxation.
+
+Chance is drawn by the host (shuffles, the random first player, initiative's last tie-break, an
+intrigue claim's random discard) or, with ``observe: ["draws"]``, the deck is a real shuffled deck:
+the host keeps it as an unordered set and learns each card drawn from a tap on its owner's reader.
+"""
+
+from . import model as M
+from . import timing as T
+from . import titles
+from .steps import step
+
+
+def setup(ctx, config):
+    g = ctx.g
+    state = ctx.state
+    table = config["cards"]
+    comp = table["components"]
+    n = config["players"]
+    decks = config["decks"]
+    teams = [[0, 2], [1, 3]] if "two_on_two" in config["variants"] else None
+    g.update({
+        "n": n, "round": 0, "phase": "setup", "first": 0, "teams": teams,
+        "goal": comp["team_power_to_win"] if teams else comp["power_to_win"],
+        "melee": n >= 3 and not teams, "littlefinger": "littlefinger" in config["variants"],
+        "observe_draws": "draws" in config["observe"],
+        "players": [], "cards": {}, "effects": [], "limits": {}, "limit_scopes": [], "event_limits": {},
+        "constant_sources": [], "challenge": None, "bank": {}, "title_pool": [], "title_used": {},
+        "titles_taken_last": [], "initiative": None,
+    })
+    for seat in range(n):
+        deck = table["decks"][decks[seat]]
+        p = {"house": deck["house"], "deck_name": decks[seat], "deck": [], "hand": [], "discard": [],
+             "dead": [], "plots": [], "used": [], "revealed": None, "chosen": None, "play": [],
+             "setup": [], "power": 0, "gold": 0, "drawn_extra": 0, "title": None,
+             "limited_played": False, "limited_response": False, "challenges_made": [],
+             "oppose_bonus": False}
+        g["players"].append(p)
+        for code in deck["draw"]:
+            inst = "%s#%d" % (code, seat)
+            g["cards"][inst] = {"owner": seat, "ctrl": seat, "zone": "deck", "kneel": False, "power": 0,
+                                "att": [], "dups": [], "on": None}
+            p["deck"].append(inst)
+        for code in deck["plots"]:
+            inst = "%s#%d" % (code, seat)
+            g["cards"][inst] = {"owner": seat, "ctrl": seat, "zone": "plots", "kneel": False, "power": 0,
+                                "att": [], "dups": [], "on": None}
+            p["plots"].append(inst)
+        if g["observe_draws"]:
+            p["deck"].sort()  # a real shuffled deck: the host knows what is in it, not its order
+        else:
+            ctx.chance.shuffle(p["deck"])
+    # The Throne Room and the Treasury: at least 15 power and 10 gold per player; more is added
+    # when they run out, and the count of what was added keeps the totals checkable.
+    g["bank"] = {"power": 15 * n, "gold": 10 * n, "added_power": 0, "added_gold": 0}
+    g["first"] = config["first"] if config["first"] is not None else ctx.chance.below(n)
+    ctx.emit("setup", players=n, first=g["first"], decks=list(decks), houses=[p["house"] for p in g["players"]],
+             variants=list(config["variants"]), goal=g["goal"])
+    ctx.push({"s": "setup_hand"}, {"s": "setup_place", "order": M.turn_order(g), "i": 0},
+             {"s": "setup_reveal"}, {"s": "round_start"})
+
+
+# --- drawing ------------------------------------------------------------------------------------
+
+def draw(ctx, seat, n, capped=False):
+    """`seat` draws `n` cards (fewer when the deck runs out). Card effects count against the draw
+    cap of 3 extra cards a round (rulebook, "The Draw Cap")."""
+    g = ctx.g
+    p = g["players"][seat]
+    if capped:
+        cap = ctx.state["config"]["cards"]["components"]["draw_cap"]
+        n = min(n, cap - p["drawn_extra"])
+        p["drawn_extra"] += max(0, n)
+    n = min(n, len(p["deck"]))
+    if n <= 0:
+        return
+    if g["observe_draws"]:
+        ctx.push({"s": "observe_draw", "seat": seat, "left": n})
+        return
+    drawn = p["deck"][:n]
+    del p["deck"][:n]
+    for inst in drawn:
+        g["cards"][inst]["zone"] = "hand"
+        p["hand"].append(inst)
+    ctx.emit("drew", seat=seat, count=n)
+    ctx.emit("drew_cards", vis=[seat], seat=seat, cards=drawn)
+
+
+@step
+def observe_draw(ctx, st, answer):
+    """A real deck: the seat draws from the top and taps each card on its reader."""
+    g = ctx.g
+    seat = st["seat"]
+    p = g["players"][seat]
+    if answer is not None:
+        inst = answer[1][1]
+        M.move(g, inst, "hand")
+        st["left"] -= 1
+        ctx.emit("drew", seat=seat, count=1)
+        ctx.emit("drew_cards", vis=[seat], seat=seat, cards=[inst])
+    if st["left"] > 0 and p["deck"]:
+        # Every card still in the deck is offered, in a fixed order: the list says nothing the
+        # seat does not know, and another seat sees only that a card is being drawn.
+        ctx.ask(seat, "draw", [["drew", i] for i in p["deck"]],
+                "Draw the top card of your deck and tap it (%d to go)" % st["left"], public="draws a card")
+
+
+@step
+def setup_hand(ctx, st, answer):
+    g = ctx.g
+    for seat in reversed(M.turn_order(g)):
+        draw(ctx, seat, ctx.state["config"]["cards"]["components"]["setup_hand"])
+
+
+# --- setup -----------------------------------------------------------------------------------------
+
+def setup_choices(state, seat):
+    """Cards `seat` may still place face down: characters and locations (and Setup attachments on a
+    placed card), within 5 gold with the gold penalty, one Limited card, no second copy of a unique."""
+    g = state["g"]
+    p = g["players"][seat]
+    comp = state["config"]["cards"]["components"]
+    spent = sum(M.gold_cost(state, seat, i) for i in p["setup"])
+    names = {M.info(state, i)["name"] for i in p["setup"] if M.info(state, i)["unique"]}
+    limited = any("limited" in (M.info(state, i)["keywords"] or ()) for i in p["setup"])
+    out = []
+    for inst in p["hand"]:
+        rec = M.info(state, inst)
+        if rec["type"] not in ("character", "location", "attachment"):
+            continue
+        if rec["type"] == "attachment" and ("setup" not in (rec["keywords"] or ())
+                                             or not [t for t in p["setup"] if attach_ok(state, seat, inst, t)]):
+            continue
+        if spent + M.gold_cost(state, seat, inst) > comp["setup_gold"]:
+            continue
+        if rec["unique"] and rec["name"] in names:
+            continue
+        if limited and "limited" in (rec["keywords"] or ()):
+            continue
+        if not _house_ok(state, seat, inst):
+            continue
+        out.append(["place", inst])
+    return out
+
+
+@step
+def setup_place(ctx, st, answer):
+    g = ctx.g
+    order = st["order"]
+    if answer is not None:
+        seat = order[st["i"]]
+        choice = answer[1]
+        if choice[0] == "done":
+            st["i"] += 1
+        else:
+            M.move(g, choice[1], "setup")
+            ctx.emit("placed_face_down", seat=seat)
+            ctx.emit("placed_setup", vis=[seat], seat=seat, card=choice[1])
+    while st["i"] < len(order):
+        seat = order[st["i"]]
+        choices = setup_choices(ctx.state, seat)
+        if choices:
+            ctx.ask(seat, "setup", choices + [["done"]],
+                    "Setup: place up to 5 gold of characters and locations face down",
+                    public="places setup cards")
+            return
+        st["i"] += 1
+
+
+@step
+def setup_reveal(ctx, st, answer):
+    """Every setup card is turned face up at once; none counts as played or put into play."""
+    g = ctx.g
+    state = ctx.state
+    for seat in range(g["n"]):
+        p = g["players"][seat]
+        placed = list(p["setup"])
+        attachments = [i for i in placed if M.info(state, i)["type"] == "attachment"]
+        for inst in placed:
+            if inst not in attachments:
+                M.move(g, inst, "play")
+                from .abilities import note_in_play
+                note_in_play(g, inst)
+        for inst in attachments:
+            hosts = [t for t in p["play"] if attach_ok(state, seat, inst, t)]
+            M.take_out(g, inst)
+            if hosts:
+                M.put(g, inst, "play")
+                _hang(g, inst, hosts[0])
+            else:
+                M.put(g, inst, "discard")
+        ctx.emit("setup_revealed", seat=seat, cards=placed)
+    for seat in reversed(M.turn_order(g)):
+        need = ctx.state["config"]["cards"]["components"]["setup_hand"] - len(g["players"][seat]["hand"])
+        draw(ctx, seat, need)
+
+
+# --- the round ----------------------------------------------------------------------------------
+
+@step
+def round_start(ctx, st, answer):
+    g = ctx.g
+    g["round"] += 1
+    for p in g["players"]:
+        p.update(drawn_extra=0, limited_played=False, limited_response=False, challenges_made=[],
+                 oppose_bonus=False, chosen=None)
+    g["title_used"] = {}
+    ctx.emit("round", round=g["round"])
+    ctx.push({"s": "phase", "name": "plot"}, {"s": "plot_choose"}, {"s": "plot_reveal"},
+             {"s": "phase", "name": "draw"}, {"s": "draw_phase"},
+             {"s": "phase", "name": "marshalling"}, {"s": "marshalling"},
+             {"s": "phase", "name": "challenges"}, {"s": "challenges_phase"},
+             {"s": "phase", "name": "dominance"}, {"s": "dominance"},
+             {"s": "phase", "name": "standing"}, {"s": "standing"},
+             {"s": "phase", "name": "taxation"}, {"s": "taxation"},
+             {"s": "round_end"}, {"s": "round_start"})
+
+
+@step
+def phase(ctx, st, answer):
+    g = ctx.g
+    end_scope(g, "phase")
+    g["phase"] = st["name"]
+    ctx.emit("phase", phase=st["name"], round=g["round"])
+
+
+def end_scope(g, scope):
+    """Lasting effects and limits that last `scope` ("challenge", "phase", "round") end now."""
+    wider = {"challenge": ("challenge",), "phase": ("challenge", "phase"),
+             "round": ("challenge", "phase", "round")}[scope]
+    g["effects"] = [e for e in g["effects"] if e["until"] not in wider]
+    keep = []
+    for key, sc in g["limit_scopes"]:
+        if sc in wider:
+            if key.startswith("event:"):
+                g["event_limits"].pop(key[6:], None)
+            else:
+                g["limits"].pop(key, None)
+        else:
+            keep.append([key, sc])
+    g["limit_scopes"] = keep
+
+
+# --- plot phase ---------------------------------------------------------------------------------
+
+@step
+def plot_choose(ctx, st, answer):
+    """Every player chooses a plot at once, in secret: the choice is kept hidden until all chose."""
+    g = ctx.g
+    if answer is not None:
+        ask, choice = answer
+        g["players"][ask["seat"]]["chosen"] = choice[1]
+        ctx.emit("plot_chosen", seat=ask["seat"])
+        return  # the other seats' asks stay open; this step waits on top until they are answered
+    for seat in range(g["n"]):
+        p = g["players"][seat]
+        ctx.ask(seat, "plot", [["plot", i] for i in sorted(p["plots"])],
+                "Choose your plot for round %d" % g["round"], public="chooses a plot")
+
+
+@step
+def plot_reveal(ctx, st, answer):
+    g = ctx.g
+    state = ctx.state
+    if answer is None:
+        for seat in range(g["n"]):
+            p = g["players"][seat]
+            if p["revealed"]:
+                M.move(g, p["revealed"], "used")
+            M.move(g, p["chosen"], "revealed")
+            p["chosen"] = None
+            from .abilities import note_in_play
+            note_in_play(g, p["revealed"])
+        ctx.emit("plots_revealed", plots=[p["revealed"] for p in g["players"]])
+        totals = [initiative(state, s) for s in range(g["n"])]
+        best = max(totals)
+        tied = [s for s in range(g["n"]) if totals[s] == best]
+        if len(tied) > 1:
+            least = min(M.total_power(g, s) for s in tied)
+            tied = [s for s in tied if M.total_power(g, s) == least]
+        winner = tied[0] if len(tied) == 1 else tied[ctx.chance.below(len(tied))]
+        g["initiative"] = winner
+        ctx.emit("initiative", seat=winner, totals=totals)
+        ctx.ask(winner, "first_player", [["first", s] for s in range(g["n"])],
+                "You won initiative: choose the first player", public="chooses the first player")
+        return
+    g["first"] = answer[1][1]
+    ctx.emit("first_player", seat=g["first"])
+    from . import abilities
+    steps = []
+    for seat in M.turn_order(g):
+        for plot, idx in abilities.when_revealed(state, seat):
+            steps.append({"s": "ability", "seat": seat, "src": plot, "idx": idx, "ev": {"e": "revealed"},
+                          "stage": "target", "target": None, "canceled": False})
+    steps.append({"s": "plot_recycle"})
+    if g["melee"]:
+        steps.append({"s": "choose_titles", "order": M.turn_order(g), "i": 0})
+    T.open_window(ctx, "plot")  # queued first, so it opens after the plots and titles
+    ctx.push(*steps)
+
+
+def initiative(state, seat):
+    g = state["g"]
+    p = g["players"][seat]
+    total = M.info(state, p["revealed"])["plot"]["initiative"]
+    from . import abilities
+    total += abilities.constant(state, p["revealed"], "initiative")
+    return total
+
+
+@step
+def plot_recycle(ctx, st, answer):
+    """A player who revealed the last plot of their deck takes the used plots back."""
+    g = ctx.g
+    for seat in range(g["n"]):
+        p = g["players"][seat]
+        if not p["plots"]:
+            for inst in list(p["used"]):
+                M.move(g, inst, "plots")
+            ctx.emit("plots_recycled", seat=seat)
+
+
+@step
+def choose_titles(ctx, st, answer):
+    titles.choose(ctx, st, answer)
+
+
+# --- draw phase ---------------------------------------------------------------------------------
+
+@step
+def draw_phase(ctx, st, answer):
+    g = ctx.g
+    comp = ctx.state["config"]["cards"]["components"]
+    T.open_window(ctx, "draw")
+    # Reversed: an observed draw is a queued step, and the first player's must run first.
+    for seat in reversed(M.turn_order(g)):
+        extra = titles.extra_draw(ctx.state, seat)  # outside the draw cap
+        draw(ctx, seat, comp["draw_phase"] + extra)
+
+
+# --- marshalling ---------------------------------------------------------------------------------
+
+@step
+def marshalling(ctx, st, answer):
+    g = ctx.g
+    steps = [{"s": "marshal_turn", "seat": s, "stage": "income", "done": False} for s in M.turn_order(g)]
+    ctx.push(*steps)
+
+
+def income(state, seat):
+    g = state["g"]
+    p = g["players"][seat]
+    total = M.info(state, p["revealed"])["plot"]["income"]
+    total += sum(M.income_bonus(state, i) for i in p["play"])
+    total += titles.income_bonus(state, seat)
+    return max(0, total)
+
+
+def _house_ok(state, seat, inst):
+    for r in M.info(state, inst)["restrictions"] or ():
+        if "house_only" in r and state["g"]["players"][seat]["house"] != r["house_only"]:
+            return False
+    return True
+
+
+def can_enter_play(state, seat, inst):
+    """Whether `seat` may put `inst` (character or location) into play: uniqueness and the dead pile."""
+    return M.unique_blocked(state, seat, inst) is None
+
+
+def attach_ok(state, seat, att, host):
+    """Whether attachment `att` played by `seat` may go on `host` (restrictions, No attachments)."""
+    g = state["g"]
+    rec = M.info(state, att)
+    hrec = M.info(state, host)
+    if host == att or g["cards"][host]["zone"] not in ("play", "setup"):
+        return False
+    kws = M.keywords(state, host) if g["cards"][host]["zone"] == "play" else set(hrec["keywords"] or ())
+    if "no_attachments" in kws:
+        return False
+    if "no_attachments_except_weapon" in kws and "Weapon" not in (rec["traits"] or ()):
+        return False
+    wants_character = True
+    for r in rec["restrictions"] or ():
+        at = r.get("attach_to")
+        if at == "opponent_character":
+            if g["cards"][host]["ctrl"] not in M.opponents(g, seat):
+                return False
+        if at == "location":
+            wants_character = False
+            if hrec["type"] != "location":
+                return False
+        if "house" in r and r["house"] not in (hrec["houses"] or ()):
+            return False
+        if "traits_any" in r and not set(r["traits_any"]) & set(hrec["traits"] or ()):
+            return False
+        if r.get("limit_per_character"):
+            if any(M.info(state, a)["name"] == rec["name"] for a in g["cards"][host]["att"]):
+                return False
+    if wants_character and hrec["type"] != "character":
+        return False
+    return True
+
+
+def marshal_choices(state, seat):
+    g = state["g"]
+    p = g["players"][seat]
+    out = []
+    for inst in p["hand"]:
+        rec = M.info(state, inst)
+        if rec["type"] not in ("character", "location", "attachment"):
+            continue
+        if not _house_ok(state, seat, inst):
+            continue
+        dup_of = M.own_copy_in_play(state, seat, inst)
+        if dup_of is not None:
+            out.append(["duplicate", inst])  # no gold: a duplicate under the card in play
+            continue
+        cost = M.gold_cost(state, seat, inst)
+        if cost > p["gold"]:
+            continue
+        if "limited" in (rec["keywords"] or ()) and p["limited_played"]:
+            continue
+        if rec["type"] == "attachment":
+            for host in M.in_play(g):
+                if attach_ok(state, seat, inst, host):
+                    out.append(["attach", inst, host])
+        elif can_enter_play(state, seat, inst):
+            out.append(["marshal", inst])
+    return out
+
+
+@step
+def marshal_turn(ctx, st, answer):
+    g = ctx.g
+    state = ctx.state
+    seat = st["seat"]
+    p = g["players"][seat]
+    if st["stage"] == "income":
+        st["stage"] = "play"
+        gold = income(state, seat)
+        _take_gold(g, seat, gold)
+        ctx.emit("income", seat=seat, gold=gold)
+    if answer is not None:
+        choice = answer[1]
+        kind = choice[0]
+        if kind == "done":
+            return
+        # After an action, every other player may act before this one goes on (rulebook); queued
+        # first so that what the action itself triggers resolves before.
+        ctx.push({"s": "window", "phase": "marshalling", "turn": (seat + 1) % g["n"], "passes": 1,
+                  "tag": "after"}, st)
+        if kind in ("marshal", "attach", "duplicate"):
+            play_from_hand(ctx, seat, choice)
+        else:
+            T.take_action(ctx, seat, choice, "marshalling")
+        return
+    choices = marshal_choices(state, seat) + T.window_choices(state, seat, "marshalling")
+    if not choices:
+        return
+    ctx.ask(seat, "marshal", choices + [["done"]],
+            "Marshalling: %d gold in your pool" % p["gold"], public="is marshalling")
+
+
+def _take_gold(g, seat, amount):
+    bank = g["bank"]
+    if bank["gold"] < amount:
+        bank["added_gold"] += amount - bank["gold"]
+        bank["gold"] = amount
+    bank["gold"] -= amount
+    g["players"][seat]["gold"] += amount
+
+
+def pay_gold(g, seat, amount):
+    g["players"][seat]["gold"] -= amount
+    g["bank"]["gold"] += amount
+
+
+def play_from_hand(ctx, seat, choice):
+    g = ctx.g
+    state = ctx.state
+    kind, inst = choice[0], choice[1]
+    rec = M.info(state, inst)
+    if kind == "duplicate":
+        host = M.own_copy_in_play(state, seat, inst)
+        M.take_out(g, inst)
+        g["cards"][inst].update(zone="dup", on=host)
+        g["cards"][host]["dups"].append(inst)
+        ctx.emit("duplicate", seat=seat, card=inst, on=host)
+        return
+    pay_gold(g, seat, M.gold_cost(state, seat, inst))
+    if "limited" in (rec["keywords"] or ()):
+        g["players"][seat]["limited_played"] = True
+    if kind == "attach":
+        M.take_out(g, inst)
+        M.put(g, inst, "play")
+        _hang(g, inst, choice[2])
+        ctx.emit("marshalled", seat=seat, card=inst, on=choice[2])
+        from .abilities import note_in_play
+        note_in_play(g, inst)
+        T.trigger(ctx, {"e": "entered_play", "card": inst, "seat": seat}, seat)
+        return
+    ctx.emit("marshalled", seat=seat, card=inst)
+    enter_play(ctx, seat, inst, how="marshal", announce=False)
+
+
+def enter_play(ctx, seat, inst, how="put", announce=True):
+    g = ctx.g
+    M.take_out(g, inst)
+    g["cards"][inst]["ctrl"] = seat
+    M.put(g, inst, "play")
+    g["cards"][inst]["kneel"] = False
+    from .abilities import note_in_play
+    note_in_play(g, inst)
+    if announce:
+        ctx.emit("put_into_play", seat=seat, card=inst, how=how)
+    T.trigger(ctx, {"e": "entered_play", "card": inst, "seat": seat}, seat)
+
+
+def _hang(g, att, host):
+    g["cards"][att]["on"] = host
+    g["cards"][host]["att"].append(att)
+
+
+def attach(ctx, att, host):
+    """Move attachment `att` onto `host` (an effect: no restriction but No attachments is checked by
+    the caller's targets)."""
+    g = ctx.g
+    old = g["cards"][att]["on"]
+    if old is not None:
+        g["cards"][old]["att"].remove(att)
+    _hang(g, att, host)
+    ctx.emit("attached", card=att, on=host)
+
+
+# --- dominance, standing, taxation ------------------------------------------------------------------
+
+def dominance_total(state, seat):
+    g = state["g"]
+    return sum(M.strength(state, i) for i in M.characters(state, seat) if not g["cards"][i]["kneel"]) \
+        + g["players"][seat]["gold"]
+
+
+@step
+def dominance(ctx, st, answer):
+    """Standing STR plus gold; the highest claims 1 power for its House, before any action; a tie
+    for the highest wins nothing."""
+    g = ctx.g
+    state = ctx.state
+    totals = [dominance_total(state, s) for s in range(g["n"])]
+    best = max(totals)
+    winners = [s for s in range(g["n"]) if totals[s] == best]
+    winner = winners[0] if len(winners) == 1 else None
+    ctx.emit("dominance", totals=totals, winner=winner)
+    T.open_window(ctx, "dominance")
+    if winner is not None:
+        T.trigger(ctx, {"e": "won_dominance", "seat": winner}, winner)
+        claim_for_house(ctx, winner, 1, "dominance")
+
+
+def claim_for_house(ctx, seat, amount, why):
+    """Power claimed "for your House": on the House card, or on an Infamy card of the player's
+    choice (rulebook, Infamy)."""
+    state = ctx.state
+    infamy = [i for i in state["g"]["players"][seat]["play"] if M.has_kw(state, i, "infamy")]
+    if infamy:
+        ctx.push({"s": "power_to", "seat": seat, "amount": amount, "why": why, "cards": infamy})
+    else:
+        T.gain_power(ctx, seat, amount, why)
+
+
+@step
+def power_to(ctx, st, answer):
+    if answer is None:
+        choices = [["house"]] + [["card", i] for i in st["cards"] if ctx.g["cards"][i]["zone"] == "play"]
+        ctx.ask(st["seat"], "infamy", choices, "Place %d power on your House or on an Infamy card" % st["amount"],
+                public="places power")
+        return
+    choice = answer[1]
+    T.gain_power(ctx, st["seat"], st["amount"], st["why"], on=choice[1] if choice[0] == "card" else None)
+
+
+@step
+def standing(ctx, st, answer):
+    g = ctx.g
+    for inst, c in g["cards"].items():
+        if c["zone"] == "play":
+            c["kneel"] = False
+    ctx.emit("stood")
+    T.open_window(ctx, "standing")
+
+
+@step
+def taxation(ctx, st, answer):
+    g = ctx.g
+    for seat, p in enumerate(g["players"]):
+        if p["gold"] and not g.get("skip_taxation", {}).get(str(seat)):
+            g["bank"]["gold"] += p["gold"]
+            p["gold"] = 0
+    g["skip_taxation"] = {}
+    ctx.emit("taxed")
+    T.open_window(ctx, "taxation")
+
+
+@step
+def round_end(ctx, st, answer):
+    g = ctx.g
+    end_scope(g, "round")
+    titles.round_end(ctx.state)

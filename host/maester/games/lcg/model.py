@@ -1,0 +1,288 @@
+"""The LCG's table as plain data, and the questions every rule asks of it.
+
+Every physical card in a game is an *instance* ``"<code>#<owner seat>"`` ("S5#0": seat 0's Eddard
+Stark), so two players may bring the same starter deck. ``g["cards"][inst]`` holds what changes
+during play: zone, controller, kneeling, power, attachments and duplicates. The printed facts stay
+in the card table frozen into the config (``state["config"]["cards"]["cards"][code]``).
+
+Zones are lists on the owning player (``deck`` with the top card first, ``hand``, ``discard``,
+``dead``, ``plots``, ``used``), ``revealed`` (one plot) and ``play`` on the *controller* (characters,
+locations and attachments, in the order they entered play). A duplicate sits in its unique card's
+``dups`` with zone ``dup``.
+
+Lasting effects (``g["effects"]``) are records with a duration; every STR, icon or keyword is
+summed from scratch from the printed value, the lasting effects and the cards' constant abilities
+each time it is asked (rulebook, "Lasting Effects"), and STR is floored at 0.
+"""
+
+ICONS = ("military", "intrigue", "power")
+PHASES = ("plot", "draw", "marshalling", "challenges", "dominance", "standing", "taxation")
+
+
+def code(inst):
+    return inst.split("#", 1)[0]
+
+
+def owner_of(inst):
+    return int(inst.rsplit("#", 1)[1])
+
+
+def table(state):
+    return state["config"]["cards"]
+
+
+def info(state, inst):
+    return state["config"]["cards"]["cards"][code(inst)]
+
+
+def card(g, inst):
+    return g["cards"][inst]
+
+
+def player(g, seat):
+    return g["players"][seat]
+
+
+def order_from(g, seat):
+    """Seats clockwise starting with `seat`."""
+    n = g["n"]
+    return [(seat + i) % n for i in range(n)]
+
+
+def turn_order(g):
+    return order_from(g, g["first"])
+
+
+def left_of(g, seat):
+    return order_from(g, (seat + 1) % g["n"])
+
+
+# --- who is whose opponent --------------------------------------------------------------------
+
+def partner(g, seat):
+    teams = g.get("teams")
+    if not teams:
+        return None
+    for team in teams:
+        if seat in team:
+            return [s for s in team if s != seat][0]
+    return None
+
+
+def opponents(g, seat):
+    """Every other player, except a two-on-two partner."""
+    mate = partner(g, seat)
+    return [s for s in range(g["n"]) if s != seat and s != mate]
+
+
+# --- card facts with their modifiers ------------------------------------------------------------
+
+def in_play(g, seat=None, kind=None, state=None):
+    """Cards in play (controlled by `seat` when given), optionally of one printed type."""
+    seats = range(g["n"]) if seat is None else (seat,)
+    out = []
+    for s in seats:
+        for inst in g["players"][s]["play"]:
+            if kind is None or state is None or info(state, inst)["type"] == kind:
+                out.append(inst)
+    return out
+
+
+def characters(state, seat=None):
+    g = state["g"]
+    return [i for i in in_play(g, seat) if info(state, i)["type"] == "character"]
+
+
+def is_character(state, inst):
+    return info(state, inst)["type"] == "character"
+
+
+def _constants(state, inst, what):
+    """What the cards' constant abilities add to `inst` (see abilities.constant)."""
+    from . import abilities
+    return abilities.constant(state, inst, what)
+
+
+def strength(state, inst):
+    """Printed STR plus every lasting effect and constant ability, floored at 0."""
+    g = state["g"]
+    base = info(state, inst)["str"] or 0
+    total = base
+    for e in g["effects"]:
+        if e["kind"] == "str" and e["target"] == inst:
+            total += e["value"]
+    total += _constants(state, inst, "str")
+    return max(0, total)
+
+
+def icons(state, inst):
+    """The challenge icons a character has now."""
+    have = set(info(state, inst)["icons"] or ())
+    gained, lost = set(), set()
+    for e in state["g"]["effects"]:
+        if e["target"] == inst:
+            if e["kind"] == "icon":
+                gained.add(e["value"])
+            elif e["kind"] == "lose_icon":
+                lost.add(e["value"])
+    extra = _constants(state, inst, "icons")
+    gained.update(extra.get("gain", ()))
+    lost.update(extra.get("lose", ()))
+    return (have | gained) - lost
+
+
+def keywords(state, inst):
+    have = set(info(state, inst)["keywords"] or ())
+    gained, lost = set(), set()
+    for e in state["g"]["effects"]:
+        if e["target"] == inst:
+            if e["kind"] == "keyword":
+                gained.add(e["value"])
+            elif e["kind"] == "lose_keyword":
+                lost.add(e["value"])
+    extra = _constants(state, inst, "keywords")
+    gained.update(extra.get("gain", ()))
+    lost.update(extra.get("lose", ()))
+    return (have | gained) - lost
+
+
+def has_kw(state, inst, kw):
+    return kw in keywords(state, inst)
+
+
+def influence_of(state, inst):
+    return (info(state, inst)["influence"] or 0) + _constants(state, inst, "influence")
+
+
+def income_bonus(state, inst):
+    return (info(state, inst)["income"] or 0) + _constants(state, inst, "income")
+
+
+def immune_to(state, inst, source, by_seat):
+    """Whether `inst` ignores an effect of card `source` (None for a framework effect) used by `by_seat`.
+
+    "Immune to character abilities" covers any character's ability; "immune to opponents'
+    character abilities" only those of a character its controller's opponent uses; "immune_events"
+    (granted by abilities) events. A card is never immune to the game's own rules (claim, deadly).
+    """
+    if source is None:
+        return False
+    kws = keywords(state, inst)
+    kind = info(state, source)["type"]
+    ctrl = state["g"]["cards"][inst]["ctrl"]
+    if kind == "character":
+        if "immune_character" in kws:
+            return True
+        if "immune_opponent_character" in kws and by_seat in opponents(state["g"], ctrl):
+            return True
+    if kind == "event" and "immune_events" in kws:
+        return True
+    if kind == "plot" and "immune_plots" in kws:
+        return True
+    return False
+
+
+def total_power(g, seat):
+    """Power toward victory: on the House card and on every card the player controls."""
+    p = g["players"][seat]
+    return p["power"] + sum(g["cards"][i]["power"] for i in p["play"])
+
+
+def team_power(g, seat):
+    mate = partner(g, seat)
+    return total_power(g, seat) + (total_power(g, mate) if mate is not None else 0)
+
+
+# --- moving cards -------------------------------------------------------------------------------
+
+def zone_list(g, inst):
+    """The list that holds `inst` now (None for a duplicate or the revealed plot)."""
+    c = g["cards"][inst]
+    zone = c["zone"]
+    if zone == "play":
+        return g["players"][c["ctrl"]]["play"]
+    if zone in ("dup", "revealed"):
+        return None
+    return g["players"][c["owner"]][zone]
+
+
+def take_out(g, inst):
+    """Remove `inst` from wherever it is (the caller puts it somewhere)."""
+    c = g["cards"][inst]
+    if c["zone"] == "dup":
+        g["cards"][c["on"]]["dups"].remove(inst)
+        c["on"] = None
+    elif c["zone"] == "revealed":
+        g["players"][c["owner"]]["revealed"] = None
+    else:
+        zone_list(g, inst).remove(inst)
+
+
+def put(g, inst, zone, top=False):
+    """Put `inst` in `zone` of its owner (`play` uses its controller); `top` for the deck's top."""
+    c = g["cards"][inst]
+    c["zone"] = zone
+    if zone == "revealed":
+        g["players"][c["owner"]]["revealed"] = inst
+        return
+    if zone == "play":
+        g["players"][c["ctrl"]]["play"].append(inst)
+        return
+    c["ctrl"] = c["owner"]
+    c["kneel"] = False
+    lst = g["players"][c["owner"]][zone]
+    if top:
+        lst.insert(0, inst)
+    else:
+        lst.append(inst)
+
+
+def move(g, inst, zone, top=False):
+    take_out(g, inst)
+    put(g, inst, zone, top)
+
+
+def unique_blocked(state, seat, inst):
+    """Why `seat` may not put unique `inst` into play, or None (rulebook, "Unique Cards")."""
+    rec = info(state, inst)
+    if not rec["unique"]:
+        return None
+    g = state["g"]
+    name = rec["name"]
+    for other in g["players"][seat]["play"]:
+        if info(state, other)["name"] == name:
+            return "you already control %s" % name
+    for other in g["players"][seat]["dead"]:
+        if info(state, other)["name"] == name:
+            return "%s is in your dead pile" % name
+    for s in range(g["n"]):
+        if s == seat:
+            continue
+        for other in g["players"][s]["play"]:
+            if owner_of(other) == seat and info(state, other)["name"] == name:
+                return "an opponent has taken control of your %s" % name
+    return None
+
+
+def own_copy_in_play(state, seat, inst):
+    """The unique card of the same name that `seat` owns and controls, for a duplicate."""
+    rec = info(state, inst)
+    if not rec["unique"]:
+        return None
+    for other in state["g"]["players"][seat]["play"]:
+        if owner_of(other) == seat and info(state, other)["name"] == rec["name"] \
+                and info(state, other)["type"] == rec["type"]:
+            return other
+    return None
+
+
+def gold_cost(state, seat, inst):
+    """The gold to marshal `inst`: printed cost, the gold penalty for another House, reducers."""
+    rec = info(state, inst)
+    cost = rec["cost"] or 0
+    house = state["g"]["players"][seat]["house"]
+    if rec["houses"] and house not in rec["houses"]:
+        cost += table(state)["components"]["gold_penalty"]
+    from . import abilities
+    cost -= abilities.cost_reduction(state, seat, inst)
+    return max(0, cost)

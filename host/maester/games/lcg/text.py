@@ -1,0 +1,158 @@
+"""LCG events and choices as one readable line each, for the table log, the terminal and the pages.
+
+`describe_event(g, event, viewer, cards)` follows the other games: `g` is the engine's state["g"]
+or a view, `cards` the config's card table. Private events (a seat's drawn cards, its face-down
+setup) carry their own visibility and are filtered before they get here; a public line never names
+a card that is not face up on the table.
+"""
+
+from ...engine import PUBLIC
+
+HOUSES = {"stark": "Stark", "lannister": "Lannister", "baratheon": "Baratheon", "targaryen": "Targaryen",
+          "greyjoy": "Greyjoy", "martell": "Martell"}
+TITLE_NAMES = {"crown_regent": "Crown Regent", "lord_commander": "Lord Commander of the Kingsguard",
+               "hand_of_the_king": "Hand of the King", "master_of_whispers": "Master of Whispers",
+               "master_of_laws": "Master of Laws", "master_of_coin": "Master of Coin"}
+
+
+class Names:
+    def __init__(self, g=None, cards=None):
+        self.cards = (cards or {}).get("cards") or {}
+        self.g = g or {}
+
+    def seat(self, seat):
+        if seat is None:
+            return "nobody"
+        houses = self._houses()
+        if houses and 0 <= seat < len(houses):
+            return "Seat %d (%s)" % (seat, HOUSES.get(houses[seat], houses[seat]))
+        return "Seat %d" % seat
+
+    leader = seat
+
+    def _houses(self):
+        g = self.g
+        if "seats" in g:
+            return [p["house"] for p in g["seats"]]
+        if "players" in g and isinstance(g["players"], list):
+            return [p["house"] for p in g["players"]]
+        return None
+
+    def card(self, inst):
+        code = inst.split("#", 1)[0]
+        rec = self.cards.get(code)
+        return rec["name"] if rec else inst
+
+    def cards_text(self, insts):
+        return ", ".join(self.card(c) for c in insts) or "none"
+
+
+def describe_choice(state, ask, choice, viewer=None):
+    names = Names(state["g"], state["config"]["cards"])
+    kind = choice[0]
+    c = names.card
+    if kind in ("pass", "done"):
+        return {"pass": "Pass", "done": "Done"}[kind]
+    if kind == "plot":
+        rec = names.cards.get(choice[1].split("#")[0], {})
+        p = rec.get("plot") or {}
+        return "%s (income %s, initiative %s, claim %s)" % (c(choice[1]), p.get("income"), p.get("initiative"),
+                                                          p.get("claim"))
+    if kind == "first":
+        return "%s goes first" % names.seat(choice[1])
+    if kind == "title":
+        return TITLE_NAMES.get(choice[1], choice[1])
+    if kind == "challenge":
+        return "%s challenge against %s" % (choice[1].capitalize(), names.seat(choice[2]))
+    if kind == "attach":
+        return "Attach %s to %s" % (c(choice[1]), c(choice[2]))
+    if kind == "stealth":
+        return "%s: %s may not defend" % (c(choice[1]), c(choice[2]))
+    if kind == "give":
+        return "Give 1 gold to %s" % names.seat(choice[1])
+    if kind in ("action", "respond", "save", "cancel"):
+        return "%s: use %s" % (kind.capitalize(), c(choice[1]))
+    if kind == "title_influence":
+        return "Hand of the King: 2 influence"
+    if kind == "house":
+        return "On your House card"
+    if kind == "winner":
+        return "%s wins" % names.seat(choice[1])
+    if kind == "target" and isinstance(choice[1], int):
+        return names.seat(choice[1])
+    words = {"place": "Place %s face down", "marshal": "Marshal %s", "duplicate": "Duplicate %s",
+             "attacker": "Attack with %s", "defender": "Defend with %s", "kill": "Kill %s",
+             "dup": "Discard a duplicate to save (%s)", "drew": "Drew %s", "target": "Target %s",
+             "kneel_influence": "Kneel %s for influence", "stand": "Stand %s", "card": "On %s",
+             "ambush": "Ambush: put %s into play"}
+    if kind in words and len(choice) > 1 and isinstance(choice[1], str):
+        return words[kind] % c(choice[1])
+    return {"redirect": "Redirect the challenge"}.get(kind, " ".join(str(x) for x in choice))
+
+
+def describe_event(g, e, viewer=PUBLIC, cards=None):
+    names = Names(g, cards)
+    s, c = names.seat, names.card
+    k = e["e"]
+    if k == "setup":
+        return "Setup: %d players; %s goes first" % (e["players"], s(e["first"]))
+    if k == "round":
+        return "Round %d" % e["round"]
+    if k == "phase":
+        return "%s phase" % e["phase"].capitalize()
+    if k == "drew":
+        return "%s draws %d" % (s(e["seat"]), e["count"])
+    if k == "drew_cards":
+        return "You drew %s" % names.cards_text(e["cards"])
+    if k == "placed_face_down":
+        return "%s places a setup card face down" % s(e["seat"])
+    if k == "placed_setup":
+        return "You placed %s face down" % c(e["card"])
+    if k == "setup_revealed":
+        return "%s reveals setup: %s" % (s(e["seat"]), names.cards_text(e["cards"]))
+    if k == "plot_chosen":
+        return "%s has chosen a plot" % s(e["seat"])
+    if k == "plots_revealed":
+        return "Plots revealed: %s" % "; ".join("%s %s" % (s(i), c(p)) for i, p in enumerate(e["plots"]))
+    if k == "initiative":
+        return "%s wins initiative (%s)" % (s(e["seat"]), ", ".join(map(str, e["totals"])))
+    if k == "first_player":
+        return "%s is first player" % s(e["seat"])
+    if k == "title":
+        return "%s takes %s" % (s(e["seat"]), TITLE_NAMES.get(e["title"], e["title"]))
+    if k == "income":
+        return "%s collects %d gold" % (s(e["seat"]), e["gold"])
+    if k == "marshalled":
+        return "%s marshals %s%s" % (s(e["seat"]), c(e["card"]), " on %s" % c(e["on"]) if e.get("on") else "")
+    if k == "duplicate":
+        return "%s adds a duplicate to %s" % (s(e["seat"]), c(e["on"]))
+    if k == "challenge":
+        return "%s makes a %s challenge against %s" % (s(e["seat"]), e["type"], s(e["against"]))
+    if k == "attackers":
+        return "Attackers: %s" % names.cards_text(e["cards"])
+    if k == "defenders":
+        return "%s defends with %s" % (s(e["seat"]), names.cards_text(e["cards"]))
+    if k == "stealth":
+        return "%s keeps %s from defending (stealth)" % (c(e["card"]), c(e["target"]))
+    if k == "challenge_result":
+        who = "nobody wins" if e["winner"] is None else "%s wins" % s(e["winner"])
+        return "%s challenge: %d against %d, %s%s" % (e["type"].capitalize(), e["attack"], e["defence"], who,
+                                                       " (unopposed)" if e["unopposed"] else "")
+    if k == "power":
+        on = " on %s" % c(e["card"]) if e.get("card") else ""
+        return "%s gains %d power%s (%s)" % (s(e["seat"]), e["amount"], on, e["why"])
+    if k == "power_moved":
+        return "%d power moves from %s to %s (%s)" % (e["amount"], s(e["frm"]), s(e["to"]), e["why"])
+    if k == "discarded_at_random":
+        return "%s discards %s at random" % (s(e["seat"]), names.cards_text(e["cards"]))
+    if k == "left_play":
+        return "%s goes to the %s pile" % (c(e["card"]), e["to"]) if e["to"] in ("dead", "discard") \
+            else "%s leaves play (%s)" % (c(e["card"]), e["to"])
+    if k == "dominance":
+        return "Dominance: %s" % ("tie, nobody" if e["winner"] is None else s(e["winner"]))
+    if k == "ability":
+        return "%s uses %s%s" % (s(e["seat"]), c(e["card"]), " on %s" % c(e["target"]) if isinstance(e.get("target"), str) else "")
+    if k == "game_over":
+        return "Game over: %s win%s" % (" and ".join(s(w) for w in e["winners"]), "" if len(e["winners"]) > 1 else "s")
+    fields = ", ".join("%s %s" % (key, v) for key, v in e.items() if key not in ("e", "vis"))
+    return "%s%s" % (k.replace("_", " ").capitalize(), (": " + fields) if fields else "")

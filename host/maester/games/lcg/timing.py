@@ -1,0 +1,298 @@
+"""The timing framework: action windows, responses, save and cancel interrupts, costs, kills.
+
+Action windows ("Actions and Passive Abilities"): the first player may act first; after an action
+resolves the next player clockwise may act, and the window closes when every player in turn has
+passed. A seat with nothing it may do is passed for without being asked (our reading: asking a
+player who can only pass tells nobody anything and would cost a tap each time).
+
+Responses ("Responses"): after a trigger, opportunities go clockwise from the left of the player
+who caused it; each player may use any number of eligible responses, one at a time, and the window
+closes when a whole round of players has passed. Forced (passive) triggers resolve first, in the
+first player's order.
+
+Save and cancel responses interrupt: a kill or a discard from play opens a save window before it
+happens; an ability opens a cancel window after its costs are paid and before its effect, so a
+cancelled ability's costs stay paid.
+"""
+
+from . import model as M
+from .steps import step
+
+
+# --- action windows -------------------------------------------------------------------------------
+
+def open_window(ctx, phase, start=None, tag=None):
+    g = ctx.g
+    ctx.push({"s": "window", "phase": phase, "turn": g["first"] if start is None else start,
+              "passes": 0, "tag": tag})
+
+
+def window_choices(state, seat, phase):
+    from . import abilities
+    out = abilities.action_choices(state, seat, phase)
+    g = state["g"]
+    if g["littlefinger"] and phase != "marshalling" and g["players"][seat]["gold"] > 0:
+        out += [["give", s] for s in range(g["n"]) if s != seat]
+    return out
+
+
+@step
+def window(ctx, st, answer):
+    g = ctx.g
+    n = g["n"]
+    if answer is not None:
+        _, choice = answer
+        seat = st["turn"]
+        st["turn"] = (seat + 1) % n
+        if choice[0] == "pass":
+            st["passes"] += 1
+        else:
+            st["passes"] = 0
+            ctx.push(st)  # this window goes on once the action has resolved
+            take_action(ctx, seat, choice, st["phase"])
+            return
+    while st["passes"] < n:
+        seat = st["turn"]
+        choices = window_choices(ctx.state, seat, st["phase"])
+        if choices:
+            ctx.ask(seat, "action", choices + [["pass"]],
+                    "%s phase: take an action, or pass" % st["phase"].capitalize(),
+                    public="may take an action")
+            return
+        st["passes"] += 1
+        st["turn"] = (seat + 1) % n
+
+
+def take_action(ctx, seat, choice, phase):
+    """Start resolving an action chosen in a window: re-queue the window under it."""
+    if choice[0] == "give":
+        give_gold(ctx, seat, choice[1])
+        return
+    from . import abilities
+    abilities.start(ctx, seat, choice)
+
+
+def give_gold(ctx, seat, to):
+    """The Littlefinger variant: one gold handed to another player, recorded as a command."""
+    g = ctx.g
+    g["players"][seat]["gold"] -= 1
+    g["players"][to]["gold"] += 1
+    ctx.emit("gold_given", seat=seat, to=to, amount=1)
+
+
+# --- responses --------------------------------------------------------------------------------
+
+def trigger(ctx, ev, initiator):
+    """Something happened that cards may respond to: forced effects, then a response window."""
+    from . import abilities
+    g = ctx.g
+    ctx.push({"s": "forced", "ev": ev}, {"s": "responses", "ev": ev,
+              "order": M.left_of(g, initiator if initiator is not None else g["first"]),
+              "i": 0, "passes": 0, "used": []})
+
+
+@step
+def forced(ctx, st, answer):
+    from . import abilities
+    abilities.run_forced(ctx, st["ev"])
+
+
+@step
+def responses(ctx, st, answer):
+    from . import abilities
+    order = st["order"]
+    n = len(order)
+    if answer is not None:
+        _, choice = answer
+        seat = order[st["i"] % n]
+        st["i"] += 1
+        if choice[0] == "pass":
+            st["passes"] += 1
+        else:
+            st["passes"] = 0
+            st["used"].append(choice[1:3])
+            ctx.push(st)
+            abilities.start(ctx, seat, choice, ev=st["ev"])
+            return
+    while st["passes"] < n:
+        seat = order[st["i"] % n]
+        choices = [c for c in abilities.response_choices(ctx.state, seat, st["ev"])
+                   if c[1:3] not in st["used"]]
+        if choices:
+            ctx.ask(seat, "response", choices + [["pass"]], "Respond to %s, or pass" % st["ev"]["e"].replace("_", " "),
+                    public="may respond")
+            return
+        st["passes"] += 1
+        st["i"] += 1
+
+
+# --- kills and discards from play, with their save window ------------------------------------------
+
+def kill(ctx, insts, by, src=None, saveable=True, how="kill"):
+    """Kill (or with how="discard", discard from play) the cards `insts` at once, after saves."""
+    if insts:
+        ctx.push({"s": "remove", "insts": list(insts), "by": by, "src": src, "saveable": saveable,
+                  "how": how, "i": 0, "saved": [], "order": None, "passes": 0})
+
+
+@step
+def remove(ctx, st, answer):
+    from . import abilities
+    g = ctx.g
+    insts = st["insts"]
+    if answer is not None:
+        _, choice = answer
+        target = insts[st["i"]]
+        seat = st["order"][st["turn"] % len(st["order"])]
+        st["turn"] += 1
+        if choice[0] == "pass":
+            st["passes"] += 1
+        else:
+            st["saved"].append(target)
+            st["i"] += 1
+            st["order"] = None
+            if choice[0] == "dup":
+                dup = choice[1]
+                M.take_out(g, dup)
+                M.put(g, dup, "discard")
+                ctx.emit("saved", card=target, by="duplicate", dup=dup)
+            else:
+                ctx.push(st)
+                abilities.start(ctx, seat, choice, ev={"e": "would_" + st["how"], "card": target})
+                return
+    while st["saveable"] and st["i"] < len(insts):
+        target = insts[st["i"]]
+        if g["cards"][target]["zone"] != "play":
+            st["i"] += 1
+            continue
+        if st["order"] is None:
+            st["order"] = M.left_of(g, st["by"] if st["by"] is not None else g["first"])
+            st["turn"] = 0
+            st["passes"] = 0
+        if st["passes"] >= len(st["order"]):
+            st["i"] += 1
+            st["order"] = None
+            continue
+        seat = st["order"][st["turn"] % len(st["order"])]
+        choices = save_choices(ctx.state, seat, target, st["how"])
+        if choices:
+            ctx.ask(seat, "save", choices + [["pass"]], "Save %s from being %s?" % (
+                M.info(ctx.state, target)["name"], "killed" if st["how"] == "kill" else "discarded"),
+                public="may save a card", card=target)
+            return
+        st["passes"] += 1
+        st["turn"] += 1
+    gone = [i for i in insts if i not in st["saved"] and g["cards"][i]["zone"] == "play"]
+    for inst in gone:
+        leave_play(ctx, inst, "dead" if st["how"] == "kill" else "discard", why=st["how"])
+    for inst in gone:
+        trigger(ctx, {"e": "killed" if st["how"] == "kill" else "discarded", "card": inst,
+                      "seat": M.owner_of(inst)}, st["by"])
+
+
+def save_choices(state, seat, target, how):
+    from . import abilities
+    g = state["g"]
+    out = []
+    c = g["cards"][target]
+    if c["ctrl"] == seat and M.owner_of(target) == seat:
+        out += [["dup", d] for d in c["dups"]]
+    out += abilities.save_choices(state, seat, target, how)
+    return out
+
+
+def leave_play(ctx, inst, dest, why="discard"):
+    """`inst` leaves play for `dest` (dead, discard, hand, deck, removed), with its attachments,
+    duplicates and power; Stalwart and Deathbound change where a killed or discarded card goes."""
+    state = ctx.state
+    g = ctx.g
+    c = g["cards"][inst]
+    for att in list(c["att"]):
+        leave_play(ctx, att, "discard", why="discard")
+    for dup in list(c["dups"]):
+        M.take_out(g, dup)
+        M.put(g, dup, "discard")
+    if c["power"]:
+        g["bank"]["power"] += c["power"]
+        c["power"] = 0
+    if c["on"] is not None:
+        g["cards"][c["on"]]["att"].remove(inst)
+        c["on"] = None
+    kws = M.keywords(state, inst)
+    top = False
+    if why in ("kill", "discard") and "stalwart" in kws:
+        dest, top = "deck", True
+    elif dest == "discard" and "deathbound" in kws:
+        dest = "dead"
+    elif dest == "dead" and not M.is_character(state, inst):
+        dest = "discard"  # only characters die; anything else killed is discarded
+    M.take_out(g, inst)
+    g["effects"] = [e for e in g["effects"] if e["target"] != inst]
+    M.put(g, inst, dest, top=top)
+    ctx.emit("left_play", card=inst, to=dest, why=why)
+
+
+# --- power and victory -----------------------------------------------------------------------------
+
+def gain_power(ctx, seat, amount, why, on=None):
+    """`seat` claims `amount` power from the pool, on its House or on card `on`."""
+    g = ctx.g
+    if amount <= 0:
+        return
+    bank = g["bank"]
+    if bank["power"] < amount:  # "simply add more" counters to the Throne Room
+        bank["added_power"] += amount - bank["power"]
+        bank["power"] = amount
+    bank["power"] -= amount
+    if on is None:
+        g["players"][seat]["power"] += amount
+    else:
+        g["cards"][on]["power"] += amount
+    ctx.emit("power", seat=seat, amount=amount, why=why, card=on)
+    check_victory(ctx)
+
+
+def move_house_power(ctx, frm, to, amount, why):
+    """Move up to `amount` power from `frm`'s House card to `to`'s House (a power claim)."""
+    g = ctx.g
+    moved = min(amount, g["players"][frm]["power"])
+    if moved:
+        g["players"][frm]["power"] -= moved
+        g["players"][to]["power"] += moved
+    ctx.emit("power_moved", frm=frm, to=to, amount=moved, why=why)
+    check_victory(ctx)
+
+
+def check_victory(ctx):
+    g = ctx.g
+    if ctx.state["over"] or g.get("victory_pending"):
+        return
+    goal = g["goal"]
+    winners = [s for s in range(g["n"]) if M.team_power(g, s) >= goal]
+    if not winners:
+        return
+    if g.get("teams"):
+        winners = sorted({s for w in winners for s in (w, M.partner(g, w))})
+        finish(ctx, winners)
+        return
+    if len(winners) == 1:
+        finish(ctx, winners)
+        return
+    g["victory_pending"] = True
+    ctx.push({"s": "choose_winner", "tied": winners})
+
+
+@step
+def choose_winner(ctx, st, answer):
+    if answer is None:
+        ctx.ask(ctx.g["first"], "winner", [["winner", s] for s in st["tied"]],
+                "Several players reached the goal at once: as first player, choose the winner",
+                public="chooses the winner")
+        return
+    finish(ctx, [answer[1][1]])
+
+
+def finish(ctx, winners):
+    g = ctx.g
+    ctx.end({"winners": winners, "rounds": g["round"],
+             "power": [M.total_power(g, s) for s in range(g["n"])]})
