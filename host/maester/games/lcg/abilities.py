@@ -1,7 +1,519 @@
-"""Card abilities of the LCG Core Set that the engine implements, keyed by card code ("S5", "L38").
+"""Card abilities on the timing framework: what a card may do, when, at what cost, to what.
 
-`CARD_ABILITIES` names the cards whose ability is code; naming a card's original (its
-`duplicate_of`) covers its further copies. Any other card with an ability is resolved by hand.
+A card's abilities are `Ability` records in `ABILITIES[code]`, beside our own paraphrase of the
+card. The framework (timing.py) offers them in the right windows, lists their legal targets (never
+a card immune to them), takes their costs before the cancel window (so a cancelled ability stays
+paid) and runs their effect. Constant abilities ("while X", STR per gold, income) are functions in
+`CONSTANT[code]` summed from scratch whenever a value is asked (model.strength and friends).
+
+Kinds:
+- ``action``: offered in action windows of the phases listed (``any`` for "Any Phase:").
+- ``response``: offered after a trigger event `ev` for which `when(state, src, seat, ev)` holds.
+- ``forced``: resolved by itself after a trigger, before responses.
+- ``save``: offered in the save window of a kill or discard from play; `when(state, src, seat,
+  ev)` with ev ``{"e": "would_kill"|"would_discard", "card": target}``.
+- ``cancel``: offered in the cancel window of another ability; its effect cancels it.
+- ``revealed``: a plot's "when revealed" effect.
+
+Costs are tuples: ("gold", n), ("kneel_self",), ("discard_self",), ("influence", n),
+("kneel_host",) (the card an attachment is on). An event's source is the card in hand.
+
+Issue 13 fills this table for all 208 Core cards; the cards here are the ones the rulebook's own
+examples use, so the framework is proven on real cards. `CARD_ABILITIES` (the codes implemented
+here) is what `maester cards check lcg` reports; any other card plays with its printed stats and
+keywords only.
 """
 
-CARD_ABILITIES = set()
+from . import model as M
+from .steps import step
+
+ABILITIES = {}
+CONSTANT = {}
+REDUCERS = {}
+
+
+class Ability:
+    __slots__ = ("kind", "phases", "trigger", "when", "cost", "target", "effect", "limit", "text",
+                 "limited")
+
+    def __init__(self, kind, effect, phases=("any",), trigger=(), when=None, cost=(), target=None,
+                 limit=None, text="", limited=False):
+        self.kind = kind
+        self.effect = effect
+        self.phases = phases
+        self.trigger = trigger
+        self.when = when
+        self.cost = cost
+        self.target = target
+        self.limit = limit  # ("round"|"phase"|"challenge", times)
+        self.text = text
+        self.limited = limited  # a "Limited Response:" (one per player per round)
+
+
+def card(code, *abilities):
+    ABILITIES[code] = list(abilities)
+
+
+# --- constant values ---------------------------------------------------------------------------
+
+def constant(state, inst, what):
+    """Sum what every constant ability in play gives `inst` for `what` (str, icons, keywords...)."""
+    g = state["g"]
+    total = {} if what in ("icons", "keywords") else 0
+    sources = g["constant_sources"]
+    if not sources:
+        return total
+    for src in sources:
+        if g["cards"][src]["zone"] not in ("play", "revealed"):
+            continue
+        fn = CONSTANT[M.code(src)]
+        got = fn(state, src, inst, what)
+        if not got:
+            continue
+        if isinstance(total, dict):
+            for k, v in got.items():
+                total.setdefault(k, set()).update(v)
+        else:
+            total += got
+    return total
+
+
+def cost_reduction(state, seat, inst):
+    g = state["g"]
+    total = 0
+    for src in g["players"][seat]["play"]:
+        fn = REDUCERS.get(M.code(src))
+        if fn is not None:
+            total += fn(state, src, seat, inst)
+    return total
+
+
+def note_in_play(g, inst):
+    """Keep the list of cards whose constant abilities must be summed (cheap lookups)."""
+    if M.code(inst) in CONSTANT and inst not in g["constant_sources"]:
+        g["constant_sources"].append(inst)
+
+
+# --- what may be used now ---------------------------------------------------------------------------
+
+def _abilities(inst):
+    return ABILITIES.get(M.code(inst), ())
+
+
+def _limit_key(src, idx):
+    return "%s/%d" % (src, idx)
+
+
+def _within_limit(g, src, idx, ab):
+    if ab.limit is None:
+        return True
+    return g["limits"].get(_limit_key(src, idx), 0) < ab.limit[1]
+
+
+def _sources(state, seat):
+    """Cards whose abilities `seat` may use: cards it controls in play, its revealed plot, its hand."""
+    g = state["g"]
+    p = g["players"][seat]
+    out = list(p["play"])
+    if p["revealed"]:
+        out.append(p["revealed"])
+    return out, p["hand"]
+
+
+def payable(state, seat, src, ab):
+    g = state["g"]
+    p = g["players"][seat]
+    for c in ab.cost:
+        if c[0] == "gold" and p["gold"] < c[1]:
+            return False
+        if c[0] == "kneel_self" and g["cards"][src]["kneel"]:
+            return False
+        if c[0] == "kneel_host":
+            host = g["cards"][src]["on"]
+            if host is None or g["cards"][host]["kneel"]:
+                return False
+        if c[0] == "influence" and available_influence(state, seat) < c[1]:
+            return False
+    return True
+
+
+def available_influence(state, seat):
+    g = state["g"]
+    total = sum(M.influence_of(state, i) for i in g["players"][seat]["play"] if not g["cards"][i]["kneel"])
+    if g["players"][seat]["title"] == "hand_of_the_king" and not g["title_used"].get("hand_of_the_king"):
+        total += 2
+    return total
+
+
+def _usable(state, seat, src, idx, ab, ev=None):
+    g = state["g"]
+    if not _within_limit(g, src, idx, ab):
+        return False
+    if ab.limited and g["players"][seat]["limited_response"]:
+        return False
+    if ab.when is not None and not ab.when(state, src, seat, ev):
+        return False
+    if not payable(state, seat, src, ab):
+        return False
+    if ab.target is not None and not legal_targets(state, seat, src, ab, ev):
+        return False
+    return True
+
+
+def _events_in_hand(state, seat, hand):
+    return [h for h in hand if M.info(state, h)["type"] == "event" and _event_allowed(state, seat, h)]
+
+
+def action_choices(state, seat, phase):
+    g = state["g"]
+    out = []
+    if g["phase"] != phase:
+        return out
+    in_play, hand = _sources(state, seat)
+    for src in in_play + _events_in_hand(state, seat, hand):
+        for idx, ab in enumerate(_abilities(src)):
+            if ab.kind == "action" and ("any" in ab.phases or phase in ab.phases) \
+                    and _usable(state, seat, src, idx, ab):
+                out.append(["action", src, idx])
+    for src in hand:
+        rec = M.info(state, src)
+        if "ambush" in (rec["keywords"] or ()) and _ambush_ok(state, seat, src):
+            out.append(["ambush", src])
+    return out
+
+
+def _event_allowed(state, seat, src):
+    """An event's own limits: "House X only" and "Limit 1 per round/phase/challenge"."""
+    g = state["g"]
+    rec = M.info(state, src)
+    for r in rec["restrictions"] or ():
+        if "house_only" in r and g["players"][seat]["house"] != r["house_only"]:
+            return False
+        if "limit" in r and g["event_limits"].get("%s/%d" % (rec["name"], seat)) == r["limit"]:
+            return False
+    return True
+
+
+def _ambush_ok(state, seat, src):
+    from . import flow
+    return flow.can_enter_play(state, seat, src) \
+        and available_influence(state, seat) >= (M.info(state, src)["cost"] or 0)
+
+
+def response_choices(state, seat, ev):
+    out = []
+    in_play, hand = _sources(state, seat)
+    for src in in_play + _events_in_hand(state, seat, hand):
+        for idx, ab in enumerate(_abilities(src)):
+            if ab.kind == "response" and ev["e"] in ab.trigger and _usable(state, seat, src, idx, ab, ev):
+                out.append(["respond", src, idx])
+    return out
+
+
+def save_choices(state, seat, target, how):
+    ev = {"e": "would_" + how, "card": target}
+    out = []
+    in_play, hand = _sources(state, seat)
+    for src in in_play + _events_in_hand(state, seat, hand):
+        for idx, ab in enumerate(_abilities(src)):
+            if ab.kind == "save" and ev["e"] in ab.trigger and _usable(state, seat, src, idx, ab, ev) \
+                    and not M.immune_to(state, target, src, seat):
+                out.append(["save", src, idx])
+    return out
+
+
+def cancel_choices(state, seat, ev):
+    out = []
+    in_play, hand = _sources(state, seat)
+    for src in in_play + _events_in_hand(state, seat, hand):
+        for idx, ab in enumerate(_abilities(src)):
+            if ab.kind == "cancel" and _usable(state, seat, src, idx, ab, ev):
+                out.append(["cancel", src, idx])
+    return out
+
+
+def legal_targets(state, seat, src, ab, ev=None):
+    """The targets `ab` may choose: its own rule, minus every card immune to it."""
+    cards = state["g"]["cards"]
+    return [t for t in ab.target(state, src, seat, ev)
+            if not (isinstance(t, str) and t in cards and M.immune_to(state, t, src, seat))]
+
+
+# --- resolving an ability ---------------------------------------------------------------------------
+
+def start(ctx, seat, choice, ev=None):
+    """Begin resolving the ability (or Ambush) that `choice` names."""
+    if choice[0] == "ambush":
+        ctx.push({"s": "influence", "seat": seat, "need": M.info(ctx.state, choice[1])["cost"] or 0, "paid": 0},
+                 {"s": "ambush_in", "seat": seat, "card": choice[1]})
+        return
+    ctx.push({"s": "ability", "seat": seat, "src": choice[1], "idx": choice[2], "ev": ev, "stage": "target",
+              "target": None, "canceled": False})
+
+
+@step
+def ambush_in(ctx, st, answer):
+    from . import flow
+    ctx.emit("ambush", seat=st["seat"], card=st["card"])
+    flow.enter_play(ctx, st["seat"], st["card"], how="ambush")
+
+
+@step
+def ability(ctx, st, answer):
+    """Target, costs, the cancel window, the effect; an event then goes to its owner's discard
+    pile (or dead pile with Deathbound, unless it was cancelled)."""
+    from . import timing
+    g = ctx.g
+    state = ctx.state
+    src, seat = st["src"], st["seat"]
+    ab = ABILITIES[M.code(src)][st["idx"]]
+    if st["stage"] == "target":
+        if answer is not None:
+            st["target"] = answer[1][1]
+        elif ab.target is not None:
+            targets = legal_targets(state, seat, src, ab, st["ev"])
+            ctx.ask(seat, "target", [["target", t] for t in targets],
+                    "%s: choose a target" % M.info(state, src)["name"], public="chooses a target")
+            return
+        st["stage"] = "cost"
+    if st["stage"] == "cost":
+        st["stage"] = "cancel"
+        rec = M.info(state, src)
+        key = _limit_key(src, st["idx"])
+        g["limits"][key] = g["limits"].get(key, 0) + 1
+        if ab.limit is not None:
+            g["limit_scopes"].append([key, ab.limit[0]])
+        if ab.limited:
+            g["players"][seat]["limited_response"] = True
+        if rec["type"] == "event" and g["cards"][src]["zone"] == "hand":
+            M.take_out(g, src)
+            g["cards"][src]["zone"] = "playing"
+            for r in rec["restrictions"] or ():
+                if "limit" in r:
+                    g["event_limits"]["%s/%d" % (rec["name"], seat)] = r["limit"]
+                    g["limit_scopes"].append(["event:%s/%d" % (rec["name"], seat), r["limit"]])
+        ctx.emit("ability", seat=seat, card=src, target=st["target"], how=ab.kind)
+        influence = 0
+        for c in ab.cost:
+            if c[0] == "gold":
+                g["players"][seat]["gold"] -= c[1]
+                g["bank"]["gold"] += c[1]
+            elif c[0] == "kneel_self":
+                g["cards"][src]["kneel"] = True
+            elif c[0] == "kneel_host":
+                g["cards"][g["cards"][src]["on"]]["kneel"] = True
+            elif c[0] == "discard_self":
+                timing.leave_play(ctx, src, "discard", why="cost")
+            elif c[0] == "influence":
+                influence += c[1]
+        if influence:
+            ctx.push({"s": "influence", "seat": seat, "need": influence, "paid": 0}, st)
+            return
+    if st["stage"] == "cancel":
+        st["stage"] = "effect"
+        ctx.push({"s": "cancel_window", "of": st, "order": M.left_of(g, seat), "i": 0, "passes": 0}, st)
+        return
+    if st["stage"] == "effect":
+        rec = M.info(state, src)
+        if not st["canceled"]:
+            ab.effect(ctx, src, seat, st["target"], st["ev"])
+        else:
+            ctx.emit("canceled", card=src, seat=seat)
+        if rec["type"] == "event" and g["cards"][src]["zone"] == "playing":
+            dead = "deathbound" in (rec["keywords"] or ()) and not st["canceled"]
+            M.put(g, src, "dead" if dead else "discard")
+
+
+@step
+def cancel_window(ctx, st, answer):
+    """Players, clockwise from the left of the one who used the ability, may cancel it."""
+    order = st["order"]
+    n = len(order)
+    target = st["of"]
+    ev = {"e": "would_resolve", "card": target["src"], "seat": target["seat"]}
+    if answer is not None:
+        _, choice = answer
+        seat = order[st["i"] % n]
+        st["i"] += 1
+        if choice[0] == "pass":
+            st["passes"] += 1
+        else:
+            # The cancel resolves first (its own costs and cancel window), then marks its target.
+            canceller = {"s": "ability", "seat": seat, "src": choice[1], "idx": choice[2], "ev": ev,
+                         "stage": "target", "target": None, "canceled": False}
+            ctx.push(canceller, {"s": "mark_canceled", "by": canceller, "of": target}, st)
+            return
+    while st["passes"] < n and not target["canceled"]:
+        seat = order[st["i"] % n]
+        choices = cancel_choices(ctx.state, seat, ev)
+        if choices:
+            ctx.ask(seat, "cancel", choices + [["pass"]], "Cancel %s?" % M.info(ctx.state, target["src"])["name"],
+                    public="may cancel")
+            return
+        st["passes"] += 1
+        st["i"] += 1
+
+
+@step
+def mark_canceled(ctx, st, answer):
+    if not st["by"]["canceled"]:
+        st["of"]["canceled"] = True
+
+
+@step
+def influence(ctx, st, answer):
+    """Kneel cards with influence (or use the Hand of the King) until the cost is met; any surplus
+    is lost (rulebook, "Influence")."""
+    g = ctx.g
+    state = ctx.state
+    seat = st["seat"]
+    if answer is not None:
+        choice = answer[1]
+        if choice[0] == "title_influence":
+            g["title_used"]["hand_of_the_king"] = True
+            st["paid"] += 2
+        else:
+            g["cards"][choice[1]]["kneel"] = True
+            st["paid"] += M.influence_of(state, choice[1])
+    if st["paid"] >= st["need"]:
+        ctx.emit("influence_paid", seat=seat, need=st["need"], paid=st["paid"])
+        return
+    choices = [["kneel_influence", i] for i in g["players"][seat]["play"]
+               if not g["cards"][i]["kneel"] and M.influence_of(state, i) > 0]
+    if g["players"][seat]["title"] == "hand_of_the_king" and not g["title_used"].get("hand_of_the_king"):
+        choices.append(["title_influence"])
+    if not choices:  # the ability's other costs knelt what would have paid: it is paid as far as it can be
+        ctx.emit("influence_paid", seat=seat, need=st["need"], paid=st["paid"])
+        return
+    ctx.ask(seat, "influence", choices, "Kneel influence: %d of %d paid" % (st["paid"], st["need"]),
+            public="pays influence")
+
+
+# --- the cards of the rulebook's examples ------------------------------------------------------
+
+def _attacking(state, seat, house=None):
+    ch = state["g"]["challenge"]
+    if not ch:
+        return []
+    out = [i for i in ch["attackers"] if state["g"]["cards"][i]["ctrl"] == seat
+           and state["g"]["cards"][i]["zone"] == "play"]
+    if house:
+        out = [i for i in out if house in M.info(state, i)["houses"]]
+    return out
+
+
+def lasting(g, kind, target, value, until, src):
+    """A lasting effect: `kind` (str, icon, lose_icon, keyword, lose_keyword) on `target` until the
+    end of the challenge, phase or round."""
+    g["effects"].append({"kind": kind, "target": target, "value": value, "until": until, "src": src})
+
+
+def _draw(ctx, seat, n):
+    from . import flow
+    flow.draw(ctx, seat, n, capped=True)
+
+
+def _insidious_ways(ctx, src, seat, target, ev):
+    g = ctx.g
+    lasting(g, "str", target, 2, "phase", src)
+    if g["challenge"]:
+        g["challenge"]["on_win_draw"].append([seat, 2])
+
+
+# L163 Insidious Ways: Challenges action. One of your attacking Lannister characters gets +2 STR
+# until the end of the phase; if you then win the challenge, you draw 2 cards.
+card("L163", Ability("action", _insidious_ways, phases=("challenges",),
+                     target=lambda s, src, seat, ev: _attacking(s, seat, "lannister")))
+
+
+# T101 Poisoned Wine: the character it is on gets -2 STR; Any Phase: kneel 1 influence to move it
+# to another character.
+def _wine_str(state, src, inst, what):
+    return -2 if what == "str" and state["g"]["cards"][src]["on"] == inst else 0
+
+
+def _move_wine(ctx, src, seat, target, ev):
+    from . import flow
+    flow.attach(ctx, src, target)
+
+
+CONSTANT["T101"] = _wine_str
+card("T101", Ability("action", _move_wine, cost=(("influence", 1),),
+                     target=lambda s, src, seat, ev: [c for c in M.characters(s)
+                                                      if c != s["g"]["cards"][src]["on"]]))
+
+
+# L141 Littlefinger: +1 STR for each gold in his controller's gold pool (his +2 income is printed).
+def _littlefinger(state, src, inst, what):
+    if what != "str" or inst != src:
+        return 0
+    return state["g"]["players"][state["g"]["cards"][src]["ctrl"]]["gold"]
+
+
+CONSTANT["L141"] = _littlefinger
+
+
+# L38 Tyrion Lannister: Response after you win an intrigue challenge, or any challenge he took
+# part in: pay 1 gold to draw a card.
+def _tyrion_when(state, src, seat, ev):
+    return ev["winner"] == seat and (ev["type"] == "intrigue" or src in ev["participants"])
+
+
+card("L38", Ability("response", lambda ctx, src, seat, t, ev: _draw(ctx, seat, 1), trigger=("won_challenge",),
+                    when=_tyrion_when, cost=(("gold", 1),)))
+
+
+# S5 Eddard Stark: when he enters play (setup does not count) he claims 1 power.
+def _eddard(ctx, src, seat, target, ev):
+    from . import timing
+    timing.gain_power(ctx, seat, 1, "Eddard Stark", on=src)
+
+
+card("S5", Ability("forced", _eddard, trigger=("entered_play",), when=lambda s, src, seat, ev: ev["card"] == src))
+
+
+# S2 Nymeria, B68 Lightbringer: Response, kneel this attachment to save the character it is on
+# from being killed.
+def _saves_host(state, src, seat, ev):
+    return state["g"]["cards"][src]["on"] == ev["card"]
+
+
+def _saved(ctx, src, seat, target, ev):
+    ctx.emit("saved", card=ev["card"], by=src)
+
+
+for _code in ("S2", "B68"):
+    card(_code, Ability("save", _saved, trigger=("would_kill",), when=_saves_host, cost=(("kneel_self",),)))
+
+
+# T174 Forever Burning: Any Phase, a character gets -1 STR until the end of the phase.
+card("T174", Ability("action", lambda ctx, src, seat, t, ev: lasting(ctx.g, "str", t, -1, "phase", src),
+                     target=lambda s, src, seat, ev: M.characters(s)))
+
+
+CARD_ABILITIES = set(ABILITIES) | set(CONSTANT) | set(REDUCERS)
+
+
+# --- plots' "when revealed" and forced triggers ---------------------------------------------------
+
+def when_revealed(state, seat):
+    """The "when revealed" abilities of `seat`'s revealed plot."""
+    plot = state["g"]["players"][seat]["revealed"]
+    return [(plot, i) for i, ab in enumerate(_abilities(plot)) if ab.kind == "revealed"] if plot else []
+
+
+def run_forced(ctx, ev):
+    """Forced abilities triggered by `ev`, in turn order from the first player (the rulebook lets
+    the first player order passive abilities that start together; we take turn order)."""
+    state = ctx.state
+    g = ctx.g
+    queue = []
+    for seat in M.turn_order(g):
+        in_play, _ = _sources(state, seat)
+        for src in in_play:
+            for idx, ab in enumerate(_abilities(src)):
+                if ab.kind == "forced" and ev["e"] in ab.trigger and (ab.when is None or ab.when(state, src, seat, ev)):
+                    queue.append({"s": "ability", "seat": seat, "src": src, "idx": idx, "ev": ev,
+                                  "stage": "target", "target": None, "canceled": False})
+    if queue:
+        ctx.push(*queue)

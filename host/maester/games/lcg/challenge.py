@@ -354,7 +354,10 @@ def claim(ctx, st, answer):
             picked.append(rest[ctx.chance.below(len(rest))])
         for c in picked:
             M.move(g, c, "discard")
-        ctx.emit("discarded_at_random", seat=target, cards=picked)
+        # The host drew the cards from the hand it knows; only their owner is told which (the
+        # discard pile itself is open to all, as at a real table once they are laid there).
+        ctx.emit("discarded_at_random", seat=target, count=len(picked))
+        ctx.emit("discarded_cards", vis=[target], seat=target, cards=picked)
         return
     ctx.push({"s": "claim_kill", "seat": target, "n": n, "chosen": []})
 

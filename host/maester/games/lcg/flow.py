@@ -517,6 +517,19 @@ def enter_play(ctx, seat, inst, how="put", announce=True):
     T.trigger(ctx, {"e": "entered_play", "card": inst, "seat": seat}, seat)
 
 
+def take_control(ctx, inst, seat):
+    """`seat` takes control of `inst` (in play): it moves to that player's side with its
+    attachments, power and kneeling; its owner does not change."""
+    g = ctx.g
+    c = g["cards"][inst]
+    if c["ctrl"] == seat:
+        return
+    g["players"][c["ctrl"]]["play"].remove(inst)
+    c["ctrl"] = seat
+    g["players"][seat]["play"].append(inst)
+    ctx.emit("control", seat=seat, card=inst)
+
+
 def _hang(g, att, host):
     g["cards"][att]["on"] = host
     g["cards"][host]["att"].append(att)

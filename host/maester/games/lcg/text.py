@@ -144,7 +144,11 @@ def describe_event(g, e, viewer=PUBLIC, cards=None):
     if k == "power_moved":
         return "%d power moves from %s to %s (%s)" % (e["amount"], s(e["frm"]), s(e["to"]), e["why"])
     if k == "discarded_at_random":
-        return "%s discards %s at random" % (s(e["seat"]), names.cards_text(e["cards"]))
+        return "%s discards %d card%s at random (intrigue claim)" % (s(e["seat"]), e["count"], "" if e["count"] == 1 else "s")
+    if k == "discarded_cards":
+        return "Your discarded cards: %s" % names.cards_text(e["cards"])
+    if k == "control":
+        return "%s takes control of %s" % (s(e["seat"]), c(e["card"]))
     if k == "left_play":
         return "%s goes to the %s pile" % (c(e["card"]), e["to"]) if e["to"] in ("dead", "discard") \
             else "%s leaves play (%s)" % (c(e["card"]), e["to"])
