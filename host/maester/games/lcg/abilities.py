@@ -160,6 +160,41 @@ def _usable(state, seat, src, idx, ab, ev=None):
     return True
 
 
+def hand_may(state, seat, key):
+    """Whether `seat` might hold a card usable for `key` ("action:<phase>", "response:<trigger>",
+    "save:<trigger>", "cancel"), judged from public facts only: its hand is not empty and its
+    deck list (public) has such a card. A window asks a seat that may act from its hand even when it
+    cannot, so that being asked never tells the table what the hand holds."""
+    p = state["g"]["players"][seat]
+    if not p["hand"]:
+        return False
+    kinds = p["hand_kinds"]
+    if key.startswith("action:"):
+        return "action:any" in kinds or key in kinds or "ambush" in kinds
+    return key in kinds
+
+
+def hand_kinds(state, seat):
+    """What the event and Ambush cards of `seat`'s deck list could do from hand (public facts)."""
+    out = set()
+    for inst, c in state["g"]["cards"].items():
+        if c["owner"] != seat:
+            continue
+        rec = M.info(state, inst)
+        if "ambush" in (rec["keywords"] or ()):
+            out.add("ambush")
+        if rec["type"] != "event":
+            continue
+        for ab in _abilities(inst):
+            if ab.kind == "action":
+                out.update("action:%s" % ph for ph in ab.phases)
+            elif ab.kind in ("response", "save"):
+                out.update("%s:%s" % (ab.kind, t) for t in ab.trigger)
+            elif ab.kind == "cancel":
+                out.add("cancel")
+    return sorted(out)
+
+
 def _events_in_hand(state, seat, hand):
     return [h for h in hand if M.info(state, h)["type"] == "event" and _event_allowed(state, seat, h)]
 
@@ -346,7 +381,7 @@ def cancel_window(ctx, st, answer):
     while st["passes"] < n and not target["canceled"]:
         seat = order[st["i"] % n]
         choices = cancel_choices(ctx.state, seat, ev)
-        if choices:
+        if choices or hand_may(ctx.state, seat, "cancel"):
             ctx.ask(seat, "cancel", choices + [["pass"]], "Cancel %s?" % M.info(ctx.state, target["src"])["name"],
                     public="may cancel")
             return

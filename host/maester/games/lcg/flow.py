@@ -50,6 +50,9 @@ def setup(ctx, config):
             p["deck"].sort()  # a real shuffled deck: the host knows what is in it, not its order
         else:
             ctx.chance.shuffle(p["deck"])
+    from .abilities import hand_kinds
+    for seat in range(n):
+        g["players"][seat]["hand_kinds"] = hand_kinds(state, seat)
     # The Throne Room and the Treasury: at least 15 power and 10 gold per player; more is added
     # when they run out, and the count of what was added keeps the totals checkable.
     g["bank"] = {"power": 15 * n, "gold": 10 * n, "added_power": 0, "added_gold": 0}

@@ -2,13 +2,17 @@
 
 Action windows ("Actions and Passive Abilities"): the first player may act first; after an action
 resolves the next player clockwise may act, and the window closes when every player in turn has
-passed. A seat with nothing it may do is passed for without being asked (our reading: asking a
-player who can only pass tells nobody anything and would cost a tap each time).
+passed. A seat that nothing could let act is passed for without being asked (see below).
 
 Responses ("Responses"): after a trigger, opportunities go clockwise from the left of the player
 who caused it; each player may use any number of eligible responses, one at a time, and the window
 closes when a whole round of players has passed. Forced (passive) triggers resolve first, in the
 first player's order.
+
+Whether a seat is asked in a window depends on public facts only (abilities.hand_may): a seat is
+passed for without a question when nothing it controls can act and no card of its deck list could
+act from its hand; otherwise it is asked, even with only "pass" to choose, so the table never learns
+from the questions what a hand holds.
 
 Save and cancel responses interrupt: a kill or a discard from play opens a save window before it
 happens; an ability opens a cancel window after its costs are paid and before its effect, so a
@@ -38,6 +42,7 @@ def window_choices(state, seat, phase):
 
 @step
 def window(ctx, st, answer):
+    from . import abilities
     g = ctx.g
     n = g["n"]
     if answer is not None:
@@ -54,7 +59,7 @@ def window(ctx, st, answer):
     while st["passes"] < n:
         seat = st["turn"]
         choices = window_choices(ctx.state, seat, st["phase"])
-        if choices:
+        if choices or abilities.hand_may(ctx.state, seat, "action:" + st["phase"]):
             ctx.ask(seat, "action", choices + [["pass"]],
                     "%s phase: take an action, or pass" % st["phase"].capitalize(),
                     public="may take an action")
@@ -118,7 +123,7 @@ def responses(ctx, st, answer):
         seat = order[st["i"] % n]
         choices = [c for c in abilities.response_choices(ctx.state, seat, st["ev"])
                    if c[1:3] not in st["used"]]
-        if choices:
+        if choices or abilities.hand_may(ctx.state, seat, "response:" + st["ev"]["e"]):
             ctx.ask(seat, "response", choices + [["pass"]], "Respond to %s, or pass" % st["ev"]["e"].replace("_", " "),
                     public="may respond")
             return
@@ -175,7 +180,7 @@ def remove(ctx, st, answer):
             continue
         seat = st["order"][st["turn"] % len(st["order"])]
         choices = save_choices(ctx.state, seat, target, st["how"])
-        if choices:
+        if choices or abilities.hand_may(ctx.state, seat, "save:would_" + st["how"]):
             ctx.ask(seat, "save", choices + [["pass"]], "Save %s from being %s?" % (
                 M.info(ctx.state, target)["name"], "killed" if st["how"] == "kill" else "discarded"),
                 public="may save a card", card=target)
