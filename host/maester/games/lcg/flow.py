@@ -162,7 +162,7 @@ def setup_place(ctx, st, answer):
     while st["i"] < len(order):
         seat = order[st["i"]]
         choices = setup_choices(ctx.state, seat)
-        if choices:
+        if choices or g["players"][seat]["hand"]:  # asked even with nothing to place: a skip would tell
             ctx.ask(seat, "setup", choices + [["done"]],
                     "Setup: place up to 5 gold of characters and locations face down",
                     public="places setup cards")
@@ -459,8 +459,8 @@ def marshal_turn(ctx, st, answer):
             T.take_action(ctx, seat, choice, "marshalling")
         return
     choices = marshal_choices(state, seat) + T.window_choices(state, seat, "marshalling")
-    if not choices:
-        return
+    if not choices and not p["hand"]:
+        return  # asked whenever the hand holds a card, playable or not: a skip would tell the table
     ctx.ask(seat, "marshal", choices + [["done"]],
             "Marshalling: %d gold in your pool" % p["gold"], public="is marshalling")
 
