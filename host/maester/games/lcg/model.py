@@ -20,7 +20,7 @@ PHASES = ("plot", "draw", "marshalling", "challenges", "dominance", "standing", 
 
 
 def code(inst):
-    return inst.split("#", 1)[0]
+    return inst[:inst.index("#")]
 
 
 def owner_of(inst):
