@@ -95,9 +95,14 @@ def cmd_check(args):
             table.add_row(item["name"], item["field"], _show(item["value"]), note)
             last = item["card"]
         out.print(table)
-    out.print("\n[bold]Simulation filler[/] (made-up cards so whole games can be simulated; enroll yours to replace them)")
-    for row in rep["simulation"]:
-        out.print("  " + row["summary"])
+    if check.profile(args.game).get("filler", True):
+        out.print("\n[bold]Simulation filler[/] (made-up cards so whole games can be simulated; enroll yours to replace them)")
+        for row in rep["simulation"]:
+            out.print("  " + row["summary"])
+    else:
+        out.print("\n[bold]Cards per type[/]: " + ", ".join("%d %s" % (r["total"], r["label"]) for r in rep["simulation"]),
+                  highlight=False)
+    _print_extras(out, rep)
     out.print("\n[bold]Your enrolled cards[/] (%s)" % rep["owner_file"])
     if not rep["owner"]:
         out.print("  none yet: `maester cards add %s --help`" % args.game if "types" in check.profile(args.game)
@@ -111,6 +116,33 @@ def cmd_check(args):
                           c["corrects"] or "")
         out.print(table)
     return 1 if problems else 0
+
+
+def _print_extras(out, rep):
+    """What only some games report: their starter decks, errata, and the abilities the engine implements."""
+    if rep.get("decks"):
+        kinds = list(dict.fromkeys(k for d in rep["decks"] for k in d["kinds"] if k != "plots"))
+        table = Table(title="Starter decks", title_justify="left")
+        for col in ["deck", "draw", "plots"] + kinds:
+            table.add_column(col)
+        for d in rep["decks"]:
+            table.add_row(d["deck"], str(d["draw"]), str(d["plots"]), *(str(d["kinds"].get(k, 0)) for k in kinds))
+        out.print(table)
+    if rep.get("errata"):
+        table = Table(title="Errata and FAQ rulings (%d cards)" % len(rep["errata"]), title_justify="left")
+        for col in ("card", "name", "ruling"):
+            table.add_column(col, overflow="fold")
+        for e in rep["errata"]:
+            table.add_row(e["card"], e["name"], e["errata"])
+        out.print(table)
+    ab = rep.get("abilities")
+    if ab:
+        total = len(ab["implemented"]) + len(ab["by_hand"])
+        out.print("\n[bold]Card abilities[/]: the engine implements %d of %d; the players resolve the other %d by hand"
+                  % (len(ab["implemented"]), total, len(ab["by_hand"])), highlight=False)
+        for label, codes in (("implemented", ab["implemented"]), ("by hand", ab["by_hand"])):
+            if codes:
+                out.print("  %s: %s" % (label, " ".join(codes)), highlight=False)
 
 
 # --- add --------------------------------------------------------------------------------------

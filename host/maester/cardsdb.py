@@ -14,7 +14,8 @@ from .paths import ROOT
 SIM_PREFIX = "sim-"
 # The card sections of each game's cards.json (an owner's file is merged section by section).
 SECTIONS = {"btwixt": ("allies", "influence"), "intrigue": ("characters", "iron_throne"),
-            "oathbreaker": ("missions", "decrees", "influence", "ambitions", "characters")}
+            "oathbreaker": ("missions", "decrees", "influence", "ambitions", "characters"),
+            "lcg": ("cards",)}
 
 
 def db_root():

@@ -35,6 +35,24 @@ PROFILES = {
                   "ambitions": "ambition cards", "characters": "characters"},
         # no "types": `maester cards add` does not enroll Oathbreaker cards (yet)
     },
+    "lcg": {
+        "sections": {"cards": "CARD_ABILITIES"},
+        # An LCG card's `ability` is our paraphrase of its text, not a key: the engine names the
+        # cards whose ability it implements by id (an original covers its copies, `duplicate_of`).
+        "abilities_by_id": True,
+        # The box counts go by card type, not by section.
+        "kind_by_type": {"character": "characters", "location": "locations", "attachment": "attachments",
+                         "event": "events", "plot": "plots"},
+        "kinds": {"characters": "characters", "locations": "locations", "attachments": "attachments",
+                  "events": "events", "plots": "plots"},
+        # Records beside the cards that carry a src too: their assumed values are listed as well.
+        "reference": {"titles": "titles", "houses": "House cards"},
+        # Checks the schema cannot express (decks, copies, titles): module:function(doc, implemented ids).
+        "checks": "maester.games.lcg.cards:data_problems",
+        # The whole Core Set is public: no simulation filler, so the check shows the counts instead.
+        "filler": False,
+        # no "types": `maester cards add` does not enroll LCG cards; corrections go in the owner's file
+    },
 }
 
 
@@ -55,8 +73,12 @@ def profile(game):
     return PROFILES[game]
 
 
-def kind_of(section, card):
-    """The box-count kind of a card: its `kind` if it has one (influence), else its section (allies)."""
+def kind_of(section, card, prof=None):
+    """The box-count kind of a card: by its type where the profile says so (LCG), else its `kind` if
+    it has one (influence), else its section (allies)."""
+    by_type = (prof or {}).get("kind_by_type")
+    if by_type:
+        return by_type.get(card.get("type"), section)
     return card.get("kind") or section
 
 
@@ -91,6 +113,7 @@ def records(data, sections):
 def record_problems(game, data, where, leader_ids):
     """Checks on the records of one file the schema cannot express: ids, ability keys, leaders."""
     implemented = abilities(game)
+    by_id = profile(game).get("abilities_by_id")
     out, seen = [], {}
     for section, card in records(data, implemented):
         cid = card.get("id")
@@ -99,7 +122,7 @@ def record_problems(game, data, where, leader_ids):
             out.append("%s: duplicate id %r (in %s and %s)" % (where, cid, seen[cid], section))
         seen.setdefault(cid, section)
         ab = card.get("ability")
-        if isinstance(ab, str) and ab not in implemented[section]:
+        if isinstance(ab, str) and not by_id and ab not in implemented[section]:
             out.append("%s: %s: ability %r is not one the engine implements; use one of %s, "
                        "'manual' (resolve by hand) or null" % (where, cid, ab, ", ".join(
                            sorted(implemented[section] - {"manual"}))))
@@ -118,7 +141,7 @@ def count_problems(game):
     copies = {}
     for section, card in records(data, profile(game)["sections"]):
         if not card.get("simulation"):
-            kind = kind_of(section, card)
+            kind = kind_of(section, card, profile(game))
             copies[kind] = copies.get(kind, 0) + card["copies"]
             if kind == "leader":
                 copies[("leader", card["leader"])] = copies.get(("leader", card["leader"]), 0) + card["copies"]
@@ -148,6 +171,7 @@ def validate(game):
     problems = schema_problems(game, "cards_file", cards, "cards.json")
     problems += schema_problems(game, "components_file", read_json(folder / "components.json"), "components.json")
     problems += record_problems(game, cards, "cards.json", _leader_ids(cards))
+    problems += game_problems(game, cards)
     if cardsdb.owner_file(game).exists():
         try:
             owner = cardsdb.read_json(cardsdb.owner_file(game))
@@ -158,6 +182,16 @@ def validate(game):
         return problems  # the loader may not cope with malformed records; fix those first
     cardsdb.forget_cache()  # read what is on disk now, not what an earlier load() saw
     return count_problems(game)
+
+
+def game_problems(game, cards):
+    """The game's own checks on its cards.json (the profile's "checks"), as sentences."""
+    hook = profile(game).get("checks")
+    if not hook:
+        return []
+    module, name = hook.split(":")
+    implemented = set().union(*abilities(game).values())
+    return ["cards.json: " + p for p in getattr(import_module(module), name)(cards, implemented)]
 
 
 def owner_problems(game, owner, cards):
@@ -187,10 +221,19 @@ def _leader_ids(cards):
 
 
 def _assumed_fields(src, fields):
-    """Field names a src marks `assumed`; a bare string src covers every field."""
+    """Field names a src marks `assumed`; a bare string src covers every field.
+
+    A dotted name (effect.str_bonus.challenge) marks one part of a field."""
     if isinstance(src, str):
         return list(fields) if src == "assumed" else []
     return [f for f, s in (src or {}).items() if s == "assumed"]
+
+
+def _value(record, field):
+    """The value a (possibly dotted) field name points at in a record, or None."""
+    for part in field.split("."):
+        record = record.get(part) if isinstance(record, dict) else None
+    return record
 
 
 def report(game):
@@ -198,7 +241,9 @@ def report(game):
 
     Returns {"game", "assumed": [{"group", "items": [{"card", "name", "field", "value", "note"}]}],
     "simulation": [{"kind", "label", "filler", "total", "summary"}], "owner_file",
-    "owner": [{"id", "name", "type", "corrects", "given": {field: value}, "note"}]}.
+    "owner": [{"id", "name", "type", "corrects", "given": {field: value}, "note"}]}, and where the
+    game has them: "decks" (deck_counts), "errata" [{"card", "name", "errata"}] and "abilities"
+    (implemented_by_id).
     """
     prof = profile(game)
     cardsdb.forget_cache()
@@ -210,25 +255,56 @@ def report(game):
             for f in _assumed_fields(comp["src"], fields):
                 groups["components"].append({"card": key, "name": key.replace("_", " "), "field": f,
                                              "value": comp.get(f), "note": comp.get("note", "")})
-    for section, card in records(data, prof["sections"]):
-        if card.get("simulation"):
-            continue  # filler is reported as a count below, not card by card
-        group = prof["kinds"][kind_of(section, card)]
+    listed = [(prof["kinds"][kind_of(s, c, prof)], c) for s, c in records(data, prof["sections"])
+              if not c.get("simulation")]  # filler is reported as a count below, not card by card
+    listed += [(prof["reference"][s], c) for s, c in records(data, prof.get("reference", {}))]
+    for group, card in listed:
         for f in _assumed_fields(card.get("src"), card):
             groups.setdefault(group, []).append({"card": card["id"], "name": card["name"], "field": f,
-                                                 "value": card.get(f), "note": card.get("note", "")})
+                                                 "value": _value(card, f), "note": card.get("note", "")})
     simulation = []
     for kind, label in prof["kinds"].items():
-        cards = [c for s, c in records(data, prof["sections"]) if kind_of(s, c) == kind]
+        cards = [c for s, c in records(data, prof["sections"]) if kind_of(s, c, prof) == kind]
         filler = sum(c["copies"] for c in cards if c.get("simulation"))
         total = sum(c["copies"] for c in cards)
         simulation.append({"kind": kind, "label": label, "filler": filler, "total": total,
                            "summary": "%d of %d %s are simulation filler" % (filler, total, label)})
-    return {"game": game,
-            "assumed": [{"group": g, "items": items} for g, items in groups.items() if items],
-            "simulation": simulation,
-            "owner_file": str(cardsdb.owner_file(game)),
-            "owner": owner_cards(game)}
+    rep = {"game": game,
+           "assumed": [{"group": g, "items": items} for g, items in groups.items() if items],
+           "simulation": simulation,
+           "owner_file": str(cardsdb.owner_file(game)),
+           "owner": owner_cards(game)}
+    known = [c for _, c in records(data, prof["sections"])]
+    if "decks" in data:
+        rep["decks"] = deck_counts(data, prof)
+    if any(c.get("errata") for c in known):
+        rep["errata"] = [{"card": c["id"], "name": c["name"], "errata": c["errata"]} for c in known if c.get("errata")]
+    if prof.get("abilities_by_id"):
+        rep["abilities"] = implemented_by_id(game, known)
+    return rep
+
+
+def deck_counts(data, prof):
+    """Each deck's cards by kind: [{"deck", "house", "draw", "plots", "kinds": {kind: n}}]."""
+    by_id = {c["id"]: (s, c) for s, c in records(data, prof["sections"])}
+    out = []
+    for name, deck in data["decks"].items():
+        kinds = {}
+        for code in deck["draw"] + deck["plots"]:
+            kind = kind_of(*by_id[code], prof) if code in by_id else "unknown"
+            kinds[kind] = kinds.get(kind, 0) + 1
+        order = list(prof["kinds"]) + sorted(set(kinds) - set(prof["kinds"]))
+        out.append({"deck": name, "house": deck.get("house"), "draw": len(deck["draw"]), "plots": len(deck["plots"]),
+                    "kinds": {k: kinds[k] for k in order if k in kinds}})
+    return out
+
+
+def implemented_by_id(game, cards):
+    """Cards with an ability, split by whether the engine implements it (by id; a copy by its original)."""
+    known = set().union(*abilities(game).values())
+    having = [c for c in cards if c.get("ability")]
+    done = [c["id"] for c in having if c["id"] in known or c.get("duplicate_of") in known]
+    return {"implemented": done, "by_hand": [c["id"] for c in having if c["id"] not in done]}
 
 
 def owner_cards(game):
@@ -242,7 +318,8 @@ def owner_cards(game):
     for section, card in records(owner, prof["sections"]):
         given = {f: card.get(f) for f, s in card.get("src", {}).items() if s == "owner"}
         corrects = shipped.get(card.get("id"))
-        out.append({"id": card.get("id"), "name": card.get("name"), "type": card.get("kind") or "ally",
+        out.append({"id": card.get("id"), "name": card.get("name"),
+                    "type": card.get("kind") or card.get("type") or "ally",
                     "corrects": corrects["name"] if corrects else None, "given": given,
                     "note": card.get("note", "")})
     return out
