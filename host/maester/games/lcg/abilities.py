@@ -282,8 +282,15 @@ def start(ctx, seat, choice, ev=None):
         ctx.push({"s": "influence", "seat": seat, "need": M.info(ctx.state, choice[1])["cost"] or 0, "paid": 0},
                  {"s": "ambush_in", "seat": seat, "card": choice[1]})
         return
-    ctx.push({"s": "ability", "seat": seat, "src": choice[1], "idx": choice[2], "ev": ev, "stage": "target",
-              "target": None, "canceled": False})
+    ctx.push(ability_step(ctx.g, seat, choice[1], choice[2], ev))
+
+
+def ability_step(g, seat, src, idx, ev):
+    """A step resolving ability `idx` of `src` for `seat`. Its `uid` names it in g["canceled"]: the
+    state stays plain JSON (no step holds a reference to another)."""
+    g["uid"] = g.get("uid", 0) + 1
+    return {"s": "ability", "seat": seat, "src": src, "idx": idx, "ev": ev, "stage": "target",
+            "target": None, "uid": g["uid"]}
 
 
 @step
@@ -346,14 +353,18 @@ def ability(ctx, st, answer):
             return
     if st["stage"] == "cancel":
         st["stage"] = "effect"
-        ctx.push({"s": "cancel_window", "of": st, "order": M.left_of(g, seat), "i": 0, "passes": 0}, st)
+        ctx.push({"s": "cancel_window", "of": st["uid"], "src": src, "seat": seat, "order": M.left_of(g, seat),
+                  "i": 0, "passes": 0}, st)
         return
     if st["stage"] == "effect":
         rec = M.info(state, src)
-        if not st["canceled"]:
-            ab.effect(ctx, src, seat, st["target"], st["ev"])
-        else:
+        canceled = st["uid"] in g["canceled"]
+        if canceled:
+            g["canceled"].remove(st["uid"])
             ctx.emit("canceled", card=src, seat=seat)
+        else:
+            ab.effect(ctx, src, seat, st["target"], st["ev"])
+        st["canceled"] = canceled
         if rec["type"] == "event" and g["cards"][src]["zone"] == "playing":
             dead = "deathbound" in (rec["keywords"] or ()) and not st["canceled"]
             M.put(g, src, "dead" if dead else "discard")
@@ -364,8 +375,8 @@ def cancel_window(ctx, st, answer):
     """Players, clockwise from the left of the one who used the ability, may cancel it."""
     order = st["order"]
     n = len(order)
-    target = st["of"]
-    ev = {"e": "would_resolve", "card": target["src"], "seat": target["seat"]}
+    g = ctx.g
+    ev = {"e": "would_resolve", "card": st["src"], "seat": st["seat"]}
     if answer is not None:
         _, choice = answer
         seat = order[st["i"] % n]
@@ -374,15 +385,14 @@ def cancel_window(ctx, st, answer):
             st["passes"] += 1
         else:
             # The cancel resolves first (its own costs and cancel window), then marks its target.
-            canceller = {"s": "ability", "seat": seat, "src": choice[1], "idx": choice[2], "ev": ev,
-                         "stage": "target", "target": None, "canceled": False}
-            ctx.push(canceller, {"s": "mark_canceled", "by": canceller, "of": target}, st)
+            canceller = ability_step(g, seat, choice[1], choice[2], ev)
+            ctx.push(canceller, {"s": "mark_canceled", "by": canceller["uid"], "of": st["of"]}, st)
             return
-    while st["passes"] < n and not target["canceled"]:
+    while st["passes"] < n and st["of"] not in g["canceled"]:
         seat = order[st["i"] % n]
         choices = cancel_choices(ctx.state, seat, ev)
         if choices or hand_may(ctx.state, seat, "cancel"):
-            ctx.ask(seat, "cancel", choices + [["pass"]], "Cancel %s?" % M.info(ctx.state, target["src"])["name"],
+            ctx.ask(seat, "cancel", choices + [["pass"]], "Cancel %s?" % M.info(ctx.state, st["src"])["name"],
                     public="may cancel")
             return
         st["passes"] += 1
@@ -391,8 +401,12 @@ def cancel_window(ctx, st, answer):
 
 @step
 def mark_canceled(ctx, st, answer):
-    if not st["by"]["canceled"]:
-        st["of"]["canceled"] = True
+    """The cancel resolved: unless it was itself cancelled, its target is."""
+    canceled = ctx.g["canceled"]
+    if st["by"] in canceled:
+        canceled.remove(st["by"])
+    else:
+        canceled.append(st["of"])
 
 
 @step
@@ -548,7 +562,6 @@ def run_forced(ctx, ev):
         for src in in_play:
             for idx, ab in enumerate(_abilities(src)):
                 if ab.kind == "forced" and ev["e"] in ab.trigger and (ab.when is None or ab.when(state, src, seat, ev)):
-                    queue.append({"s": "ability", "seat": seat, "src": src, "idx": idx, "ev": ev,
-                                  "stage": "target", "target": None, "canceled": False})
+                    queue.append(ability_step(g, seat, src, idx, ev))
     if queue:
         ctx.push(*queue)

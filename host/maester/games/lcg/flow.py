@@ -25,7 +25,7 @@ def setup(ctx, config):
         "melee": n >= 3 and not teams, "littlefinger": "littlefinger" in config["variants"],
         "observe_draws": "draws" in config["observe"],
         "players": [], "cards": {}, "effects": [], "limits": {}, "limit_scopes": [], "event_limits": {},
-        "constant_sources": [], "challenge": None, "bank": {}, "title_pool": [], "title_used": {},
+        "constant_sources": [], "canceled": [], "uid": 0, "challenge": None, "bank": {}, "title_pool": [], "title_used": {},
         "titles_taken_last": [], "initiative": None,
     })
     for seat in range(n):
@@ -293,8 +293,7 @@ def plot_reveal(ctx, st, answer):
     steps = []
     for seat in M.turn_order(g):
         for plot, idx in abilities.when_revealed(state, seat):
-            steps.append({"s": "ability", "seat": seat, "src": plot, "idx": idx, "ev": {"e": "revealed"},
-                          "stage": "target", "target": None, "canceled": False})
+            steps.append(abilities.ability_step(g, seat, plot, idx, {"e": "revealed"}))
     steps.append({"s": "plot_recycle"})
     if g["melee"]:
         steps.append({"s": "choose_titles", "order": M.turn_order(g), "i": 0})
