@@ -63,7 +63,7 @@ def challenge_turn(ctx, st, answer):
         st["windowed"] = False
         ctx.push({"s": "attackers"}, {"s": "crown_regent"},
                  {"s": "window", "phase": "challenges", "turn": g["first"], "passes": 0, "tag": "attackers"},
-                 {"s": "stealth"}, {"s": "defenders", "seat": opp, "support": False},
+                 {"s": "stealth"}, {"s": "defenders", "seat": None, "support": False},
                  {"s": "undefended"},
                  {"s": "window", "phase": "challenges", "turn": g["first"], "passes": 0, "tag": "defenders"},
                  {"s": "resolve"}, {"s": "challenge_end"}, st)
@@ -167,6 +167,8 @@ def can_defend_with(state, seat):
 def defenders(ctx, st, answer):
     g = ctx.g
     ch = g["challenge"]
+    if st["seat"] is None:
+        st["seat"] = ch["defender"]  # the target when defenders are declared (after a Crown Regent's redirect)
     seat = st["seat"]
     if answer is not None:
         choice = answer[1]
