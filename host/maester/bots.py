@@ -33,6 +33,14 @@ class HeuristicBase(RandomBot):
         self.info = info or {}
 
 
+def card_info(state):
+    """The public card data a game's bots are given: the card table's `info` (each card's printed
+    record) where the game keeps one, else the whole card table frozen into the config (the LCG's:
+    its cards, decks and titles, all printed facts)."""
+    cards = state["config"].get("cards") or {}
+    return cards["info"] if "info" in cards else cards
+
+
 def make_bot(game, kind, seed, seat, info=None):
     """A bot of `kind` ('random' or 'heuristic') for `game`."""
     if kind == "random":

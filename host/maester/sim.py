@@ -5,19 +5,66 @@ import sys
 import time
 
 from .argtypes import int_range
-from .bots import make_bot
+from .bots import card_info, make_bot
 from .engine import core
 
 GAME_VARIANTS = {"btwixt": ("advanced", "draft", "kingsmoot", "revealed", "short"),
                  "intrigue": ("floor", "mat", "most_swords", "narrow_two", "winner_exempt", "winner_starts"),
-                 "oathbreaker": ("aloof_king", "cagey_court", "night_is_dark", "order_in_court")}
-DEFAULT_PLAYERS = {"btwixt": 4, "intrigue": 4, "oathbreaker": 6}
+                 "oathbreaker": ("aloof_king", "cagey_court", "night_is_dark", "order_in_court"),
+                 "lcg": ("littlefinger", "two_on_two")}
+# The LCG's default is the joust (two players): the Core box calls itself a four-player game, but
+# its two-player game is the same game without titles, the one most played, and the shortest demo.
+DEFAULT_PLAYERS = {"btwixt": 4, "intrigue": 4, "oathbreaker": 6, "lcg": 2}
+DECK_GAMES = ("lcg",)  # games whose players each bring a deck (--decks)
+
+
+def deck_names(game):
+    """The starter decks `--decks` may name for `game`, in the order of the box."""
+    if game not in DECK_GAMES:
+        return []
+    from .games.lcg.cards import deck_names as lcg_decks
+    return lcg_decks()
+
+
+def parse_decks(game, text, players=None):
+    """`--decks stark,lannister`: one deck name per seat, checked against the game's decks.
+
+    Returns the list of names (lower case). Raises ValueError naming the problem: a game without
+    decks, an unknown deck (and the known ones), or a count that is not the number of players."""
+    if text is None:
+        return None
+    if game not in DECK_GAMES:
+        raise ValueError("--decks is for the LCG only (maester ... lcg --decks stark,lannister); %s has no decks"
+                         % game)
+    known = deck_names(game)
+    decks = [d.strip().lower() for d in text.split(",")]
+    for d in decks:
+        if d not in known:
+            raise ValueError("--decks: unknown deck %r: the starter decks are %s" % (d, ", ".join(known)))
+    if players is not None and len(decks) != players:
+        raise ValueError("--decks names %d deck%s for %d players: give one per seat, comma-separated, e.g. "
+                         "--decks %s" % (len(decks), "" if len(decks) == 1 else "s", players,
+                                         ",".join(known[s % len(known)] for s in range(players))))
+    lo, hi = PLAYERS[game]
+    if not lo <= len(decks) <= hi:
+        raise ValueError("--decks names %d deck%s: the LCG seats %d to %d players, one deck each"
+                         % (len(decks), "" if len(decks) == 1 else "s", lo, hi))
+    return decks
+
+
+def players_and_decks(game, players, decks_text):
+    """The player count and deck list of a command: --players, else one seat per --decks name,
+    else the game's default."""
+    decks = parse_decks(game, decks_text, players)
+    if players is None:
+        players = len(decks) if decks else DEFAULT_PLAYERS[game]
+    return players, decks
 
 
 def play_one(game, config, seed, bot_kind, on_step=None):
     """Play a whole game with bots at every seat. Returns (state, actions)."""
     state, _ = core.new_game(game, config, seed)
-    info = state["config"].get("cards", {}).get("info")
+    info = card_info(state)
     n = core.get_game(game).seat_count(state)
     bots = [make_bot(game, bot_kind, seed, seat, info) for seat in range(n)]
     actions = 0
@@ -36,10 +83,12 @@ def play_one(game, config, seed, bot_kind, on_step=None):
     return state, actions
 
 
-def run(game, players, games, seed, bots="random", variants=(), progress=False):
+def run(game, players, games, seed, bots="random", variants=(), progress=False, decks=None):
     """Play `games` games; return the figures `sim` and `bench` print."""
     config = {"players": players, "variants": list(variants)}
-    core.get_game(game).check_config(config)  # fail early on bad input, before the clock starts
+    if decks:
+        config["decks"] = list(decks)
+    checked = core.get_game(game).check_config(config)  # fail early on bad input, before the clock starts
     rounds, winners, actions = [], [], 0
     start = time.perf_counter()
     for i in range(games):
@@ -52,19 +101,23 @@ def run(game, players, games, seed, bots="random", variants=(), progress=False):
     seconds = time.perf_counter() - start
     if progress and sys.stderr.isatty():
         print("\r" + " " * 30 + "\r", end="", file=sys.stderr)
-    return {
+    out = {
         "game": game, "players": players, "variants": sorted(variants), "bots": bots, "seed": seed,
         "games": games, "actions": actions, "seconds": round(seconds, 4),
         "games_per_s": round(games / seconds, 1) if seconds else None,
         "actions_per_s": round(actions / seconds, 1) if seconds else None,
         "rounds_per_game": rounds, "winners": winners,
     }
+    if checked.get("decks"):
+        out["decks"] = list(checked["decks"])
+    return out
 
 
 def _print_summary(stats):
-    print("%s, %d players%s, %s bots: %d games, %d actions in %.2f s"
+    print("%s, %d players%s%s, %s bots: %d games, %d actions in %.2f s"
           % (stats["game"], stats["players"],
              " (%s)" % ", ".join(stats["variants"]) if stats["variants"] else "",
+             " with decks %s" % ", ".join(stats["decks"]) if stats.get("decks") else "",
              stats["bots"], stats["games"], stats["actions"], stats["seconds"]))
     print("  %.1f games/s, %.0f actions/s on one core" % (stats["games_per_s"], stats["actions_per_s"]))
     wins = [0] * stats["players"]
@@ -77,8 +130,9 @@ def _print_summary(stats):
 
 
 def cmd_sim(args):
-    players = DEFAULT_PLAYERS[args.game] if args.players is None else args.players
-    stats = run(args.game, players, args.games, args.seed, args.bots, args.variant or (), progress=not args.json)
+    players, decks = players_and_decks(args.game, args.players, args.decks)
+    stats = run(args.game, players, args.games, args.seed, args.bots, args.variant or (), progress=not args.json,
+                decks=decks)
     if args.json:
         print(json.dumps(stats))
     else:
@@ -92,13 +146,14 @@ def cmd_bench(args):
     return cmd_sim(args)
 
 
-PLAYERS = {"btwixt": (3, 6), "intrigue": (2, 6), "oathbreaker": (5, 8)}  # each game's check_config says the same
+PLAYERS = {"btwixt": (3, 6), "intrigue": (2, 6), "oathbreaker": (5, 8), "lcg": (2, 6)}  # as each game's check_config
 MAX_GAMES = 1000000
+DECKS = ("stark", "lannister", "baratheon", "targaryen")  # the Core Set's starter decks, for --help
 
 
 def _options(p, games):
     """The options `sim` and `bench` share; numbers out of range are refused while parsing."""
-    names = {"btwixt": "B'Twixt", "intrigue": "Intrigue", "oathbreaker": "Oathbreaker"}
+    names = {"btwixt": "B'Twixt", "intrigue": "Intrigue", "oathbreaker": "Oathbreaker", "lcg": "LCG"}
     p.add_argument("--players", type=int_range(min(lo for lo, _ in PLAYERS.values()),
                                                max(hi for _, hi in PLAYERS.values())), metavar="N",
                    help="seats at the table: %s" % "; ".join(
@@ -112,13 +167,17 @@ def _options(p, games):
     p.add_argument("--variant", action="append", metavar="V",
                    help="a variant; repeat to combine. %s" % "; ".join(
                        "%s: %s" % (names[g], ", ".join(v)) for g, v in sorted(GAME_VARIANTS.items())))
+    p.add_argument("--decks", metavar="D,D,...",
+                   help="LCG: one starter deck per seat, comma-separated, from %s (default: those in turn; "
+                        "without --players, one seat per deck)" % ", ".join(DECKS))
     p.add_argument("--json", action="store_true", help="print one JSON object with the figures")
 
 
 def register(sub):
     p = sub.add_parser("sim", help="play whole games with bots and print statistics",
                        description="Play whole games with bots at every seat and report speed, "
-                                   "rounds and winners. Example: maester sim btwixt --players 5 --games 100")
+                                   "rounds and winners. Examples: maester sim btwixt --players 5 --games 100;  "
+                                   "maester sim lcg --decks stark,targaryen --bots heuristic")
     p.add_argument("game", nargs="?", default="btwixt", choices=sorted(GAME_VARIANTS),
                    help="which game (default btwixt)")
     _options(p, 100)

@@ -76,9 +76,11 @@ class LCG(Game):
         return describe_choice(state, ask, choice, viewer)
 
 
-def _card_view(g, inst):
+def _card_view(state, g, inst):
     c = g["cards"][inst]
     out = {"card": inst, "kneel": c["kneel"], "power": c["power"]}
+    if M.is_character(state, inst):
+        out["str"] = M.strength(state, inst)  # as it stands now, every modifier counted (public)
     if c["att"]:
         out["attachments"] = list(c["att"])
     if c["dups"]:
@@ -103,8 +105,8 @@ def view(state, viewer):
             "deck_size": len(p["deck"]), "plots_left": len(p["plots"]), "used_plots": list(p["used"]),
             "revealed": p["revealed"], "has_chosen": p["chosen"] is not None, "title": p["title"],
             "discard": list(p["discard"]), "dead": list(p["dead"]), "setup_face_down": len(p["setup"]),
-            "play": [_card_view(g, i) for i in p["play"] if g["cards"][i]["on"] is None],
-            "attachments": [_card_view(g, i) for i in p["play"] if g["cards"][i]["on"] is not None],
+            "play": [_card_view(state, g, i) for i in p["play"] if g["cards"][i]["on"] is None],
+            "attachments": [_card_view(state, g, i) for i in p["play"] if g["cards"][i]["on"] is not None],
             "challenges_made": list(p["challenges_made"]), "limited_played": p["limited_played"],
         }
         if viewer == REFEREE or viewer == seat:

@@ -1,0 +1,436 @@
+"""An LCG bot that plays the Core Set's starter decks by their printed numbers.
+
+It decides from its seat's view alone (the table, its own hand and plots, the challenge in
+progress) and the public card table frozen into the game's config (`info`: the printed cost, STR,
+icons and keywords of every card, and the titles). A character's STR is the one the view shows (every
+modifier counted); icons and keywords are the printed ones with the lasting effects the view lists.
+A card ability the bot cannot read counts for nothing.
+
+What it does:
+- plot: good income while its hand holds cards to marshal and early on, a high claim when it is
+  ahead or has the stronger board, initiative a little;
+- setup and marshalling: the most expensive cards it can afford, characters first, then locations
+  (those with income first), then attachments on its strongest character; duplicates always (they
+  cost nothing and save their card from a kill);
+- challenges: each type against the opponent it beats by the most, only when its standing STR with
+  that icon is at least the defender's standing STR with it (the attacker wins ties), declaring as
+  few attackers as that takes so that others stay home to defend and count for dominance;
+- defence: defends with as little as wins when the claim would hurt; when it cannot win it lets the
+  challenge through, but spends its weakest character to deny an unopposed power late in the game
+  or when its own challenges are over;
+- claims: kills a character saved by a duplicate, else its least valuable one; saves with a
+  duplicate or a save ability whenever it can; stands its Vigilant/Vengeful cards;
+- titles: Master of Coin while gold is short, the +3 STR titles for the challenge types it is
+  strong in, Crown Regent when ahead; redirects a challenge aimed at itself;
+- windows: Ambush when it can, responses it may use, otherwise it passes.
+
+Every answer is one of the ask's own choices; anything it has no rule for falls back to the random
+bot's pick among them, so it never chooses an illegal move.
+"""
+
+from ...bots import HeuristicBase
+
+TYPES = ("military", "intrigue", "power")
+
+
+class HeuristicBot(HeuristicBase):
+    def __init__(self, seed=0, seat=0, info=None):
+        super().__init__(seed, seat, info)
+        table = self.info or {}
+        self.cards = table.get("cards", table)  # the card table, or already its cards
+        self.titles = table.get("titles", {})
+        self.now = {}
+
+    # --- card facts -----------------------------------------------------------------------------
+
+    def rec(self, inst):
+        return self.cards.get(inst.split("#", 1)[0], {})
+
+    def cost(self, inst):
+        return self.rec(inst).get("cost") or 0
+
+    def _effects(self, view, inst, kind):
+        return [e["value"] for e in view.get("effects", ()) if e.get("target") == inst and e.get("kind") == kind]
+
+    def strength(self, view, inst):
+        known = self.now.get(inst)
+        if known is not None:
+            return known  # the view's STR of a character in play, every modifier counted
+        base = self.rec(inst).get("str") or 0
+        return max(0, base + sum(self._effects(view, inst, "str")))
+
+    def icons(self, view, inst):
+        have = set(self.rec(inst).get("icons") or ())
+        have |= set(self._effects(view, inst, "icon"))
+        return have - set(self._effects(view, inst, "lose_icon"))
+
+    def keywords(self, view, inst):
+        have = set(self.rec(inst).get("keywords") or ())
+        have |= set(self._effects(view, inst, "keyword"))
+        return have - set(self._effects(view, inst, "lose_keyword"))
+
+    def is_character(self, inst):
+        return self.rec(inst).get("type") == "character"
+
+    # --- the table as the view shows it ------------------------------------------------------------
+
+    def entries(self, view, seat):
+        """{inst: entry} of the characters `seat` controls in play."""
+        return {e["card"]: e for e in view["seats"][seat]["play"] if self.is_character(e["card"])}
+
+    def standing(self, view, seat, ctype=None, exclude=()):
+        return [i for i, e in self.entries(view, seat).items() if not e["kneel"] and i not in exclude
+                and (ctype is None or ctype in self.icons(view, i))]
+
+    def title_bonus(self, view, seat, ctype):
+        if not view.get("melee"):
+            return 0
+        t = view["seats"][seat].get("title")
+        b = (self.titles.get(t) or {}).get("effect", {}).get("str_bonus") if t else None
+        return b["amount"] if b and b.get("challenge") == ctype else 0
+
+    def side(self, view, cards, seat, ctype, bar=None):
+        """A side's STR: its characters (those weaker than an Intimidate `bar` count 0), its title."""
+        total = sum(s for s in (self.strength(view, i) for i in cards) if bar is None or s >= bar)
+        return total + (self.title_bonus(view, seat, ctype) if cards else 0)
+
+    def power(self, view, seat):
+        return view["seats"][seat]["total_power"]
+
+    def team_power(self, view, seat):
+        for team in view.get("teams") or ():
+            if seat in team:
+                return sum(self.power(view, s) for s in team)
+        return self.power(view, seat)
+
+    def opponents(self, view):
+        me = view["seat"]
+        mate = self.partner(view)
+        return [s for s in range(view["players"]) if s not in (me, mate)]
+
+    def partner(self, view):
+        for team in view.get("teams") or ():
+            if view["seat"] in team:
+                return [s for s in team if s != view["seat"]][0]
+        return None
+
+    def ahead(self, view):
+        me = self.power(view, view["seat"])
+        return all(me >= self.power(view, s) for s in self.opponents(view))
+
+    def board(self, view, seat):
+        return sum(self.strength(view, i) for i in self.entries(view, seat))
+
+    def challenges_done(self, view):
+        """Whether this seat's own challenges of the round are behind it (it came earlier in turn)."""
+        n, first, me = view["players"], view["first"], view["seat"]
+        ch = view.get("challenge")
+        if ch is None:
+            return False
+        order = [(first + i) % n for i in range(n)]
+        return order.index(me) < order.index(ch["attacker"])
+
+    def value(self, view, inst):
+        """How much a character of this seat is worth keeping (low: kill it first)."""
+        e = self.entries(view, view["seat"]).get(inst, {})
+        if e.get("duplicates"):
+            return -10  # its duplicate saves it
+        return self.cost(inst) + 2 * e.get("power", 0) + 0.5 * self.strength(view, inst) \
+            + len(e.get("attachments", ())) + (1 if self.rec(inst).get("unique") else 0)
+
+    # --- decisions ------------------------------------------------------------------------------
+
+    def choose(self, view, ask):
+        choices = ask["choices"]
+        if len(choices) == 1:
+            return choices[0]
+        self.now = {e["card"]: e.get("str") for p in view["seats"] for e in p["play"]}
+        handler = getattr(self, "on_" + ask["kind"], None)
+        choice = handler(view, ask) if handler is not None else None
+        if choice is not None and choice in choices:
+            return choice
+        return super().choose(view, ask)
+
+    @staticmethod
+    def _of(ask, *kinds):
+        return [c for c in ask["choices"] if c[0] in kinds]
+
+    @staticmethod
+    def _exit(ask):
+        for word in ("done", "pass"):
+            if [word] in ask["choices"]:
+                return [word]
+        return None
+
+    # setup and marshalling
+
+    def _card_score(self, view, choice):
+        kind, inst = choice[0], choice[1]
+        rec = self.rec(inst)
+        if kind == "duplicate":
+            return 1000 + (10 if rec.get("type") == "character" else 0)
+        cost = self.cost(inst)
+        if rec.get("type") == "character":
+            return 300 + 10 * cost + (rec.get("str") or 0) + len(rec.get("icons") or ())
+        if rec.get("type") == "location":
+            early = view.get("round", 0) <= 3
+            return 200 + 10 * cost + (40 if early else 10) * (rec.get("income") or 0) + 5 * (rec.get("influence") or 0)
+        if kind == "attach":
+            host = choice[2]
+            mine = host in self.entries(view, view["seat"])
+            hostile = any(r.get("attach_to") == "opponent_character" for r in rec.get("restrictions") or ())
+            if mine == hostile:
+                return None  # a helpful card on an enemy, or a harmful one on a friend
+            return 100 + 10 * cost + self.strength(view, host)
+        return None
+
+    def _best_card(self, view, ask, kinds):
+        best, score = None, None
+        for c in self._of(ask, *kinds):
+            s = self._card_score(view, c)
+            if s is not None and (score is None or s > score):
+                best, score = c, s
+        return best
+
+    def on_setup(self, view, ask):
+        return self._best_card(view, ask, ("place",)) or self._exit(ask)
+
+    def on_marshal(self, view, ask):
+        pick = self._best_card(view, ask, ("duplicate", "marshal", "attach"))
+        if pick is not None:
+            return pick
+        return self._of(ask, "ambush")[0] if self._of(ask, "ambush") else self._exit(ask)
+
+    # the plot phase
+
+    def on_plot(self, view, ask):
+        me = view["seat"]
+        hand = view["seats"][me].get("hand", [])
+        gold_need = sum(self.cost(i) for i in hand if self.rec(i).get("type") in ("character", "location"))
+        early = view["round"] <= 2
+        w_income = 1.5 if early else (1.0 if gold_need >= 4 else 0.4)
+        stronger = all(self.board(view, me) >= self.board(view, s) for s in self.opponents(view))
+        w_claim = 1.2 if (self.ahead(view) or stronger) and not early else 0.5
+        best, score = None, None
+        for c in self._of(ask, "plot"):
+            rec = self.rec(c[1])
+            p = rec.get("plot") or {}
+            s = w_income * (p.get("income") or 0) + w_claim * (p.get("claim") or 0) + 0.15 * (p.get("initiative") or 0)
+            if rec.get("name") == "Valar Morghulis":
+                s -= 3  # kills every character: kept for last
+            if score is None or s > score:
+                best, score = c, s
+        return best
+
+    def on_first_player(self, view, ask):
+        return ["first", view["seat"]]
+
+    def on_title(self, view, ask):
+        me = view["seat"]
+        hand = view["seats"][me].get("hand", [])
+        gold_need = sum(self.cost(i) for i in hand if self.rec(i).get("type") in ("character", "location"))
+        mine = self.standing(view, me)
+        strong = {t: sum(self.strength(view, i) for i in mine if t in self.icons(view, i)) for t in TYPES}
+        best_type = max(TYPES, key=lambda t: strong[t])
+        scores = {"master_of_coin": 1.0 + (2.0 if gold_need >= 5 or view["round"] <= 2 else 0.5),
+                  "master_of_laws": 1.5, "hand_of_the_king": 0.6,
+                  "crown_regent": 1.8 + (1.0 if self.ahead(view) else 0) + (0.8 if best_type == "power" else 0),
+                  "lord_commander": 1.6 + (0.8 if best_type == "military" else 0),
+                  "master_of_whispers": 1.5 + (0.8 if best_type == "intrigue" else 0)}
+        return max(self._of(ask, "title"), key=lambda c: scores.get(c[1], 0))
+
+    # challenges: attacking
+
+    def _plan(self, view, ctype, opp, exclude=()):
+        """(my attackers' STR, the defender's possible STR, the Intimidate bar) for a challenge now."""
+        me = view["seat"]
+        mine = self.standing(view, me, ctype, exclude)
+        sneaks = sum(1 for i in mine if "stealth" in self.keywords(view, i))
+        theirs = sorted((self.strength(view, i) for i in self.standing(view, opp, ctype)
+                         if "stealth" not in self.keywords(view, i)), reverse=True)[sneaks:]
+        theirs += [self.strength(view, i) for i in self.standing(view, opp, ctype) if "stealth" in self.keywords(view, i)]
+        bars = [self.strength(view, i) for i in mine if "intimidate" in self.keywords(view, i)]
+        bar = max(bars) if bars else None
+        defence = sum(s for s in theirs if bar is None or s >= bar)
+        if theirs:
+            defence += self.title_bonus(view, opp, ctype)
+        return self.side(view, mine, me, ctype), defence
+
+    def claim(self, view, seat):
+        plot = view["seats"][seat].get("revealed")
+        return ((self.rec(plot).get("plot") or {}).get("claim") or 0) if plot else 1
+
+    def _claim_worth(self, view, ctype, opp):
+        claim = self.claim(view, view["seat"])
+        if claim <= 0:
+            return 0.1
+        p = view["seats"][opp]
+        if ctype == "military":
+            return 2.0 * min(claim, len(self.entries(view, opp))) if self.entries(view, opp) else 0.2
+        if ctype == "intrigue":
+            return 1.0 * min(claim, p["hand_size"]) if p["hand_size"] else 0.2
+        return 2.0 * min(claim, p["power"]) if p["power"] else 0.3
+
+    def on_challenge(self, view, ask):
+        best, score = None, 0.0
+        me = view["seat"]
+        for c in self._of(ask, "challenge"):
+            _, ctype, opp = c
+            atk, dfn = self._plan(view, ctype, opp)
+            if atk < max(1, dfn):
+                continue
+            worth = self._claim_worth(view, ctype, opp)
+            if dfn == 0:
+                worth += 1.5  # unopposed: a power for the House
+            worth += 0.8 * sum(1 for i in self.standing(view, me, ctype) if "renown" in self.keywords(view, i))
+            worth += 0.3 * (atk - dfn > 2)
+            worth += 0.2 * self.team_power(view, opp) / view["goal"]  # hold back the leader
+            if worth > score:
+                best, score = c, worth
+        return best or self._exit(ask)
+
+    def on_attackers(self, view, ask):
+        ch = view["challenge"]
+        me = view["seat"]
+        free = [c[1] for c in self._of(ask, "attacker")]
+        declared = list(ch["attackers"])
+        _, need = self._plan(view, ch["type"], ch["defender"])
+        have = self.side(view, declared, me, ch["type"])
+        if declared and have >= max(1, need) + (1 if need else 0):
+            return self._exit(ask)
+        # Renown attackers earn a power on a win: send them along first when they are free.
+        renown = [i for i in free if "renown" in self.keywords(view, i)]
+        if renown and have < max(1, need) + 2:
+            return ["attacker", max(renown, key=lambda i: self.strength(view, i))]
+        if not free:
+            return self._exit(ask)
+        want = max(1, need) + (1 if need else 0) - have
+        enough = [i for i in free if self.side(view, declared + [i], me, ch["type"]) - have >= want]
+        if need == 0:
+            # Unopposed: the cheapest attacker with STR is enough.
+            pick = min(free, key=lambda i: (self.strength(view, i) == 0, self.cost(i), self.strength(view, i)))
+        elif enough:
+            pick = min(enough, key=lambda i: (self.strength(view, i), self.cost(i)))
+        else:
+            pick = max(free, key=lambda i: (self.strength(view, i), -self.cost(i)))
+        return ["attacker", pick]
+
+    def on_stealth(self, view, ask):
+        ch = view["challenge"]
+        opp = ch["target"]
+        useful = [c for c in self._of(ask, "stealth")
+                  if c[2] in self.standing(view, opp, ch["type"])]
+        if not useful:
+            return self._exit(ask)
+        return max(useful, key=lambda c: self.strength(view, c[2]))
+
+    def on_retarget(self, view, ask):
+        ch = view["challenge"]
+        return min(self._of(ask, "target"),
+                   key=lambda c: (self._plan(view, ch["type"], c[1])[1], -self.power(view, c[1])))
+
+    def on_redirect(self, view, ask):
+        ch = view["challenge"]
+        me = view["seat"]
+        if ch["defender"] == me:
+            return ["redirect"]  # the Crown Regent sends a challenge at itself elsewhere
+        if view["seats"][me].get("title") == "lord_commander" and ch["type"] == "military":
+            atk = self.side(view, ch["attackers"], ch["attacker"], "military")
+            mine = self.side(view, self.standing(view, me, "military"), me, "military")
+            if mine > atk:
+                return ["redirect"]
+        return ["pass"]
+
+    # challenges: defending
+
+    def on_defenders(self, view, ask):
+        ch = view["challenge"]
+        me = view["seat"]
+        ctype = ch["type"]
+        attackers = list(ch["attackers"])
+        bars = [self.strength(view, i) for i in attackers if "intimidate" in self.keywords(view, i)]
+        bar = max(bars) if bars else None
+        atk = self.side(view, attackers, ch["attacker"], ctype)
+        free = [c[1] for c in self._of(ask, "defender")]
+        mine = [i for i in ch["defenders"] if i in self.entries(view, me)]
+        have = self.side(view, mine, me, ctype, bar)
+        if mine and have > atk:
+            return ["done"]
+        can = self.side(view, mine + free, me, ctype, bar)
+        target = ch["target"]
+        p = view["seats"][target]
+        hurts = {"military": bool(self.entries(view, target)), "intrigue": p["hand_size"] > 0,
+                 "power": p["power"] > 0}[ctype]
+        renown = sum(1 for i in attackers if "renown" in self.keywords(view, i))
+        useful = [i for i in free if bar is None or self.strength(view, i) >= bar]
+        if can > atk and useful and (hurts or renown or self.challenges_done(view)):
+            want = atk + 1 - have
+            enough = [i for i in useful if self.side(view, mine + [i], me, ctype, bar) - have >= want]
+            if enough:
+                return ["defender", min(enough, key=lambda i: (self.strength(view, i), self.cost(i)))]
+            return ["defender", max(useful, key=lambda i: self.strength(view, i))]
+        if not mine and useful:
+            late = self.team_power(view, ch["attacker"]) >= view["goal"] - 4
+            if late or self.challenges_done(view):
+                weakest = min(useful, key=lambda i: (self.strength(view, i) == 0, self.cost(i), self.strength(view, i)))
+                if self.strength(view, weakest) > 0:
+                    return ["defender", weakest]  # no unopposed power for them
+        return ["done"]
+
+    # claims, kills and saves
+
+    def on_claim_kill(self, view, ask):
+        return min(self._of(ask, "kill"), key=lambda c: (self.value(view, c[1]), c[1]))
+
+    on_deadly = on_claim_kill
+
+    def on_save(self, view, ask):
+        target = (ask.get("data") or {}).get("card")
+        me = view["seats"][view["seat"]]
+        if target is not None and not any(e["card"] == target for e in me["play"] + me["attachments"]):
+            return ["pass"]  # not this seat's card
+        dups = self._of(ask, "dup")
+        if dups:
+            return dups[0]
+        saves = self._of(ask, "save")
+        return saves[0] if saves else ["pass"]
+
+    def on_vigilant(self, view, ask):
+        stand = self._of(ask, "stand")
+        return stand[0] if stand else ["done"]
+
+    on_vengeful = on_vigilant
+
+    def on_infamy(self, view, ask):
+        return ["house"]
+
+    def on_winner(self, view, ask):
+        for seat in (view["seat"], self.partner(view)):
+            if ["winner", seat] in ask["choices"]:
+                return ["winner", seat]
+        return None
+
+    def on_influence(self, view, ask):
+        if ["title_influence"] in ask["choices"]:
+            return ["title_influence"]
+        # Kneel what is least needed: non-characters first, then the weakest character.
+        return min(self._of(ask, "kneel_influence"),
+                   key=lambda c: (self.is_character(c[1]), self.strength(view, c[1]), c[1]))
+
+    # windows
+
+    def on_action(self, view, ask):
+        ambush = self._of(ask, "ambush")
+        if ambush:
+            return max(ambush, key=lambda c: self.cost(c[1]))
+        return ["pass"]
+
+    def on_response(self, view, ask):
+        used = self._of(ask, "respond")
+        return used[0] if used else ["pass"]
+
+    def on_cancel(self, view, ask):
+        return ["pass"]
+
+    def on_draw(self, view, ask):
+        return ask["choices"][0]
