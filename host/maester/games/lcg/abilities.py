@@ -232,7 +232,14 @@ def _event_allowed(state, seat, src):
 def _ambush_ok(state, seat, src):
     from . import flow
     return flow.can_enter_play(state, seat, src) \
-        and available_influence(state, seat) >= (M.info(state, src)["cost"] or 0)
+        and available_influence(state, seat) >= (M.info(state, src)["cost"] or 0) \
+        and (M.info(state, src)["type"] != "attachment" or bool(_ambush_hosts(state, seat, src)))
+
+
+def _ambush_hosts(state, seat, src):
+    """An attachment put into play by Ambush goes on a card it may legally be attached to."""
+    from . import flow
+    return [h for h in M.in_play(state["g"]) if flow.attach_ok(state, seat, src, h)]
 
 
 def response_choices(state, seat, ev):
@@ -279,6 +286,9 @@ def legal_targets(state, seat, src, ab, ev=None):
 def start(ctx, seat, choice, ev=None):
     """Begin resolving the ability (or Ambush) that `choice` names."""
     if choice[0] == "ambush":
+        if M.info(ctx.state, choice[1])["type"] == "attachment":
+            ctx.push({"s": "ambush_host", "seat": seat, "card": choice[1]})  # its host first, then the cost
+            return
         ctx.push({"s": "influence", "seat": seat, "need": M.info(ctx.state, choice[1])["cost"] or 0, "paid": 0},
                  {"s": "ambush_in", "seat": seat, "card": choice[1]})
         return
@@ -297,7 +307,32 @@ def ability_step(g, seat, src, idx, ev):
 def ambush_in(ctx, st, answer):
     from . import flow
     ctx.emit("ambush", seat=st["seat"], card=st["card"])
-    flow.enter_play(ctx, st["seat"], st["card"], how="ambush")
+    host = st.get("host")
+    if host is None:
+        flow.enter_play(ctx, st["seat"], st["card"], how="ambush")
+        return
+    g = ctx.g
+    if g["cards"][host]["zone"] != "play":  # the host left play while the cost was paid: it stays in hand
+        return
+    M.take_out(g, st["card"])
+    g["cards"][st["card"]]["ctrl"] = st["seat"]
+    M.put(g, st["card"], "play")
+    flow.attach(ctx, st["card"], host)
+    note_in_play(g, st["card"])
+    from . import timing
+    timing.trigger(ctx, {"e": "entered_play", "card": st["card"], "seat": st["seat"]}, st["seat"])
+
+
+@step
+def ambush_host(ctx, st, answer):
+    """Ambush of an attachment: choose the card it goes on, then pay its cost with influence."""
+    if answer is None:
+        ctx.ask(st["seat"], "target", [["target", h] for h in _ambush_hosts(ctx.state, st["seat"], st["card"])],
+                "%s: choose the card it is attached to" % M.info(ctx.state, st["card"])["name"],
+                public="chooses a target")
+        return
+    ctx.push({"s": "influence", "seat": st["seat"], "need": M.info(ctx.state, st["card"])["cost"] or 0, "paid": 0},
+             {"s": "ambush_in", "seat": st["seat"], "card": st["card"], "host": answer[1][1]})
 
 
 @step
