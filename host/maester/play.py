@@ -20,18 +20,20 @@ from pathlib import Path
 
 from . import tui
 from .argtypes import int_range, seconds, serial_port
-from .bots import make_bot
+from .bots import card_info, make_bot
 from .cardsdb import maester_home, read_last
 from .engine import PUBLIC, core
 from .engine.session import EngineFault, Session
 
-GAMES = ("btwixt", "intrigue", "oathbreaker")
-TITLES = {"btwixt": "B'Twixt", "intrigue": "Westeros Intrigue", "oathbreaker": "Oathbreaker"}
+GAMES = ("btwixt", "intrigue", "oathbreaker", "lcg")
+TITLES = {"btwixt": "B'Twixt", "intrigue": "Westeros Intrigue", "oathbreaker": "Oathbreaker",
+          "lcg": "A Game of Thrones: The Card Game"}
 VARIANTS = {"btwixt": "advanced, draft, kingsmoot, revealed, short",
             "intrigue": "floor, mat, most_swords, narrow_two, winner_exempt, winner_starts",
-            "oathbreaker": "aloof_king, cagey_court, night_is_dark, order_in_court"}
+            "oathbreaker": "aloof_king, cagey_court, night_is_dark, order_in_court",
+            "lcg": "littlefinger, two_on_two"}
 DEFAULT_PLAYERS = 4
-GAME_PLAYERS = {"oathbreaker": 6}  # games whose default table is not DEFAULT_PLAYERS
+GAME_PLAYERS = {"oathbreaker": 6, "lcg": 2}  # games whose default table is not DEFAULT_PLAYERS
 PLAY_DELAY = 0.4   # seconds between two bot moves in `play`
 DELAY = seconds(0, 60)  # --delay: refused while parsing if negative, nan, inf or absurdly long
 SEATS = int_range(2, 8)  # --players: the widest range of the games; each game's config checks its own
@@ -142,8 +144,8 @@ class Screen:
                 self.draw(PUBLIC)
         else:
             self.draw(self.watcher())
-        if seat not in self.humans and self.delay:
-            time.sleep(self.delay)
+        if seat not in self.humans and self.delay and any(core.visible(e, self.watcher()) for e in events):
+            time.sleep(self.delay)  # a bot's move that shows nothing (a pass in a window) takes no pause
 
     def ask_human(self, ask):
         state = self.session.state
@@ -234,7 +236,7 @@ def _wait_for_page(session, ask_id, poll=0.05):
 def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False):
     state = session.state
     game = core.get_game(state["game"])
-    info = state["config"].get("cards", {}).get("info")
+    info = card_info(state)
     seats = range(game.seat_count(state))
     bots = {s: make_bot(state["game"], bots_kind, state["seed"], s, info) for s in seats if s not in humans}
     screen = Screen(session, humans, delay, plain)
@@ -305,8 +307,22 @@ def _plain(args):
     return args.plain or not sys.stdout.isatty()
 
 
-def _start(game, players, humans, variants, seed, bots_kind, delay, log, plain, title, table=False):
-    players = players or GAME_PLAYERS.get(game, DEFAULT_PLAYERS)
+def _config(game, players, variants, decks_text=None):
+    """The game's config from the command line: --players (else one seat per --decks name, else
+    the game's default), --variant and --decks (the LCG's starter decks, checked by name and count)."""
+    from .sim import parse_decks
+    decks = parse_decks(game, decks_text, players)
+    if players is None and decks:
+        players = len(decks)
+    config = {"players": players or GAME_PLAYERS.get(game, DEFAULT_PLAYERS), "variants": list(variants or [])}
+    if decks:
+        config["decks"] = decks
+    return config
+
+
+def _start(game, players, humans, variants, seed, bots_kind, delay, log, plain, title, table=False, decks=None):
+    config = _config(game, players, variants, decks)
+    players = config["players"]
     humans = sorted(set(humans or []))
     for h in humans:
         if not 0 <= h < players:
@@ -316,7 +332,7 @@ def _start(game, players, humans, variants, seed, bots_kind, delay, log, plain, 
     path = Path(log).resolve() if log else _default_log(game)
     path.parent.mkdir(parents=True, exist_ok=True)
     extra = {"humans": humans, "bots": bots_kind, "delay": delay, "table": table}
-    session = Session.new(game, {"players": players, "variants": list(variants or [])}, seed, str(path), extra)
+    session = Session.new(game, config, seed, str(path), extra)
     _remember(path)
     note = "%s: %d players, seed %d, log %s" % (title, players, seed, path)
     try:
@@ -390,10 +406,10 @@ def _start_board(args):
     """`maester play GAME` on a board: every seat is a person; chance is observed from taps."""
     from .engine import new_game
     game = args.game
-    players = args.players or GAME_PLAYERS.get(game, DEFAULT_PLAYERS)
+    config = _config(game, args.players, args.variant, args.decks)
+    players = config["players"]
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
-    observe = list(importlib.import_module("maester.games.%s" % game).OBSERVABLE)  # the deck is shuffled by hand
-    config = {"players": players, "variants": list(args.variant or []), "observe": observe}
+    config["observe"] = list(importlib.import_module("maester.games.%s" % game).OBSERVABLE)  # shuffled by hand
     state, _ = new_game(game, config, seed)  # the card table, to check the stickers before anything is written
     board = open_board(state, args.port, args.profile, args.allow_missing, args.sim_stickers)
     try:
@@ -424,13 +440,13 @@ def cmd_play(args):
         return _start_board(args)
     delay = PLAY_DELAY if args.delay is None else args.delay
     return _start(args.game, args.players, args.human, args.variant, args.seed, args.bots, delay, args.log,
-                  _plain(args), TITLES[args.game], table=args.table is not False)
+                  _plain(args), TITLES[args.game], table=args.table is not False, decks=args.decks)
 
 
 def cmd_demo(args):
     delay = 0 if args.fast else DEMO_DELAY
     return _start(args.game, args.players, args.human, (), args.seed, "heuristic", delay, args.log, _plain(args),
-                  "%s demo" % TITLES[args.game], table=args.table is not False)
+                  "%s demo" % TITLES[args.game], table=args.table is not False, decks=args.decks)
 
 
 def cmd_resume(args):
@@ -458,7 +474,13 @@ def cmd_resume(args):
         session.close()
 
 
-PLAYERS_HELP = "seats at the table: B'Twixt 3 to 6, Intrigue 2 to 6 (default 4), Oathbreaker 5 to 8 (default 6)"
+PLAYERS_HELP = ("seats at the table: B'Twixt 3 to 6, Intrigue 2 to 6 (default 4), Oathbreaker 5 to 8 (default 6), "
+                "the LCG 2 to 6 (default 2)")
+
+
+DECKS_HELP = ("the LCG: one starter deck per seat, comma-separated, from stark, lannister, baratheon and "
+              "targaryen; a deck may sit at two seats (default: those four in turn; without --players, one seat "
+              "per deck)")
 
 
 def _screen_options(p):
@@ -478,7 +500,8 @@ def register(sub):
                                    "choices a tap cannot say on their seat page. The terminal shows the public "
                                    "table. With --sim: a simulated table in this terminal, seats named with --human "
                                    "typed at the keyboard, the others bots. Examples: maester play btwixt "
-                                   "--players 4;  maester play intrigue --sim --human 0")
+                                   "--players 4;  maester play intrigue --sim --human 0;  maester play lcg --sim "
+                                   "--decks stark,targaryen --human 0")
     p.add_argument("game", choices=GAMES, help="which game")
     p.add_argument("--sim", action="store_true",
                    help="no hardware: a simulated table in this terminal, bots at the seats not --human")
@@ -501,6 +524,7 @@ def register(sub):
     p.add_argument("--variant", action="append", metavar="V",
                    help="a variant; repeat to combine (%s)"
                         % "; ".join("%s: %s" % (TITLES[g], VARIANTS[g]) for g in GAMES))
+    p.add_argument("--decks", metavar="D,D,...", help=DECKS_HELP)
     p.add_argument("--log", metavar="PATH", help="the game log (default $MAESTER_HOME/games/<time>-<game>.sqlite)")
     p.add_argument("--delay", type=DELAY, metavar="SECONDS",
                    help="pause after each bot move, %s (default %s)" % (DELAY.span, PLAY_DELAY))
@@ -521,11 +545,12 @@ def register(sub):
     p = sub.add_parser("demo", help="watch bots play a whole game (B'Twixt unless named)",
                        description="Bots play a whole game (B'Twixt, or the game named) on screen in about "
                                    "half a minute. With --human a person takes that seat. The game is logged "
-                                   "like `play`. Example: maester demo intrigue")
+                                   "like `play`. Examples: maester demo intrigue;  maester demo lcg --decks baratheon,lannister")
     p.add_argument("game", nargs="?", default="btwixt", choices=GAMES, help="which game (default btwixt)")
     p.add_argument("--human", type=int, action="append", metavar="SEAT", help="a seat (from 0) you play")
     p.add_argument("--players", type=SEATS, metavar="N", help=PLAYERS_HELP)
     p.add_argument("--seed", type=int, help="the game's seed (default: random, printed)")
+    p.add_argument("--decks", metavar="D,D,...", help=DECKS_HELP)
     p.add_argument("--fast", action="store_true", help="no pause between moves")
     p.add_argument("--log", metavar="PATH", help="the game log (default $MAESTER_HOME/games/<time>-<game>.sqlite)")
     _screen_options(p)

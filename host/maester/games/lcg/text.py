@@ -2,11 +2,13 @@
 
 `describe_event(g, event, viewer, cards)` follows the other games: `g` is the engine's state["g"]
 or a view, `cards` the config's card table. Private events (a seat's drawn cards, its face-down
-setup) carry their own visibility and are filtered before they get here; a public line never names
-a card that is not face up on the table.
+setup) carry their own visibility, and a viewer who may not read one gets None (the host's screen
+passes every event, as the other games' text modules expect); a public line never names a card
+that is not face up on the table.
 """
 
 from ...engine import PUBLIC
+from ..text import hidden_from
 
 HOUSES = {"stark": "Stark", "lannister": "Lannister", "baratheon": "Baratheon", "targaryen": "Targaryen",
           "greyjoy": "Greyjoy", "martell": "Martell"}
@@ -86,11 +88,27 @@ def describe_choice(state, ask, choice, viewer=None):
              "kneel_influence": "Kneel %s for influence", "stand": "Stand %s", "card": "On %s",
              "ambush": "Ambush: put %s into play"}
     if kind in words and len(choice) > 1 and isinstance(choice[1], str):
-        return words[kind] % c(choice[1])
+        return words[kind] % c(choice[1]) + _detail(state, kind, choice[1])
     return {"redirect": "Redirect the challenge"}.get(kind, " ".join(str(x) for x in choice))
 
 
+def _detail(state, kind, inst):
+    """What a person weighs in a menu: the gold a card costs, the STR a character brings."""
+    from . import model as M
+    g = state.get("g") or {}
+    if inst not in g.get("cards", {}):
+        return ""
+    if kind in ("marshal", "place"):
+        seat = g["cards"][inst]["owner"]
+        return " (%d gold)" % M.gold_cost(state, seat, inst)
+    if kind in ("attacker", "defender", "kill") and M.is_character(state, inst):
+        return " (STR %d)" % M.strength(state, inst)
+    return ""
+
+
 def describe_event(g, e, viewer=PUBLIC, cards=None):
+    if hidden_from(e, viewer):  # the host's screen passes every event: a private one is not the public's
+        return None
     names = Names(g, cards)
     s, c = names.seat, names.card
     k = e["e"]
@@ -127,7 +145,8 @@ def describe_event(g, e, viewer=PUBLIC, cards=None):
     if k == "duplicate":
         return "%s adds a duplicate to %s" % (s(e["seat"]), c(e["on"]))
     if k == "challenge":
-        return "%s makes a %s challenge against %s" % (s(e["seat"]), e["type"], s(e["against"]))
+        return "%s makes %s %s challenge against %s" % (s(e["seat"]), "an" if e["type"][0] in "aeiou" else "a",
+                                                       e["type"], s(e["against"]))
     if k == "attackers":
         return "Attackers: %s" % names.cards_text(e["cards"])
     if k == "defenders":
@@ -141,6 +160,8 @@ def describe_event(g, e, viewer=PUBLIC, cards=None):
     if k == "power":
         on = " on %s" % c(e["card"]) if e.get("card") else ""
         return "%s gains %d power%s (%s)" % (s(e["seat"]), e["amount"], on, e["why"])
+    if k == "power_moved" and not e["amount"]:
+        return "%s has no power on its House to take (%s)" % (s(e["frm"]), e["why"])
     if k == "power_moved":
         return "%d power moves from %s to %s (%s)" % (e["amount"], s(e["frm"]), s(e["to"]), e["why"])
     if k == "discarded_at_random":
@@ -150,12 +171,45 @@ def describe_event(g, e, viewer=PUBLIC, cards=None):
     if k == "control":
         return "%s takes control of %s" % (s(e["seat"]), c(e["card"]))
     if k == "left_play":
-        return "%s goes to the %s pile" % (c(e["card"]), e["to"]) if e["to"] in ("dead", "discard") \
+        if e["to"] in ("dead", "discard"):
+            return "%s goes to the %s pile" % (c(e["card"]), e["to"])
+        if e["to"] == "deck":
+            return "%s goes back on top of its owner's deck" % c(e["card"])
+        return "%s returns to its owner's %s" % (c(e["card"]), e["to"]) if e["to"] == "hand" \
             else "%s leaves play (%s)" % (c(e["card"]), e["to"])
     if k == "dominance":
         return "Dominance: %s" % ("tie, nobody" if e["winner"] is None else s(e["winner"]))
     if k == "ability":
         return "%s uses %s%s" % (s(e["seat"]), c(e["card"]), " on %s" % c(e["target"]) if isinstance(e.get("target"), str) else "")
+    if k == "ambush":
+        return "%s ambushes with %s" % (s(e["seat"]), c(e["card"]))
+    if k == "put_into_play":
+        return "%s puts %s into play" % (s(e["seat"]), c(e["card"]))
+    if k == "attached":
+        return "%s is attached to %s" % (c(e["card"]), c(e["on"]))
+    if k == "canceled":
+        return "%s is cancelled" % c(e["card"])
+    if k == "saved":
+        how = "by discarding a duplicate" if e.get("by") == "duplicate" else "by %s" % c(e["by"])
+        return "%s is saved %s" % (c(e["card"]), how)
+    if k == "stood_card":
+        return "%s stands (%s)" % (c(e["card"]), e["why"])
+    if k == "stood":
+        return "Every card stands"
+    if k == "taxed":
+        return "Unspent gold returns to the treasury"
+    if k == "plots_recycled":
+        return "%s takes back its used plots" % s(e["seat"])
+    if k == "power_lost":
+        return "%s loses %d power (%s)" % (s(e["seat"]), e["amount"], e["why"])
+    if k == "gold_given":
+        return "%s gives %d gold to %s" % (s(e["seat"]), e["amount"], s(e["to"]))
+    if k == "influence_paid":
+        return "%s pays %d influence" % (s(e["seat"]), e["paid"])
+    if k == "title_used":
+        return "%s uses the %s title" % (s(e["seat"]), TITLE_NAMES.get(e["title"], e["title"]))
+    if k == "redirected":
+        return "The challenge turns on %s (%s)" % (s(e["to"]), TITLE_NAMES.get(e["by"], e["by"]))
     if k == "game_over":
         return "Game over: %s win%s" % (" and ".join(s(w) for w in e["winners"]), "" if len(e["winners"]) > 1 else "s")
     fields = ", ".join("%s %s" % (key, v) for key, v in e.items() if key not in ("e", "vis"))
