@@ -33,7 +33,8 @@ def pinmaps():
 
 def test_every_board_has_a_pin_map_and_every_game_profile_exists():
     assert sorted(p.stem for p in hwconfig.PINS_DIR.glob("*.json")) == sorted(BOARDS)
-    for game, players in (("btwixt", range(3, 7)), ("intrigue", range(2, 7)), ("oathbreaker", range(5, 9))):
+    for game, players in (("btwixt", range(3, 7)), ("intrigue", range(2, 7)), ("oathbreaker", range(5, 9)),
+                          ("lcg", range(2, 7))):
         for n in players:
             assert "%s-%dp" % (game, n) in PROFILES
 

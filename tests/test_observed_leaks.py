@@ -152,3 +152,31 @@ def test_oathbreaker_what_a_noble_may_tap_does_not_tell_what_the_others_were_dea
     a = next(x["seat"] for x in state["asks"] if x["kind"] in TAPS)
     worlds = two_worlds(state, a, lambda c: c, lambda c: [-ord(ch) for ch in c])
     assert_same_for(worlds, a)
+
+
+# --- The LCG ---------------------------------------------------------------------------------------
+
+def test_lcg_what_a_seat_may_tap_does_not_tell_what_the_other_drew():
+    # A real, hand-shuffled deck: each seat taps the cards it draws. Seat 0 draws its setup hand
+    # first, the first cards of its deck list in one world and the last ones in the other; then
+    # seat 1 draws the same card in both. What seat 1 is offered and sees, and the public view,
+    # must be the same in both worlds.
+    state, _ = new_game("lcg", {"players": 2, "observe": ["draws"], "first": 0, "owner_cards": False}, 6)
+    worlds = []
+    for end in (0, -1):
+        s, events = copy.deepcopy(state), []
+        while s["asks"][0]["seat"] == 0:
+            ask = s["asks"][0]
+            assert ask["kind"] == "draw"
+            result = apply(s, {"seat": 0, "ask": ask["id"], "choice": ask["choices"][end]})
+            events += result.events
+        mine = s["asks"][0]
+        assert (mine["seat"], mine["kind"]) == (1, "draw")
+        result = apply(s, {"seat": 1, "ask": mine["id"], "choice": mine["choices"][3]})
+        worlds.append([s, events + result.events])
+    (s1, e1), (s2, e2) = worlds
+    assert s1["g"]["players"][0]["hand"] != s2["g"]["players"][0]["hand"]
+    assert s1["asks"][0]["seat"] == 1, "seat 1 should still be drawing"
+    assert view(s1, 1) == view(s2, 1), "seat 1's view or choices tell what seat 0 drew"
+    assert view(s1, PUBLIC) == view(s2, PUBLIC)
+    assert filter_events(e1, 1) == filter_events(e2, 1)

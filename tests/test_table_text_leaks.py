@@ -28,7 +28,7 @@ from maester.table.taps import asks_at, command_for_tap, meanings
 from maester.web.app import WebGame
 from test_board_play import table_game  # noqa: F401 (the fixture: TableGame processes, closed after the test)
 
-GAMES = [("btwixt", 3, ["short"], 5), ("intrigue", 2, [], 3), ("oathbreaker", 5, [], 5)]
+GAMES = [("btwixt", 3, ["short"], 5), ("intrigue", 2, [], 3), ("oathbreaker", 5, [], 5), ("lcg", 2, [], 4)]
 HAND_KEYS = ("hands", "decree_hands_all")  # per seat, in the referee view (Oathbreaker's decrees too)
 MOVES = 400
 WAIT = 20.0
@@ -43,6 +43,8 @@ def hands(state):
     for key in HAND_KEYS:
         for seat, cards in enumerate(ref.get(key) or []):
             out.setdefault(seat, []).extend(cards)
+    for seat, record in enumerate(ref.get("seats") or []):  # the LCG: each seat's record holds its hand
+        out.setdefault(seat, []).extend(record.get("hand") or [])
     return out
 
 

@@ -27,7 +27,7 @@ FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 INK, GREY, PAPER = "#222222", "#888888", "#ffffff"
 WIRE = {"sck": "#1f77b4", "mosi": "#2ca02c", "miso": "#d62728", "cs": "#9467bd", "led": "#e377c2",
         "v5": "#d62728", "v33": "#ff7f0e", "gnd": "#222222"}
-GAMES = {"btwixt": "B'Twixt", "intrigue": "Westeros Intrigue", "oathbreaker": "Oathbreaker", "agot-lcg": "AGoT LCG"}
+GAMES = {"btwixt": "B'Twixt", "intrigue": "Westeros Intrigue", "oathbreaker": "Oathbreaker", "lcg": "AGoT: The Card Game"}
 SEG_COLOURS = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#9a6324",
                "#469990", "#808000", "#000075", "#bfef45", "#fabed4", "#dcbeff")
 
@@ -263,6 +263,14 @@ def table_layout(profile, pinmaps):
     for seg in segs:
         if seg["name"].startswith("seat") and seg["name"][4:].isdigit() and int(seg["name"][4:]) < n:
             seat_segs[int(seg["name"][4:])] = seg
+    # Other segments of one seat ("power0", "first0" beside "seat0"): drawn with it, at its place.
+    seat_runs = {s: [seg] for s, seg in seat_segs.items()}
+    for seg in segs:
+        base = seg["name"].rstrip("0123456789")
+        tail = seg["name"][len(base):]
+        if base != "seat" and tail and int(tail) in seat_runs:
+            seat_runs[int(tail)].append(seg)
+    placed = [seg for run in seat_runs.values() for seg in run]
     zoned = any(r["role"] == "zone" for r in readers)
     out = 0.64 if zoned else 0.58  # seat readers move out to leave the middle to the zone readers
     for r in readers:
@@ -272,14 +280,25 @@ def table_layout(profile, pinmaps):
             a = math.atan2(sum(math.sin(angle[s]) for s in r["seats"]), sum(math.cos(angle[s]) for s in r["seats"]))
             draw_reader(*at(a, out), r)
     for s, seg in seat_segs.items():
+        if len(seat_runs[s]) > 1:
+            continue
         x, y = at(angle[s], 0.9)
         a = angle[s] + math.pi / 2
         draw_pixels(seg, x, y, 16 * math.cos(a), 16 * math.sin(a) * ay / ax)
+    for s, run in seat_runs.items():  # a seat's several segments follow the table's edge, in pixel order
+        if len(run) == 1:
+            continue
+        first = min(seg["start"] for seg in run)
+        k = max(seg["start"] + seg["length"] for seg in run) - first
+        step = min(16 / (0.9 * ax), 0.92 * 2 * math.pi / n / k)
+        for seg in run:
+            for p in range(seg["start"], seg["start"] + seg["length"]):
+                centres[p] = at(angle[s] + (p - first - (k - 1) / 2) * step, 0.9)
     table_readers = [r for r in readers if r["role"] != "seat" and not r.get("seats")]
     step = 76 if zoned else 90
     for i, r in enumerate(table_readers):
         draw_reader(cx + (i - (len(table_readers) - 1) / 2) * step, cy + 40, r)
-    others = [s for s in segs if s not in seat_segs.values()]
+    others = [s for s in segs if s not in placed]
     for i, seg in enumerate(others):
         if table_readers:  # above the shared readers
             y = cy - 24 - 26 * (len(others) - 1 - i)
@@ -297,7 +316,7 @@ def table_layout(profile, pinmaps):
     for seg in segs:
         for p in range(seg["start"], seg["start"] + seg["length"]):
             svg.circle(*centres[p], 5.5, colour[seg["name"]], INK, 0.8)
-    for s, seg in seat_segs.items():
+    for seg in placed:
         first = centres[seg["start"]]
         svg.text(first[0], first[1] - 9, str(seg["start"]), 8, "middle", fill=GREY)
 

@@ -81,18 +81,20 @@ def sim_uid(card):
 
 # ---------------------------------------------------------------- which cards need a tag
 
-def _copies(rec, group, sim):
-    n = rec.get("copies", 1)
+def _copies(rec, group, sim, sets=1):
+    n = rec.get("copies", 1) * sets
     name = rec["name"]
     return [Card("%s#%d" % (rec["id"], i), name + (", copy %d of %d" % (i, n) if n > 1 else ""), group, sim)
             for i in range(1, n + 1)]
 
 
-def cards_to_tag(game, include_sim=False):
+def cards_to_tag(game, include_sim=False, sets=1):
     """Every physical card of a game that carries a sticker, in the order enrollment asks for them.
 
     Simulation filler stands for cards the data does not know yet; it is left out unless
-    `include_sim` (add the real card with `maester cards add` first, then enroll it).
+    `include_sim` (add the real card with `maester cards add` first, then enroll it). `sets`
+    counts the boxes: the LCG at five or six players brings a starter deck twice, so a second Core
+    Set (copies "S5#2") is enrolled with --sets 2.
     """
     data = cardsdb.load(game)
     out = [Card("leader:%s" % l["id"], "Leader card: %s" % l["name"], "Leader cards", False)
@@ -115,7 +117,7 @@ def cards_to_tag(game, include_sim=False):
             group = GROUPS.get(section, section.replace("_", " ").capitalize())
             if rec.get("kind"):
                 group = "%s: %s" % (group, leader_names.get(rec.get("leader"), rec["kind"]))
-            out.extend(_copies(rec, group, sim))
+            out.extend(_copies(rec, group, sim, sets))
     return out
 
 
@@ -222,6 +224,8 @@ def register(sub):
     p.add_argument("--board", default="pico", choices=hwconfig.BOARDS, help="pin map of the simulated board")
     p.add_argument("--pick", action="store_true", help="tap any card, then pick which card it is from the list")
     p.add_argument("--only", type=int_range(1), metavar="N", help="stop after binding N cards")
+    p.add_argument("--sets", type=int_range(1, 9), default=1, metavar="N",
+                   help="the cards of N boxes of the game (the LCG at 5 or 6 players: --sets 2; default 1)")
     p.add_argument("--include-sim", action="store_true",
                    help="also enroll simulation filler (cards the data lacks; see `maester cards check`)")
     p.add_argument("--missing", action="store_true", help="list the cards still missing a tag and exit")
@@ -243,7 +247,7 @@ def _game_profile(game, name, board_name=None):
 
 
 def cmd_enroll(args, out=print):
-    cards = cards_to_tag(args.game, args.include_sim)
+    cards = cards_to_tag(args.game, args.include_sim, args.sets)
     tags = load_tags(args.game)
     if args.forget:
         gone = {u: c for u, c in tags.items() if args.forget in (u, c)}
@@ -260,7 +264,7 @@ def cmd_enroll(args, out=print):
         n, total = en.progress()
         out("%s: %d of %d cards bound; missing:\n%s" % (args.game, n, total, en.missing_text(limit=10 ** 6)))
         return 0
-    skipped = len(cards_to_tag(args.game, include_sim=True)) - len(cards)
+    skipped = len(cards_to_tag(args.game, include_sim=True, sets=args.sets)) - len(cards)
     if skipped:
         out("note: the card data lacks %d cards of the box (simulation filler stands in for them). Add them with "
             "`maester cards add %s` to enroll them; `maester cards check %s` lists them." % (skipped, args.game, args.game))

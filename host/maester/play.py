@@ -345,18 +345,33 @@ MISSING_SHOWN = 12  # cards named in the "no sticker" message; the rest are coun
 
 
 def missing_stickers(state, tags):
-    """The cards of this game (instance ids) that no enrolled sticker names, in a stable order."""
+    """The cards of this game (instance ids) that no enrolled sticker names, in a stable order.
+
+    A game whose stickers are not its instances (the LCG: a sticker names a code and a copy, the
+    reader says whose card it is) says what is missing itself, in its table module."""
     from .enroll import NO_TAG
     from .table.runner import sim_tags
+    hook = getattr(_game_table(state["game"]), "missing_stickers", None)
+    if hook is not None:
+        return hook(state, tags)
     cards = state["config"]["cards"]
     untagged = {i for key in NO_TAG.get(state["game"], ()) for i in cards.get(key, [])}
     have = set(tags.values())
     return sorted(c for c in set(sim_tags(state).values()) if c not in have and c not in untagged)
 
 
+def _game_table(game):
+    try:
+        return importlib.import_module("maester.games.%s.table" % game)
+    except ModuleNotFoundError:
+        return None
+
+
 def _missing_text(state, missing):
-    info = state["config"]["cards"].get("info", {})
+    cards = state["config"]["cards"]
+    info = cards.get("info") or cards.get("cards") or {}  # the LCG keeps its card records in "cards"
     game = state["game"]
+    enroll = getattr(_game_table(game), "enroll_command", lambda missing: "maester enroll %s" % game)(missing)
 
     def name(inst):
         base, _, copy = inst.partition("#")
@@ -366,8 +381,8 @@ def _missing_text(state, missing):
     filler = [c for c in missing if (info.get(c.split("#", 1)[0]) or {}).get("simulation")]
     shown = ", ".join(name(c) for c in missing[:MISSING_SHOWN])
     more = " and %d more" % (len(missing) - MISSING_SHOWN) if len(missing) > MISSING_SHOWN else ""
-    text = ("%d cards of this game have no sticker enrolled: %s%s. Enroll them with `maester enroll %s`, or start "
-            "anyway with --allow-missing and choose those cards on the seat pages." % (len(missing), shown, more, game))
+    text = ("%d cards of this game have no sticker enrolled: %s%s. Enroll them with `%s`, or start "
+            "anyway with --allow-missing and choose those cards on the seat pages." % (len(missing), shown, more, enroll))
     if filler:
         text += (" %d of them stand for cards the card data lacks (simulation filler): add each card you own with "
                  "`maester cards add %s`, then enroll it." % (len(filler), game))

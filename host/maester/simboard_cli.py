@@ -192,7 +192,7 @@ def register(sub):
     p = sub.add_parser("sim-board", help="a simulated board in its own process, on a pty (for play --port)",
                        description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--profile", metavar="NAME", help="the table profile (hardware/profiles), e.g. btwixt-4p")
-    p.add_argument("--game", choices=("btwixt", "intrigue", "oathbreaker"), help="the game, with --players")
+    p.add_argument("--game", choices=("btwixt", "intrigue", "oathbreaker", "lcg"), help="the game, with --players")
     p.add_argument("--players", type=int, help="the number of players (with --game)")
     p.add_argument("--board", default="pico", choices=("pico", "esp32s3"),
                    help="whose pin map the board config is written for, as `firmware flash --board` (default pico)")

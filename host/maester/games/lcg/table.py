@@ -1,0 +1,200 @@
+"""The LCG on the table: a card tapped on a seat's reader is that seat's card; what the LEDs show.
+
+Readers (hardware/profiles/lcg-*p.json): one in front of each seat, none in the middle. Every card
+has an owner and lies in front of one seat: in its owner's hand, deck, plot deck and piles, or in
+play on the side of the player who controls it (an attachment also lies on its host's side).
+
+Stickers name a physical card, ``"<code>#<copy>"`` (``maester enroll lcg``: "S5#1", a second Core
+Set "S5#2"; the sim-board's stickers name the game's own instances, "S5#0"). Only the code counts:
+the game's instance is ``"<code>#<owner seat>"`` (model.py), and which seat's copy a tap means is
+told by the reader it is laid on. A tap of code C on seat N's reader is the copy of C lying in
+front of seat N: "C#N" from N's hand, deck or plots, or any copy N controls in play.
+
+What a tap means, for the seat whose reader it is (the choices whose card is that copy):
+
+    plot            ["plot", inst]          the plot, chosen face down: the table sees only that
+                                            the seat has chosen (the engine's public ask)
+    draw            ["drew", inst]          a card drawn from the real, hand-shuffled deck
+    setup           ["place", inst]         placed face down at setup
+    marshal         ["marshal", inst], ["duplicate", inst], ["attach", inst, host]: with several
+                                            hosts (or a card that may be marshalled or put into
+                                            play by Ambush) the tap waits, CHOOSE_AFTER_TAP, and
+                                            the seat picks on its page
+    attackers       ["attacker", inst]      defenders  ["defender", inst]
+    claim_kill      ["kill", inst]          deadly     ["kill", inst]
+    stealth         ["stealth", inst, t]    the Stealth attacker; its mark is picked after the tap
+    vigilant, vengeful ["stand", inst]      infamy     ["card", inst]
+    action, response, save, cancel  ["action"|"respond"|"save"|"cancel", source, ability]: the
+                                            source card (an event from the hand); a card with two
+                                            abilities waits for the pick
+    save            ["dup", dup]            the duplicate discarded to save its card
+    action          ["ambush", inst]        influence  ["kneel_influence", inst]
+    target          ["target", inst]        also on the reader of the seat the target lies in front
+                                            of: an opponent's character is tapped on its own side
+
+Choices that name no card (done, pass, a challenge, the first player, a title, a seat as target,
+the Hand of the King's influence, gold given in the Littlefinger variant) are made on the seat's
+page. The public host display never names a tapped card ("a card", the runner's default).
+
+LEDs come from the public view alone: the phase, the challenge in progress, each seat's power
+toward victory, the first player, and per seat whether it must act, attacks or defends, or won.
+"""
+
+from ...table.lights import seat_lights
+from . import model as M
+from .text import Names, describe_choice
+
+CHOOSE_AFTER_TAP = True
+CROSS = ("target",)  # choices a card answers from another seat's reader: the card lies there
+TYPES = ("military", "intrigue", "power")
+POWER_PIXELS = 15  # each seat's power bar in the profiles: one pixel per power toward 15
+
+PHASE_RGB = (255, 255, 255)
+TYPE_RGB = {"military": (255, 0, 0), "intrigue": (0, 200, 0), "power": (40, 80, 255)}
+POWER_RGB = (255, 150, 0)
+FIRST_RGB = (255, 60, 0)
+
+
+# --- where a card lies, and what a tap of it means --------------------------------------------------
+
+def lies_at(g, inst):
+    """The seats in front of whom `inst` lies: its controller's side in play (and its host's, for
+    an attachment; its card's, for a duplicate), else its owner's."""
+    c = g["cards"][inst]
+    if c["zone"] == "play":
+        out = {c["ctrl"]}
+        if c["on"] is not None:
+            out.add(g["cards"][c["on"]]["ctrl"])
+        return out
+    if c["zone"] == "dup" and c["on"] is not None:
+        return {g["cards"][c["on"]]["ctrl"]}
+    return {c["owner"]}
+
+
+def copies_at(state, card, place):
+    """The game's copies of the tapped card's code that lie in front of seat `place`."""
+    g = state["g"]
+    if not isinstance(place, int) or isinstance(place, bool):
+        return []
+    code = M.code(card)
+    out = []
+    for seat in range(g["n"]):
+        inst = "%s#%d" % (code, seat)
+        if inst in g["cards"] and place in lies_at(g, inst):
+            out.append(inst)
+    return out
+
+
+def asks_at(state, place):
+    """The asks a tap at seat `place`'s reader may answer: its own, then another seat's ask that may
+    pick a card lying there (a target)."""
+    asks = state["asks"]
+    own = [a for a in asks if a["seat"] == place]
+    if not isinstance(place, int) or isinstance(place, bool):
+        return own
+    g = state["g"]
+    return own + [a for a in asks if a["seat"] != place and any(
+        c[0] in CROSS and isinstance(c[1], str) and c[1] in g["cards"] and place in lies_at(g, c[1])
+        for c in a["choices"])]
+
+
+def tap_choices(state, ask, card, place=None):
+    """The choices of `ask` that a tap of `card` on seat `place`'s reader means (see the module's
+    table). Never the default reading: a sticker's copy number is not a seat."""
+    if place is None:
+        place = ask["seat"]
+    here = copies_at(state, card, place)
+    if not here:
+        return []
+    own = ask["seat"] == place
+    return [c for c in ask["choices"] if len(c) > 1 and c[1] in here and (own or c[0] in CROSS)]
+
+
+def extra_tags(state):
+    """The simulated stickers: one on every physical card of the game, named by its instance."""
+    return sorted(state["g"]["cards"])
+
+
+def needed(state):
+    """{code: how many physical copies the game needs}: one per seat whose deck holds the card."""
+    out = {}
+    for inst in state["g"]["cards"]:
+        code = M.code(inst)
+        out[code] = out.get(code, 0) + 1
+    return out
+
+
+def missing_stickers(state, tags):
+    """The stickers still to enroll, as `maester enroll lcg [--sets N]` names them ("S5#2"): a
+    game with the same starter deck at two seats needs two copies of its cards, and any sticker of
+    a code serves any seat."""
+    have = {}
+    for card in set(tags.values()):
+        if "#" in card:
+            code = M.code(card)
+            have[code] = have.get(code, 0) + 1
+    out = []
+    bound = set(tags.values())
+    for code, n in sorted(needed(state).items()):
+        short = n - have.get(code, 0)
+        free = ["%s#%d" % (code, k) for k in range(1, n + 1) if "%s#%d" % (code, k) not in bound]
+        out += free[:max(0, short)]
+    return sorted(out)
+
+
+def enroll_command(missing):
+    """The command that enrolls `missing`: a second Core Set's copies come with --sets."""
+    sets = max([int(c.rsplit("#", 1)[1]) for c in missing] + [1])
+    return "maester enroll lcg" + (" --sets %d" % sets if sets > 1 else "")
+
+
+# --- words (for the seat's own page: a refused card, the places a tap may mean) -----------------------
+
+def card_words(state, card):
+    return Names(state["g"], state["config"]["cards"]).card(card)
+
+
+def choice_words(state, choice):
+    text = describe_choice(state, None, choice)
+    if choice[0] in ("action", "respond", "save", "cancel") and len(choice) > 2 and isinstance(choice[2], int):
+        text += " (ability %d)" % (choice[2] + 1)
+    return text
+
+
+# --- the LEDs -----------------------------------------------------------------------------------------
+
+def power_level(view, seat):
+    """The fill level of `seat`'s power bar: its power toward the goal (its team's in two-on-two),
+    one pixel per 15th of the goal rounded up, the last pixel only at the goal."""
+    seats = view["seats"]
+    team = next((t for t in view["teams"] or () if seat in t), [seat])
+    power = sum(seats[s]["total_power"] for s in team)
+    goal = max(1, view["goal"])
+    lit = min(POWER_PIXELS, -(-power * POWER_PIXELS // goal))
+    if power < goal:
+        lit = min(lit, POWER_PIXELS - 1)
+    return lit * 255 // POWER_PIXELS
+
+
+def segments(view):
+    """{segment: (level, rgb, pattern, period_ms)} from the public view (hardware/profiles/lcg-*p)."""
+    phase = view["phase"]
+    ch = view["challenge"]
+    out = {
+        "phase": (M.PHASES.index(phase) + 1 if phase in M.PHASES else 0, PHASE_RGB, "solid", 0),
+        "challenge": ((TYPES.index(ch["type"]) + 1, TYPE_RGB[ch["type"]], "solid", 0) if ch
+                      else (0, PHASE_RGB, "solid", 0)),
+    }
+    for seat in range(view["players"]):
+        out["power%d" % seat] = (power_level(view, seat), POWER_RGB, "solid", 0)
+        out["first%d" % seat] = (255 if view["first"] == seat else 0, FIRST_RGB, "solid", 0)
+
+    def state_of(seat):
+        if ch and seat == ch["attacker"]:
+            return 255, TYPE_RGB[ch["type"]]
+        if ch and seat in (ch["defender"], ch.get("supporter")):
+            return 110, TYPE_RGB[ch["type"]]
+        return None
+
+    out.update(seat_lights(view, state_of))
+    return out
