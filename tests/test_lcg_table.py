@@ -254,6 +254,32 @@ def test_a_target_is_tapped_on_the_side_of_the_table_it_lies_on():
     assert asks_at(state, 1) == [] and command_for_tap(state, 1, "L38#1") == (None, "nothing is asked here now")
 
 
+def test_an_intrigue_claims_random_discard_is_told_to_its_seat_and_laid_face_up_for_all():
+    # The host draws the cards from the hand it learned from the taps; only their owner is told
+    # which (its page); they go face up to the discard pile, which the rules make public.
+    state = game(players=2, seed=0, first=None)
+    rng = random.Random(0)
+    while True:
+        a = state["asks"][0]
+        hand_before = {s: list(p["hand"]) for s, p in enumerate(state["g"]["players"])}
+        result = apply(state, {"seat": a["seat"], "ask": a["id"], "choice": rng.choice(a["choices"])})
+        told = [e for e in result.events if e["e"] in ("discarded_at_random", "discarded_cards")]
+        if told:
+            break
+        assert not state["over"]
+    public, private = told
+    seat, cards = private["seat"], private["cards"]
+    assert public == {"e": "discarded_at_random", "seat": seat, "count": len(cards)}
+    assert private["vis"] == [seat] and set(cards) <= set(hand_before[seat])
+    assert filter_events(result.events, 1 - seat) == filter_events(result.events, PUBLIC)
+    assert all(e["e"] != "discarded_cards" for e in filter_events(result.events, PUBLIC))
+    mine, theirs, table = view(state, seat), view(state, 1 - seat), view(state, PUBLIC)
+    assert mine["seats"][seat]["hand"] == [c for c in hand_before[seat] if c not in cards]
+    assert "hand" not in theirs["seats"][seat] and "hand" not in table["seats"][seat]
+    assert table["seats"][seat]["discard"][-len(cards):] == cards
+    assert table["seats"][seat]["hand_size"] == len(hand_before[seat]) - len(cards)
+
+
 # --- stickers --------------------------------------------------------------------------------------
 
 def test_enroll_lcg_lists_the_208_cards_and_a_second_core_set_with_sets_2():
