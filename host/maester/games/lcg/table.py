@@ -51,8 +51,8 @@ POWER_PIXELS = 15  # each seat's power bar in the profiles: one pixel per power 
 
 PHASE_RGB = (255, 255, 255)
 TYPE_RGB = {"military": (255, 0, 0), "intrigue": (0, 200, 0), "power": (40, 80, 255)}
-POWER_RGB = (255, 150, 0)
-FIRST_RGB = (255, 60, 0)
+POWER_RGB = (255, 200, 0)  # gold, and no challenge colour: yellow on the sim-board's strip text
+FIRST_RGB = (0, 220, 255)  # cyan
 
 
 # --- where a card lies, and what a tap of it means --------------------------------------------------
