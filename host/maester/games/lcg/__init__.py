@@ -125,6 +125,11 @@ def view(state, viewer):
     }
     if viewer not in (PUBLIC, REFEREE):
         out["seat"] = viewer
+        if isinstance(viewer, int) and 0 <= viewer < g["n"]:
+            # The seat's own secrets once more at the top, where its page draws them in their own box.
+            mine = players[viewer]
+            out.update(hand=list(mine["hand"]), plots=list(mine["plots"]), chosen_plot=mine["chosen"],
+                       setup_cards=list(mine["setup"]))
     return out
 
 
