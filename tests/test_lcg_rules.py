@@ -333,6 +333,21 @@ def test_cancel_example_the_cancelled_ability_stays_paid_and_does_nothing(monkey
     assert t.where(p("S155", 1)) == "discard"
 
 
+def test_poisoned_wine_moves_only_onto_a_character_it_may_be_attached_to():
+    t = Table(2, decks=["targaryen", "stark"])
+    t.play(p("T127", 0))
+    t.play(p("T105", 0))
+    t.play(p("S18", 1))
+    t.play(p("S14", 1))                                 # Grey Wind: No attachments
+    t.play(p("T101", 0), on=p("S18", 1))
+    t.hand(0, p("T106", 0))
+    t.plots(p("T207", 0), p(MUTUAL_ENEMIES, 1))
+    t.choose(0, "first", 0)
+    t.until_ask("action", 0)
+    t.choose(0, "action", p("T101", 0), 0)
+    assert t.choices(0) == [["target", p("T105", 0)]]
+
+
 def test_a_cancelled_deathbound_event_goes_to_the_discard_pile(monkeypatch):
     monkeypatch.setitem(A.ABILITIES, "S155", [A.Ability("cancel", _cancel_it)])
     t = Table(2, decks=["targaryen", "stark"])
@@ -477,6 +492,20 @@ def test_titles_are_chosen_from_the_first_player_clockwise_and_all_return_each_r
     assert t.g["round"] == 2 and sorted(c[1] for c in t.ask()["choices"]) == ALL_TITLES
 
 
+def test_titles_are_given_back_at_the_end_of_the_round():
+    """Nobody holds a title between the end of a round and the next choice (rulebook, Taxation:
+    "At the end of the round, all titles are returned"), except in a three-player game."""
+    t = four_houses()
+    start_melee(t, SUPPORT_TITLES)
+    t.until_ask("plot")
+    assert t.g["round"] == 2 and all(pl["title"] is None for pl in t.g["players"])
+    assert all(s["title"] is None for s in t.view(PUBLIC)["seats"])
+    t = three_houses()
+    start3(t, ["crown_regent", "hand_of_the_king", "lord_commander"])
+    t.until_ask("plot")
+    assert [pl["title"] for pl in t.g["players"]] == ["crown_regent", "hand_of_the_king", "lord_commander"]
+
+
 @pytest.mark.parametrize("players,variants", [(2, []), (4, ["two_on_two"])])
 def test_no_titles_in_a_two_player_or_two_on_two_game(players, variants):
     t = Table(players, variants=variants)
@@ -533,6 +562,27 @@ def test_the_draw_cap_allows_three_cards_drawn_by_effects_in_a_round():
     hand = len(t.g["players"][0]["hand"])
     t.finish_challenge()
     assert t.result()["winner"] == 0 and len(t.g["players"][0]["hand"]) == hand + 1
+
+
+def test_the_draw_cap_counts_only_the_cards_really_drawn():
+    """Insidious Ways draws 2 from a deck of 1: that is 1 card against the cap, so 2 more may be
+    drawn this round once the deck holds cards again (Tyrion's response)."""
+    t = Table(2, decks=["lannister", "stark"])
+    t.play(p("L38", 0))
+    t.hand(0, p("L163", 0))
+    t.plots(p(PLANNING_AHEAD, 0), p(MUTUAL_ENEMIES, 1))
+    t.choose(1, "first", 0)
+    t.declare(0, "intrigue", 1, p("L38", 0))
+    t.gold(0, 3)
+    for inst in t.g["players"][0]["deck"][1:]:
+        t.to("discard", inst)
+    t.g["players"][0]["drawn_extra"] = 1
+    play_insidious_ways(t, 0, p("L38", 0))
+    t.until_ask("response", 0)
+    assert t.g["players"][0]["deck"] == [] and t.g["players"][0]["drawn_extra"] == 2
+    t.deck_top(p("L36", 0))                             # the deck holds a card again
+    t.choose(0, "respond", p("L38", 0), 0)
+    assert t.where(p("L36", 0)) == "hand"
 
 
 def test_master_of_coin_adds_two_to_income():

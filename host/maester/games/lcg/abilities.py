@@ -516,6 +516,11 @@ def _wine_str(state, src, inst, what):
     return -2 if what == "str" and state["g"]["cards"][src]["on"] == inst else 0
 
 
+def _attachable(state, seat, att, host):
+    from . import flow
+    return flow.attach_ok(state, seat, att, host)
+
+
 def _move_wine(ctx, src, seat, target, ev):
     from . import flow
     flow.attach(ctx, src, target)
@@ -524,7 +529,8 @@ def _move_wine(ctx, src, seat, target, ev):
 CONSTANT["T101"] = _wine_str
 card("T101", Ability("action", _move_wine, cost=(("influence", 1),),
                      target=lambda s, src, seat, ev: [c for c in M.characters(s)
-                                                      if c != s["g"]["cards"][src]["on"]]))
+                                                      if c != s["g"]["cards"][src]["on"]
+                                                      and _attachable(s, seat, src, c)]))
 
 
 # L141 Littlefinger: +1 STR for each gold in his controller's gold pool (his +2 income is printed).

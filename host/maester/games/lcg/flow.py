@@ -72,8 +72,8 @@ def draw(ctx, seat, n, capped=False):
     p = g["players"][seat]
     if capped:
         cap = ctx.state["config"]["cards"]["components"]["draw_cap"]
-        n = min(n, cap - p["drawn_extra"])
-        p["drawn_extra"] += max(0, n)
+        n = min(n, cap - p["drawn_extra"], len(p["deck"]))
+        p["drawn_extra"] += max(0, n)  # only the cards really drawn count against the cap
     n = min(n, len(p["deck"]))
     if n <= 0:
         return

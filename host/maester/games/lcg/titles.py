@@ -89,6 +89,8 @@ def round_end(state):
         return
     if g["n"] != 3 or not g["title_pool"]:
         g["title_pool"] = sorted(_titles(state))
+        for p in g["players"]:
+            p["title"] = None  # returned: nobody holds a title until the next plot phase's choice
 
 
 def challenge_targets(state, seat):
