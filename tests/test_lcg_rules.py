@@ -395,8 +395,14 @@ def test_the_highest_initiative_wins_and_chooses_any_first_player():
     assert t.choices(2) == [["first", 0], ["first", 1], ["first", 2]]
     t.choose(2, "first", 1)
     assert t.g["first"] == 1 and t.g["initiative"] == 2
-    # The first player chooses a title first, then clockwise.
+    # The first player chooses a title first, then clockwise; the phases then go from them too.
     assert t.ask()["kind"] == "title" and t.ask()["seat"] == 1
+    t.play(p("S18", 0))
+    t.play(p("L46", 1))
+    t.play(p("B72", 2))
+    t.auto(lambda t: t.g["round"] == 2)
+    assert [e["seat"] for e in t.emitted("income")] == [1, 2, 0]
+    assert [a[0] for a in t.asked if a[1] == "challenge"] == [1, 2, 0]
 
 
 def test_an_initiative_tie_goes_to_the_tied_player_with_the_least_power():
@@ -1032,6 +1038,28 @@ def test_stalwart_a_killed_stalwart_card_goes_on_top_of_its_owners_deck_and_its_
     t.finish_challenge()
     assert t.g["players"][1]["deck"][0] == p("S5", 1) and p("S5", 1) not in t.g["players"][1]["dead"]
     assert t.g["cards"][p("S5", 1)]["power"] == 0 and t.g["bank"]["power"] == pool + 2 - 1   # (-1: unopposed)
+
+
+def test_deathbound_and_stalwart_cards_discarded_from_play_go_to_the_dead_pile_and_the_deck():
+    """A card discarded from play (here attachments, discarded as their host dies) goes to the dead
+    pile with Deathbound and on top of its owner's deck with Stalwart (given by a lasting effect)."""
+    t, plots = duel("lannister", "stark", plots=(MUTUAL_BLACKMAIL, MUTUAL_ENEMIES))
+    t.play(p("L40", 0))
+    t.play(p("S7", 1))                                  # Arya
+    t.play(p("S2", 1), on=p("S7", 1))                   # Nymeria on her
+    t.play(p("S3", 1), on=p("S7", 1))                   # Summer on her
+    t.play(p("S1", 1), on=p("S7", 1))                   # Ice on her
+    A.lasting(t.g, "keyword", p("S2", 1), "deathbound", "round", None)
+    A.lasting(t.g, "keyword", p("S3", 1), "stalwart", "round", None)
+    to_challenges(t, plots)
+    t.declare(0, "military", 1, p("L40", 0))
+    t.defend(1)
+    t.until_ask("claim_kill", 1)
+    t.choose(1, "kill", p("S7", 1))
+    t.auto(lambda t: t.where(p("S7", 1)) != "play", prefer=(["pass"], ["done"]))
+    assert t.where(p("S7", 1)) == "dead"
+    assert t.where(p("S2", 1)) == "dead" and t.g["players"][1]["deck"][0] == p("S3", 1)
+    assert t.where(p("S1", 1)) == "discard"
 
 
 def test_infamy_power_for_the_house_may_go_on_an_infamy_card():
