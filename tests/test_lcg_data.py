@@ -355,7 +355,7 @@ def test_cards_check_lcg_prints_counts_decks_assumptions_errata_and_abilities(ca
             "targaryen 45 7 23 12 6 4"} <= rows
     assert "Crown Regent" in out and "Master of" in out and "Bones of a Child" in out
     assert "Errata and FAQ rulings (13 cards)" in out and "Fleeing to the Wall" in out
-    assert "Card abilities" in out and "by hand" in out
+    assert "Card abilities" in out and "printed stats and keywords only" in out
     code, out, _ = run(capsys, "cards", "check", "lcg", "--json")
     rep = json.loads(out)
     assert code == 0 and rep["problems"] == []

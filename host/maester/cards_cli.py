@@ -138,9 +138,10 @@ def _print_extras(out, rep):
     ab = rep.get("abilities")
     if ab:
         total = len(ab["implemented"]) + len(ab["by_hand"])
-        out.print("\n[bold]Card abilities[/]: the engine implements %d of %d; the players resolve the other %d by hand"
+        out.print("\n[bold]Card abilities[/]: the engine implements %d of %d; the other %d play with their "
+                  "printed stats and keywords only, their ability not yet in the engine"
                   % (len(ab["implemented"]), total, len(ab["by_hand"])), highlight=False)
-        for label, codes in (("implemented", ab["implemented"]), ("by hand", ab["by_hand"])):
+        for label, codes in (("implemented", ab["implemented"]), ("not yet", ab["by_hand"])):
             if codes:
                 out.print("  %s: %s" % (label, " ".join(codes)), highlight=False)
 
