@@ -546,7 +546,9 @@ CONSTANT["L141"] = _littlefinger
 # L38 Tyrion Lannister: Response after you win an intrigue challenge, or any challenge he took
 # part in: pay 1 gold to draw a card.
 def _tyrion_when(state, src, seat, ev):
-    return ev["winner"] == seat and (ev["type"] == "intrigue" or src in ev["participants"])
+    from . import flow
+    return ev["winner"] == seat and (ev["type"] == "intrigue" or src in ev["participants"]) \
+        and flow.may_draw(state, seat)  # not offered when it could draw nothing
 
 
 card("L38", Ability("response", lambda ctx, src, seat, t, ev: _draw(ctx, seat, 1), trigger=("won_challenge",),

@@ -89,6 +89,12 @@ def draw(ctx, seat, n, capped=False):
     ctx.emit("drew_cards", vis=[seat], seat=seat, cards=drawn)
 
 
+def may_draw(state, seat):
+    """Whether a card effect could make `seat` draw now: cards in its deck and room under the cap."""
+    p = state["g"]["players"][seat]
+    return bool(p["deck"]) and p["drawn_extra"] < state["config"]["cards"]["components"]["draw_cap"]
+
+
 @step
 def observe_draw(ctx, st, answer):
     """A real deck: the seat draws from the top and taps each card on its reader."""
@@ -111,8 +117,15 @@ def observe_draw(ctx, st, answer):
 @step
 def setup_hand(ctx, st, answer):
     g = ctx.g
-    for seat in reversed(M.turn_order(g)):
+    for seat in draw_order(g):
         draw(ctx, seat, ctx.state["config"]["cards"]["components"]["setup_hand"])
+
+
+def draw_order(g):
+    """Turn order for drawing. An observed draw is a queued step, so those are queued last seat
+    first for the first player's to run first."""
+    order = M.turn_order(g)
+    return order[::-1] if g["observe_draws"] else order
 
 
 # --- setup -----------------------------------------------------------------------------------------
@@ -193,7 +206,7 @@ def setup_reveal(ctx, st, answer):
             else:
                 M.put(g, inst, "discard")
         ctx.emit("setup_revealed", seat=seat, cards=placed)
-    for seat in reversed(M.turn_order(g)):
+    for seat in draw_order(g):
         need = ctx.state["config"]["cards"]["components"]["setup_hand"] - len(g["players"][seat]["hand"])
         draw(ctx, seat, need)
 
@@ -334,8 +347,7 @@ def draw_phase(ctx, st, answer):
     g = ctx.g
     comp = ctx.state["config"]["cards"]["components"]
     T.open_window(ctx, "draw")
-    # Reversed: an observed draw is a queued step, and the first player's must run first.
-    for seat in reversed(M.turn_order(g)):
+    for seat in draw_order(g):
         extra = titles.extra_draw(ctx.state, seat)  # outside the draw cap
         draw(ctx, seat, comp["draw_phase"] + extra)
 

@@ -48,8 +48,16 @@ def window(ctx, st, answer):
     if answer is not None:
         _, choice = answer
         seat = st["turn"]
-        st["turn"] = (seat + 1) % n
-        if choice[0] == "pass":
+        if choice[0] == "give":
+            # Handing gold over (the Littlefinger variant) is not an action: the seat keeps its turn
+            # and the window does not reopen, so gifts passed to and fro cannot hold it open.
+            give_gold(ctx, seat, choice[1])
+            choice = None
+        else:
+            st["turn"] = (seat + 1) % n
+        if choice is None:
+            pass
+        elif choice[0] == "pass":
             st["passes"] += 1
         else:
             st["passes"] = 0
@@ -69,10 +77,7 @@ def window(ctx, st, answer):
 
 
 def take_action(ctx, seat, choice, phase):
-    """Start resolving an action chosen in a window: re-queue the window under it."""
-    if choice[0] == "give":
-        give_gold(ctx, seat, choice[1])
-        return
+    """Start resolving an action chosen in a window (the window is queued under it)."""
     from . import abilities
     abilities.start(ctx, seat, choice)
 
