@@ -413,12 +413,10 @@ def cancel_window(ctx, st, answer):
     g = ctx.g
     ev = {"e": "would_resolve", "card": st["src"], "seat": st["seat"]}
     if answer is not None:
-        _, choice = answer
-        seat = order[st["i"] % n]
-        st["i"] += 1
-        if choice[0] == "pass":
-            st["passes"] += 1
-        else:
+        from .timing import round_answer
+        used = round_answer(st, answer)
+        if used is not None:
+            seat, choice = used
             # The cancel resolves first (its own costs and cancel window), then marks its target.
             canceller = ability_step(g, seat, choice[1], choice[2], ev)
             ctx.push(canceller, {"s": "mark_canceled", "by": canceller["uid"], "of": st["of"]}, st)

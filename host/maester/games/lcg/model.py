@@ -115,35 +115,29 @@ def strength(state, inst):
     return max(0, total)
 
 
-def icons(state, inst):
-    """The challenge icons a character has now."""
-    have = set(info(state, inst)["icons"] or ())
+def _with_changes(state, inst, printed, gain_kind, lose_kind, what):
+    """A printed set of icons or keywords with what lasting effects and constant abilities add
+    (`gain_kind`) and take away (`lose_kind`)."""
     gained, lost = set(), set()
     for e in state["g"]["effects"]:
         if e["target"] == inst:
-            if e["kind"] == "icon":
+            if e["kind"] == gain_kind:
                 gained.add(e["value"])
-            elif e["kind"] == "lose_icon":
+            elif e["kind"] == lose_kind:
                 lost.add(e["value"])
-    extra = _constants(state, inst, "icons")
+    extra = _constants(state, inst, what)
     gained.update(extra.get("gain", ()))
     lost.update(extra.get("lose", ()))
-    return (have | gained) - lost
+    return (set(printed or ()) | gained) - lost
+
+
+def icons(state, inst):
+    """The challenge icons a character has now."""
+    return _with_changes(state, inst, info(state, inst)["icons"], "icon", "lose_icon", "icons")
 
 
 def keywords(state, inst):
-    have = set(info(state, inst)["keywords"] or ())
-    gained, lost = set(), set()
-    for e in state["g"]["effects"]:
-        if e["target"] == inst:
-            if e["kind"] == "keyword":
-                gained.add(e["value"])
-            elif e["kind"] == "lose_keyword":
-                lost.add(e["value"])
-    extra = _constants(state, inst, "keywords")
-    gained.update(extra.get("gain", ()))
-    lost.update(extra.get("lose", ()))
-    return (have | gained) - lost
+    return _with_changes(state, inst, info(state, inst)["keywords"], "keyword", "lose_keyword", "keywords")
 
 
 def has_kw(state, inst, kw):

@@ -107,18 +107,26 @@ def forced(ctx, st, answer):
     abilities.run_forced(ctx, st["ev"])
 
 
+def round_answer(st, answer):
+    """In a window that goes round `st["order"]`: (seat, choice) of the seat that answered, with
+    its turn moved on; None when it passed (the passes are counted)."""
+    seat = st["order"][st["i"] % len(st["order"])]
+    st["i"] += 1
+    if answer[1][0] == "pass":
+        st["passes"] += 1
+        return None
+    return seat, answer[1]
+
+
 @step
 def responses(ctx, st, answer):
     from . import abilities
     order = st["order"]
     n = len(order)
     if answer is not None:
-        _, choice = answer
-        seat = order[st["i"] % n]
-        st["i"] += 1
-        if choice[0] == "pass":
-            st["passes"] += 1
-        else:
+        used = round_answer(st, answer)
+        if used is not None:
+            seat, choice = used
             st["passes"] = 0
             st["used"].append(choice[1:3])
             ctx.push(st)
