@@ -50,8 +50,34 @@ class Ability:
         self.limited = limited  # a "Limited Response:" (one per player per round)
 
 
-def card(code, *abilities):
-    ABILITIES[code] = list(abilities)
+CARD_ABILITIES = set()  # every code whose ability is in the engine (maester cards check lcg)
+
+
+def card(codes, *abilities):
+    """Register the abilities of a card under its code, or the codes of all its copies."""
+    for code in (codes,) if isinstance(codes, str) else codes:
+        ABILITIES[code] = list(abilities)
+        CARD_ABILITIES.add(code)
+
+
+def constant_for(*codes):
+    """Decorator: `fn(state, src, inst, what)` is the constant ability of these cards."""
+    def register(fn):
+        for code in codes:
+            CONSTANT[code] = fn
+            CARD_ABILITIES.add(code)
+        return fn
+    return register
+
+
+def reducer_for(*codes):
+    """Decorator: `fn(state, src, seat, inst)` is how much less `inst` costs `seat` (a card in play)."""
+    def register(fn):
+        for code in codes:
+            REDUCERS[code] = fn
+            CARD_ABILITIES.add(code)
+        return fn
+    return register
 
 
 # --- constant values ---------------------------------------------------------------------------
@@ -65,6 +91,8 @@ def constant(state, inst, what):
         return total
     for src in sources:
         if g["cards"][src]["zone"] not in ("play", "revealed"):
+            continue
+        if g["effects"] and M.blank(state, src):
             continue
         fn = CONSTANT[M.code(src)]
         got = fn(state, src, inst, what)
@@ -83,7 +111,7 @@ def cost_reduction(state, seat, inst):
     total = 0
     for src in g["players"][seat]["play"]:
         fn = REDUCERS.get(M.code(src))
-        if fn is not None:
+        if fn is not None and not M.blank(state, src):
             total += fn(state, src, seat, inst)
     return total
 
@@ -98,6 +126,19 @@ def note_in_play(g, inst):
 
 def _abilities(inst):
     return ABILITIES.get(M.code(inst), ())
+
+
+_LISTENED = [None, frozenset()]
+
+
+def listened():
+    """Every trigger some card's response, forced or save ability waits for. Worked out again
+    whenever the table of abilities changes (a test may register one for its own card)."""
+    key = tuple(map(id, ABILITIES.values()))
+    if _LISTENED[0] != key:
+        _LISTENED[:] = [key, frozenset(t for abs_ in ABILITIES.values() for ab in abs_
+                                       if ab.kind in ("response", "forced", "save") for t in ab.trigger)]
+    return _LISTENED[1]
 
 
 def _limit_key(src, idx):
@@ -147,6 +188,8 @@ def available_influence(state, seat):
 
 def _usable(state, seat, src, idx, ab, ev=None):
     g = state["g"]
+    if g["effects"] and M.blank(state, src):
+        return False
     if not _within_limit(g, src, idx, ab):
         return False
     if ab.limited and g["players"][seat]["limited_response"]:
@@ -278,7 +321,16 @@ def legal_targets(state, seat, src, ab, ev=None):
     """The targets `ab` may choose: its own rule, minus every card immune to it."""
     cards = state["g"]["cards"]
     return [t for t in ab.target(state, src, seat, ev)
-            if not (isinstance(t, str) and t in cards and M.immune_to(state, t, src, seat))]
+            if not (isinstance(t, str) and t in cards and (M.immune_to(state, t, src, seat)
+                                                          or _shielded(state, t, src, seat)))]
+
+
+def _shielded(state, target, src, seat):
+    """A card its opponents may not choose as the target of events or character abilities."""
+    if not M.has_kw(state, target, "untargetable_by_opponents"):
+        return False
+    return M.info(state, src)["type"] in ("event", "character") \
+        and seat in M.opponents(state["g"], state["g"]["cards"][target]["ctrl"])
 
 
 # --- resolving an ability ---------------------------------------------------------------------------
@@ -525,6 +577,7 @@ def _move_wine(ctx, src, seat, target, ev):
 
 
 CONSTANT["T101"] = _wine_str
+CARD_ABILITIES.add("T101")
 card("T101", Ability("action", _move_wine, cost=(("influence", 1),),
                      target=lambda s, src, seat, ev: [c for c in M.characters(s)
                                                       if c != s["g"]["cards"][src]["on"]
@@ -539,6 +592,7 @@ def _littlefinger(state, src, inst, what):
 
 
 CONSTANT["L141"] = _littlefinger
+CARD_ABILITIES.add("L141")
 
 
 # L38 Tyrion Lannister: Response after you win an intrigue challenge, or any challenge he took
@@ -579,9 +633,6 @@ for _code in ("S2", "B68"):
 # T174 Forever Burning: Any Phase, a character gets -1 STR until the end of the phase.
 card("T174", Ability("action", lambda ctx, src, seat, t, ev: lasting(ctx.g, "str", t, -1, "phase", src),
                      target=lambda s, src, seat, ev: M.characters(s)))
-
-
-CARD_ABILITIES = set(ABILITIES) | set(CONSTANT) | set(REDUCERS)
 
 
 # --- plots' "when revealed" and forced triggers ---------------------------------------------------

@@ -28,7 +28,7 @@ def challenges_phase(ctx, st, answer):
 def can_attack_with(state, seat, ctype):
     g = state["g"]
     return [i for i in M.characters(state, seat)
-            if not g["cards"][i]["kneel"] and ctype in M.icons(state, i)]
+            if not g["cards"][i]["kneel"] and ctype in M.icons(state, i) and not M.has_kw(state, i, "cannot_attack")]
 
 
 def challenge_options(state, seat):
@@ -84,7 +84,8 @@ def attackers(ctx, st, answer):
         choice = answer[1]
         if choice[0] == "done":
             for i in ch["attackers"]:
-                g["cards"][i]["kneel"] = True
+                if not M.has_kw(ctx.state, i, "no_kneel_attack"):
+                    g["cards"][i]["kneel"] = True
             ctx.emit("attackers", seat=seat, cards=list(ch["attackers"]))
             T.trigger(ctx, {"e": "attackers_declared", "seat": seat, "cards": list(ch["attackers"])}, seat)
             return
@@ -149,7 +150,8 @@ def stealth(ctx, st, answer):
     sneaks = [i for i in ch["attackers"] if i not in used and M.has_kw(state, i, "stealth")
               and g["cards"][i]["zone"] == "play"]
     marks = [i for i in M.characters(state, ch["target"])
-             if not M.has_kw(state, i, "stealth") and i not in ch["stealthed"]]
+             if not M.has_kw(state, i, "stealth") and not M.has_kw(state, i, "stealth_proof")
+             and i not in ch["stealthed"]]
     choices = [["stealth", a, t] for a in sneaks for t in marks]
     if choices:
         ctx.ask(seat, "stealth", choices + [["done"]], "Stealth: choose a character that may not defend",
@@ -175,7 +177,8 @@ def defenders(ctx, st, answer):
         if choice[0] == "done":
             mine = [i for i in ch["defenders"] if g["cards"][i]["ctrl"] == seat]
             for i in mine:
-                g["cards"][i]["kneel"] = True
+                if not M.has_kw(ctx.state, i, "no_kneel_defend"):
+                    g["cards"][i]["kneel"] = True
             ctx.emit("defenders", seat=seat, cards=mine)
             if mine:
                 T.trigger(ctx, {"e": "defenders_declared", "seat": seat, "cards": mine}, seat)
@@ -225,7 +228,8 @@ def side_strength(state, side):
     """Total STR of one side: its participating characters, Intimidate, and the titles' +3."""
     g = state["g"]
     ch = g["challenge"]
-    cards = [i for i in ch[side] if g["cards"][i]["zone"] == "play"]
+    left_out = {e["target"] for e in g["effects"] if e["kind"] == "uncounted"}
+    cards = [i for i in ch[side] if g["cards"][i]["zone"] == "play" and i not in left_out]
     total = 0
     threats = [M.strength(state, i) for i in ch["attackers"]
                if g["cards"][i]["zone"] == "play" and M.has_kw(state, i, "intimidate")] if side == "defenders" else []
@@ -270,7 +274,8 @@ def resolve(ctx, st, answer):
              attack=atk, defence=dfn, winner=winner, unopposed=winner == attacker and dfn == 0)
     # Queued in reverse of the order they happen: the responses last, the claim first.
     ev = {"e": "won_challenge", "winner": winner, "loser": loser, "type": ch["type"], "attacker": attacker,
-          "defender": ch["defender"], "participants": participants}
+          "defender": ch["defender"], "participants": participants,
+          "margin": abs(atk - dfn), "unopposed": winner == attacker and dfn == 0}
     if winner is not None:
         T.trigger(ctx, dict(ev, e="lost_challenge"), winner)
         T.trigger(ctx, ev, winner)

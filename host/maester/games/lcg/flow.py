@@ -34,7 +34,7 @@ def setup(ctx, config):
              "dead": [], "plots": [], "used": [], "revealed": None, "chosen": None, "play": [],
              "setup": [], "power": 0, "gold": 0, "drawn_extra": 0, "title": None,
              "limited_played": False, "limited_response": False, "challenges_made": [],
-             "oppose_bonus": False}
+             "oppose_bonus": False, "reducers": []}
         g["players"].append(p)
         for code in deck["draw"]:
             inst = "%s#%d" % (code, seat)
@@ -236,8 +236,12 @@ def round_start(ctx, st, answer):
 def phase(ctx, st, answer):
     g = ctx.g
     end_scope(g, "phase")
+    for p in g["players"]:
+        p["reducers"] = []  # "this phase" cost reductions end with it
     g["phase"] = st["name"]
     ctx.emit("phase", phase=st["name"], round=g["round"])
+    # "At the beginning of the X phase" abilities (forced or responses) come before anything else.
+    T.trigger(ctx, {"e": "phase_started", "phase": st["name"]}, None)
 
 
 def end_scope(g, scope):
@@ -302,6 +306,7 @@ def plot_reveal(ctx, st, answer):
         return
     g["first"] = answer[1][1]
     ctx.emit("first_player", seat=g["first"])
+    T.open_window(ctx, "plot")  # queued first: it opens after the plots, their triggers and titles
     from . import abilities
     steps = []
     for seat in M.turn_order(g):
@@ -310,8 +315,9 @@ def plot_reveal(ctx, st, answer):
     steps.append({"s": "plot_recycle"})
     if g["melee"]:
         steps.append({"s": "choose_titles", "order": M.turn_order(g), "i": 0})
-    T.open_window(ctx, "plot")  # queued first, so it opens after the plots and titles
     ctx.push(*steps)
+    for seat in reversed(M.turn_order(g)):
+        T.trigger(ctx, {"e": "plot_revealed", "seat": seat, "card": g["players"][seat]["revealed"]}, seat)
 
 
 def initiative(state, seat):
@@ -503,6 +509,12 @@ def play_from_hand(ctx, seat, choice):
         ctx.emit("duplicate", seat=seat, card=inst, on=host)
         return
     pay_gold(g, seat, M.gold_cost(state, seat, inst))
+    used = M.matching_reducers(state, seat, inst)
+    if used:
+        g["players"][seat]["reducers"] = [r for r in g["players"][seat]["reducers"] if r not in used]
+    # "After you play X from your hand" responses: queued first, so they come after entering play.
+    T.trigger(ctx, {"e": "played", "card": inst, "seat": seat, "type": rec["type"],
+                    "on": choice[2] if kind == "attach" else None}, seat)
     if "limited" in (rec["keywords"] or ()):
         g["players"][seat]["limited_played"] = True
     if kind == "attach":
@@ -610,10 +622,14 @@ def power_to(ctx, st, answer):
 @step
 def standing(ctx, st, answer):
     g = ctx.g
+    held = {e["target"] for e in g["effects"] if e["kind"] == "no_stand"}  # kept kneeling this round
+    stood = []
     for inst, c in g["cards"].items():
-        if c["zone"] == "play":
+        if c["zone"] == "play" and c["kneel"] and inst not in held:
             c["kneel"] = False
+            stood.append(inst)
     ctx.emit("stood")
+    T.trigger(ctx, {"e": "stood_in_standing", "cards": sorted(stood)}, None)
     T.open_window(ctx, "standing")
 
 

@@ -19,8 +19,15 @@ ICONS = ("military", "intrigue", "power")
 PHASES = ("plot", "draw", "marshalling", "challenges", "dominance", "standing", "taxation")
 
 
+_CODES = {}
+
+
 def code(inst):
-    return inst[:inst.index("#")]
+    """The card code of an instance ("S5#0" -> "S5"), remembered: the hottest call of a game."""
+    c = _CODES.get(inst)
+    if c is None:
+        c = _CODES[inst] = inst[:inst.index("#")]
+    return c
 
 
 def owner_of(inst):
@@ -137,7 +144,10 @@ def icons(state, inst):
 
 
 def keywords(state, inst):
-    return _with_changes(state, inst, info(state, inst)["keywords"], "keyword", "lose_keyword", "keywords")
+    printed = info(state, inst)["keywords"]
+    if printed and state["g"]["effects"] and blank(state, inst):
+        printed = ()  # a blank text box has no keywords either
+    return _with_changes(state, inst, printed, "keyword", "lose_keyword", "keywords")
 
 
 def has_kw(state, inst, kw):
@@ -279,4 +289,19 @@ def gold_cost(state, seat, inst):
         cost += table(state)["components"]["gold_penalty"]
     from . import abilities
     cost -= abilities.cost_reduction(state, seat, inst)
+    cost -= sum(r["amount"] for r in matching_reducers(state, seat, inst))
     return max(0, cost)
+
+
+def matching_reducers(state, seat, inst):
+    """The pending "next card you play this phase costs N less" reductions `inst` would use
+    (effects.add_reducer): each applies to the next matching card only."""
+    rec = info(state, inst)
+    return [r for r in state["g"]["players"][seat]["reducers"]
+            if (r["house"] is None or r["house"] in (rec["houses"] or ()))
+            and (r["kind"] is None or r["kind"] == rec["type"])]
+
+
+def blank(state, inst):
+    """Whether `inst`'s text box is blank now (a lasting effect): its abilities and keywords are off."""
+    return any(e["kind"] == "blank" and e["target"] == inst for e in state["g"]["effects"])

@@ -96,6 +96,8 @@ def trigger(ctx, ev, initiator):
     """Something happened that cards may respond to: forced effects, then a response window."""
     from . import abilities
     g = ctx.g
+    if ev["e"] not in abilities.listened():
+        return  # no card waits for this: no window to open
     ctx.push({"s": "forced", "ev": ev}, {"s": "responses", "ev": ev,
               "order": M.left_of(g, initiator if initiator is not None else g["first"]),
               "i": 0, "passes": 0, "used": []})
@@ -200,7 +202,9 @@ def remove(ctx, st, answer):
             return
         st["passes"] += 1
         st["turn"] += 1
-    gone = [i for i in insts if i not in st["saved"] and g["cards"][i]["zone"] == "play"]
+    proof = "cannot_be_killed" if st["how"] == "kill" else "cannot_be_discarded"
+    gone = [i for i in insts if i not in st["saved"] and g["cards"][i]["zone"] == "play"
+            and not M.has_kw(ctx.state, i, proof)]
     for inst in gone:
         leave_play(ctx, inst, "dead" if st["how"] == "kill" else "discard", why=st["how"])
     for inst in gone:

@@ -1,0 +1,166 @@
+"""What card abilities do to the table: the small verbs every card module shares.
+
+Each verb changes the state through the same paths as the rules (model.move, timing.leave_play,
+timing.kill, flow.enter_play) and emits an event, so the log, the views and the triggers see a
+card's effect exactly as they see the game's own. Card modules (cards_*.py) build their effects
+from these; a verb that two cards need lives here, once.
+
+Steps for the verbs that ask (a search, a choice of cards) keep their progress in plain data, like
+every other step.
+"""
+
+from . import model as M
+from . import timing as T
+from .steps import step
+
+
+def kneel(ctx, inst, why=None):
+    c = ctx.g["cards"][inst]
+    if c["zone"] == "play" and not c["kneel"]:
+        c["kneel"] = True
+        ctx.emit("knelt", card=inst, why=why)
+
+
+def stand(ctx, inst, why=None):
+    c = ctx.g["cards"][inst]
+    if c["zone"] == "play" and c["kneel"]:
+        c["kneel"] = False
+        ctx.emit("stood_card", card=inst, why=why)
+
+
+def lasting(g, kind, target, value, until, src):
+    """A lasting effect on `target` (a card, or a seat for player effects) until the end of the
+    "challenge", "phase" or "round": kinds str, icon, lose_icon, keyword, lose_keyword, blank,
+    no_stand (stays kneeling through the standing phase), uncounted (STR left out of a challenge)."""
+    g["effects"].append({"kind": kind, "target": target, "value": value, "until": until, "src": src})
+
+
+def return_to_hand(ctx, inst, why="returned"):
+    """A card in play goes back to its owner's hand (attachments and duplicates go to the discard
+    pile, power to the pool)."""
+    if ctx.g["cards"][inst]["zone"] == "play":
+        T.leave_play(ctx, inst, "hand", why=why)
+
+
+def return_to_deck(ctx, inst, top=True, why="returned"):
+    g = ctx.g
+    if g["cards"][inst]["zone"] == "play":
+        T.leave_play(ctx, inst, "deck", why=why)
+        if not top:
+            deck = g["players"][M.owner_of(inst)]["deck"]
+            deck.remove(inst)
+            deck.append(inst)
+    else:
+        M.move(g, inst, "deck", top=top)
+
+
+def discard_from_hand(ctx, seat, insts, why):
+    """Cards leave `seat`'s hand for its discard pile, face up: everyone sees which."""
+    g = ctx.g
+    for inst in insts:
+        M.move(g, inst, "discard")
+    if insts:
+        ctx.emit("discarded_from_hand", seat=seat, cards=list(insts), why=why)
+
+
+def random_from_hand(ctx, seat, n):
+    """`n` cards of `seat`'s hand drawn at random by the host (sorted first, so the draw does not
+    depend on the order the hand was filled in)."""
+    hand = sorted(ctx.g["players"][seat]["hand"])
+    picked = []
+    for _ in range(min(n, len(hand))):
+        picked.append(hand.pop(ctx.chance.below(len(hand))))
+    return picked
+
+
+def shuffle_deck(ctx, seat):
+    """Shuffle `seat`'s deck; a real deck (observed draws) is shuffled by hand and its order was
+    never known."""
+    g = ctx.g
+    if not g["observe_draws"]:
+        ctx.chance.shuffle(g["players"][seat]["deck"])
+    else:
+        g["players"][seat]["deck"].sort()
+    ctx.emit("shuffled", seat=seat)
+
+
+def reveal(ctx, seat, insts, why):
+    ctx.emit("revealed", seat=seat, cards=list(insts), why=why)
+    if insts:
+        T.trigger(ctx, {"e": "cards_revealed", "seat": seat, "cards": list(insts), "why": why}, seat)
+
+
+def put_into_play(ctx, seat, inst, how="put", controller=None):
+    """Put `inst` into play for `controller` (default `seat`), from wherever it is, bypassing cost
+    and the marshalling rules (rulebook: "put into play" bypasses all restrictions but uniqueness)."""
+    from . import flow
+    flow.enter_play(ctx, seat if controller is None else controller, inst, how=how)
+
+
+def add_reducer(ctx, seat, amount, src, house=None, kind=None):
+    """The next card `seat` plays this phase that matches (`house`, `kind`: "character", ...) costs
+    `amount` gold less (the kneel-to-reduce locations and characters)."""
+    ctx.g["players"][seat]["reducers"].append({"amount": amount, "house": house, "kind": kind, "src": src})
+    ctx.emit("reducer", seat=seat, card=src, amount=amount)
+
+
+def extra_challenge(ctx, seat, ctype):
+    """`seat` may make one more challenge of `ctype` this phase."""
+    made = ctx.g["players"][seat]["challenges_made"]
+    if ctype in made:
+        made.remove(ctype)
+    ctx.emit("extra_challenge", seat=seat, type=ctype)
+
+
+# --- searching a deck -----------------------------------------------------------------------------
+
+def search(ctx, seat, pred, then, why, whose=None, up_to=1):
+    """`seat` searches `whose` deck (its own by default) for up to `up_to` cards matching the named
+    predicate `pred` (PREDICATES in the card modules), then `then` ("hand", "play", "attach:<inst>"),
+    and shuffles. With a real deck the owner searches it by hand and taps what they took; the host
+    offers only the cards that match, so a card that does not is refused."""
+    ctx.push({"s": "search_deck", "seat": seat, "whose": seat if whose is None else whose, "pred": pred,
+              "then": then, "why": why, "left": up_to})
+
+
+PREDICATES = {}
+
+
+def predicate(name):
+    def register(fn):
+        PREDICATES[name] = fn
+        return fn
+    return register
+
+
+@step
+def search_deck(ctx, st, answer):
+    g = ctx.g
+    state = ctx.state
+    seat, whose = st["seat"], st["whose"]
+    deck = g["players"][whose]["deck"]
+    if answer is not None:
+        choice = answer[1]
+        if choice[0] == "take":
+            inst = choice[1]
+            st["left"] -= 1
+            reveal(ctx, seat, [inst], st["why"])
+            then = st["then"]
+            if then == "hand":
+                M.move(g, inst, "hand")
+            elif then == "play":
+                put_into_play(ctx, seat, inst, how=st["why"])
+            elif then.startswith("attach:"):
+                host = then.split(":", 1)[1]
+                M.take_out(g, inst)
+                g["cards"][inst].update(zone="dup", on=host)
+                g["cards"][host]["dups"].append(inst)
+                ctx.emit("duplicate", seat=seat, card=inst, on=host)
+        else:
+            st["left"] = 0
+    fits = [i for i in sorted(deck) if PREDICATES[st["pred"]](state, i, seat)]
+    if st["left"] > 0 and fits:
+        ctx.ask(seat, "search", [["take", i] for i in fits] + [["none"]],
+                "Search the deck: take a card (%s)" % st["why"], public="searches a deck")
+        return
+    shuffle_deck(ctx, whose)
