@@ -22,7 +22,8 @@ and abilities (the cards' own abilities on the framework).
 
 from ...engine import PUBLIC, REFEREE, Game, register
 from ...engine import config as check
-from . import abilities, challenge, flow, timing  # noqa: F401  (registers the steps)
+from . import abilities, challenge, effects, flow, timing  # noqa: F401  (registers the steps)
+from . import cards_baratheon, cards_lannister, cards_stark, cards_targaryen  # noqa: F401  (the abilities)
 from . import model as M
 from .cards import card_table
 from .steps import STEPS

@@ -523,9 +523,10 @@ def influence(ctx, st, answer):
             public="pays influence")
 
 
-# --- the cards of the rulebook's examples ------------------------------------------------------
+# --- shared by the card modules (cards_<house>.py) -------------------------------------------------
 
-def _attacking(state, seat, house=None):
+def attacking(state, seat, house=None):
+    """`seat`'s characters attacking in the challenge under way (of `house` when given)."""
     ch = state["g"]["challenge"]
     if not ch:
         return []
@@ -537,102 +538,19 @@ def _attacking(state, seat, house=None):
 
 
 def lasting(g, kind, target, value, until, src):
-    """A lasting effect: `kind` (str, icon, lose_icon, keyword, lose_keyword) on `target` until the
-    end of the challenge, phase or round."""
-    g["effects"].append({"kind": kind, "target": target, "value": value, "until": until, "src": src})
+    """A lasting effect (see effects.lasting, the one place that writes them)."""
+    from . import effects
+    effects.lasting(g, kind, target, value, until, src)
 
 
-def _draw(ctx, seat, n):
-    from . import flow
-    flow.draw(ctx, seat, n, capped=True)
-
-
-def _insidious_ways(ctx, src, seat, target, ev):
-    g = ctx.g
-    lasting(g, "str", target, 2, "phase", src)
-    if g["challenge"]:
-        g["challenge"]["on_win_draw"].append([seat, 2])
-
-
-# L163 Insidious Ways: Challenges action. One of your attacking Lannister characters gets +2 STR
-# until the end of the phase; if you then win the challenge, you draw 2 cards.
-card("L163", Ability("action", _insidious_ways, phases=("challenges",),
-                     target=lambda s, src, seat, ev: _attacking(s, seat, "lannister")))
-
-
-# T101 Poisoned Wine: the character it is on gets -2 STR; Any Phase: kneel 1 influence to move it
-# to another character.
-def _wine_str(state, src, inst, what):
-    return -2 if what == "str" and state["g"]["cards"][src]["on"] == inst else 0
-
-
-def _attachable(state, seat, att, host):
-    from . import flow
-    return flow.attach_ok(state, seat, att, host)
-
-
-def _move_wine(ctx, src, seat, target, ev):
-    from . import flow
-    flow.attach(ctx, src, target)
-
-
-CONSTANT["T101"] = _wine_str
-CARD_ABILITIES.add("T101")
-card("T101", Ability("action", _move_wine, cost=(("influence", 1),),
-                     target=lambda s, src, seat, ev: [c for c in M.characters(s)
-                                                      if c != s["g"]["cards"][src]["on"]
-                                                      and _attachable(s, seat, src, c)]))
-
-
-# L141 Littlefinger: +1 STR for each gold in his controller's gold pool (his +2 income is printed).
-def _littlefinger(state, src, inst, what):
-    if what != "str" or inst != src:
-        return 0
-    return state["g"]["players"][state["g"]["cards"][src]["ctrl"]]["gold"]
-
-
-CONSTANT["L141"] = _littlefinger
-CARD_ABILITIES.add("L141")
-
-
-# L38 Tyrion Lannister: Response after you win an intrigue challenge, or any challenge he took
-# part in: pay 1 gold to draw a card.
-def _tyrion_when(state, src, seat, ev):
-    from . import flow
-    return ev["winner"] == seat and (ev["type"] == "intrigue" or src in ev["participants"]) \
-        and flow.may_draw(state, seat)  # not offered when it could draw nothing
-
-
-card("L38", Ability("response", lambda ctx, src, seat, t, ev: _draw(ctx, seat, 1), trigger=("won_challenge",),
-                    when=_tyrion_when, cost=(("gold", 1),)))
-
-
-# S5 Eddard Stark: when he enters play (setup does not count) he claims 1 power.
-def _eddard(ctx, src, seat, target, ev):
-    from . import timing
-    timing.gain_power(ctx, seat, 1, "Eddard Stark", on=src)
-
-
-card("S5", Ability("forced", _eddard, trigger=("entered_play",), when=lambda s, src, seat, ev: ev["card"] == src))
-
-
-# S2 Nymeria, B68 Lightbringer: Response, kneel this attachment to save the character it is on
-# from being killed.
-def _saves_host(state, src, seat, ev):
+def saves_host(state, src, seat, ev):
+    """A save ability's condition: the card about to go is the one this attachment is on."""
     return state["g"]["cards"][src]["on"] == ev["card"]
 
 
-def _saved(ctx, src, seat, target, ev):
+def saved(ctx, src, seat, target, ev):
+    """A save ability's effect: the kill or discard of ev["card"] does not happen."""
     ctx.emit("saved", card=ev["card"], by=src)
-
-
-for _code in ("S2", "B68"):
-    card(_code, Ability("save", _saved, trigger=("would_kill",), when=_saves_host, cost=(("kneel_self",),)))
-
-
-# T174 Forever Burning: Any Phase, a character gets -1 STR until the end of the phase.
-card("T174", Ability("action", lambda ctx, src, seat, t, ev: lasting(ctx.g, "str", t, -1, "phase", src),
-                     target=lambda s, src, seat, ev: M.characters(s)))
 
 
 # --- plots' "when revealed" and forced triggers ---------------------------------------------------
