@@ -34,10 +34,10 @@ REDUCERS = {}
 
 class Ability:
     __slots__ = ("kind", "phases", "trigger", "when", "cost", "target", "effect", "limit", "text",
-                 "limited")
+                 "limited", "from_hand", "from_dead")
 
     def __init__(self, kind, effect, phases=("any",), trigger=(), when=None, cost=(), target=None,
-                 limit=None, text="", limited=False):
+                 limit=None, text="", limited=False, from_hand=False, from_dead=False):
         self.kind = kind
         self.effect = effect
         self.phases = phases
@@ -48,6 +48,8 @@ class Ability:
         self.limit = limit  # ("round"|"phase"|"challenge", times)
         self.text = text
         self.limited = limited  # a "Limited Response:" (one per player per round)
+        self.from_hand = from_hand  # a non-event card's ability used from its owner's hand (Honor Guard)
+        self.from_dead = from_dead  # a card's ability used from its owner's dead pile (Trident Reinforcements)
 
 
 CARD_ABILITIES = set()  # every code whose ability is in the engine (maester cards check lcg)
@@ -113,6 +115,9 @@ def cost_reduction(state, seat, inst):
         fn = REDUCERS.get(M.code(src))
         if fn is not None and not M.blank(state, src):
             total += fn(state, src, seat, inst)
+    fn = REDUCERS.get(M.code(inst))
+    if fn is not None and g["cards"][inst]["zone"] != "play":
+        total += fn(state, inst, seat, inst)  # a card that costs less to play itself (Grey Wind, Lady)
     return total
 
 
@@ -175,7 +180,25 @@ def payable(state, seat, src, ab):
                 return False
         if c[0] == "influence" and available_influence(state, seat) < c[1]:
             return False
+        if c[0] == "kneel" and len(kneelable(state, seat, c[2])) < c[1]:
+            return False
+    if g["constant_sources"] and g["cards"][src]["zone"] == "hand" and M.info(state, src)["type"] == "event" \
+            and p["gold"] < sum(c[1] for c in ab.cost if c[0] == "gold") + event_tax(state, src):
+        return False
     return True
+
+
+def event_tax(state, src):
+    """Gold a player pays an opponent to play event `src` (a constant "event_tax": Calm Over Westeros)."""
+    return constant(state, src, "event_tax") if state["g"]["constant_sources"] else 0
+
+
+def kneelable(state, seat, pred):
+    """`seat`'s standing cards in play that a ("kneel", n, pred) cost may kneel: `pred` names a
+    predicate of effects.PREDICATES."""
+    from .effects import PREDICATES
+    g = state["g"]
+    return [i for i in g["players"][seat]["play"] if not g["cards"][i]["kneel"] and PREDICATES[pred](state, i, seat)]
 
 
 def available_influence(state, seat):
@@ -226,7 +249,7 @@ def hand_kinds(state, seat):
         rec = M.info(state, inst)
         if "ambush" in (rec["keywords"] or ()):
             out.add("ambush")
-        if rec["type"] != "event":
+        if rec["type"] != "event" and not any(ab.from_hand for ab in _abilities(inst)):
             continue
         for ab in _abilities(inst):
             if ab.kind == "action":
@@ -239,7 +262,17 @@ def hand_kinds(state, seat):
 
 
 def _events_in_hand(state, seat, hand):
-    return [h for h in hand if M.info(state, h)["type"] == "event" and _event_allowed(state, seat, h)]
+    return [h for h in hand if (M.info(state, h)["type"] == "event" or any(ab.from_hand for ab in _abilities(h)))
+            and _event_allowed(state, seat, h)]
+
+
+def _from_right_zone(state, src, ab):
+    """A non-event card's ability marked from_hand is used from hand only, its others never there."""
+    if M.info(state, src)["type"] == "event":
+        return True
+    if ab.from_dead != (state["g"]["cards"][src]["zone"] == "dead"):
+        return False
+    return ab.from_hand == (state["g"]["cards"][src]["zone"] == "hand")
 
 
 def action_choices(state, seat, phase):
@@ -248,10 +281,11 @@ def action_choices(state, seat, phase):
     if g["phase"] != phase:
         return out
     in_play, hand = _sources(state, seat)
-    for src in in_play + _events_in_hand(state, seat, hand):
+    dead = [i for i in g["players"][seat]["dead"] if any(ab.from_dead for ab in _abilities(i))]
+    for src in in_play + _events_in_hand(state, seat, hand) + dead:
         for idx, ab in enumerate(_abilities(src)):
             if ab.kind == "action" and ("any" in ab.phases or phase in ab.phases) \
-                    and _usable(state, seat, src, idx, ab):
+                    and _from_right_zone(state, src, ab) and _usable(state, seat, src, idx, ab):
                 out.append(["action", src, idx])
     for src in hand:
         rec = M.info(state, src)
@@ -288,9 +322,13 @@ def _ambush_hosts(state, seat, src):
 def response_choices(state, seat, ev):
     out = []
     in_play, hand = _sources(state, seat)
+    gone = ev.get("card") if ev["e"] in ("killed", "discarded") else None
+    if gone is not None and M.owner_of(gone) == seat and state["g"]["cards"][gone]["zone"] != "play":
+        in_play = in_play + [gone]  # a card's own "when it is killed" response, from where it went
     for src in in_play + _events_in_hand(state, seat, hand):
         for idx, ab in enumerate(_abilities(src)):
-            if ab.kind == "response" and ev["e"] in ab.trigger and _usable(state, seat, src, idx, ab, ev):
+            if ab.kind == "response" and ev["e"] in ab.trigger and _from_right_zone(state, src, ab) \
+                    and _usable(state, seat, src, idx, ab, ev):
                 out.append(["respond", src, idx])
     return out
 
@@ -414,6 +452,7 @@ def ability(ctx, st, answer):
             g["limit_scopes"].append([key, ab.limit[0]])
         if ab.limited:
             g["players"][seat]["limited_response"] = True
+        tax = event_tax(state, src) if rec["type"] == "event" and g["cards"][src]["zone"] == "hand" else 0
         if rec["type"] == "event" and g["cards"][src]["zone"] == "hand":
             M.take_out(g, src)
             g["cards"][src]["zone"] = "playing"
@@ -435,8 +474,14 @@ def ability(ctx, st, answer):
                 timing.leave_play(ctx, src, "discard", why="cost")
             elif c[0] == "influence":
                 influence += c[1]
+        more = [{"s": "kneel_cost", "seat": seat, "n": c[1], "pred": c[2], "uid": st["uid"], "chosen": []}
+                for c in ab.cost if c[0] == "kneel"]
+        if tax:
+            more.append({"s": "pay_event_tax", "seat": seat, "n": tax})
         if influence:
-            ctx.push({"s": "influence", "seat": seat, "need": influence, "paid": 0}, st)
+            more.insert(0, {"s": "influence", "seat": seat, "need": influence, "paid": 0})
+        if more:
+            ctx.push(*more, st)
             return
     if st["stage"] == "cancel":
         st["stage"] = "effect"
@@ -449,6 +494,11 @@ def ability(ctx, st, answer):
         if canceled:
             g["canceled"].remove(st["uid"])
             ctx.emit("canceled", card=src, seat=seat)
+        knelt = g["cost_knelt"].pop(str(st["uid"]), None) if g.get("cost_knelt") else None
+        if canceled:
+            pass
+        elif knelt is not None:  # the cards a ("kneel", n, pred) cost knelt, for the effect
+            ab.effect(ctx, src, seat, st["target"], dict(st["ev"] or {}, knelt=knelt))
         else:
             ab.effect(ctx, src, seat, st["target"], st["ev"])
         st["canceled"] = canceled
@@ -482,6 +532,40 @@ def cancel_window(ctx, st, answer):
             return
         st["passes"] += 1
         st["i"] += 1
+
+
+@step
+def kneel_cost(ctx, st, answer):
+    """A cost of kneeling `n` cards of the seat's choice that match predicate `pred`."""
+    g = ctx.g
+    if answer is not None:
+        inst = answer[1][1]
+        g["cards"][inst]["kneel"] = True
+        st["chosen"].append(inst)
+        ctx.emit("knelt", card=inst, why="cost")
+    ready = kneelable(ctx.state, st["seat"], st["pred"])
+    if len(st["chosen"]) < st["n"] and ready:
+        ctx.ask(st["seat"], "kneel_cost", [["kneel", i] for i in ready],
+                "Kneel a card to pay the cost (%d of %d)" % (len(st["chosen"]) + 1, st["n"]), public="pays a cost")
+        return
+    g.setdefault("cost_knelt", {})[str(st["uid"])] = list(st["chosen"])
+
+
+@step
+def pay_event_tax(ctx, st, answer):
+    """Playing an event costs `n` gold handed to an opponent of the player's choice."""
+    g = ctx.g
+    seat = st["seat"]
+    opps = M.opponents(g, seat)
+    if answer is None and len(opps) > 1:
+        ctx.ask(seat, "target", [["target", s] for s in opps], "Hand %d gold to an opponent" % st["n"],
+                public="chooses an opponent")
+        return
+    to = answer[1][1] if answer is not None else opps[0]
+    n = min(st["n"], g["players"][seat]["gold"])
+    g["players"][seat]["gold"] -= n
+    g["players"][to]["gold"] += n
+    ctx.emit("gold_given", seat=seat, to=to, amount=n)
 
 
 @step
@@ -567,8 +651,11 @@ def run_forced(ctx, ev):
     state = ctx.state
     g = ctx.g
     queue = []
+    gone = ev.get("card") if ev["e"] in ("killed", "discarded") else None
     for seat in M.turn_order(g):
         in_play, _ = _sources(state, seat)
+        if gone is not None and M.owner_of(gone) == seat and g["cards"][gone]["zone"] != "play":
+            in_play = in_play + [gone]  # a card's own "when it is killed" forced effect, from where it went
         for src in in_play:
             for idx, ab in enumerate(_abilities(src)):
                 if ab.kind == "forced" and ev["e"] in ab.trigger and (ab.when is None or ab.when(state, src, seat, ev)):

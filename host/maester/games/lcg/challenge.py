@@ -37,8 +37,22 @@ def challenge_options(state, seat):
     for ctype in TYPES:
         if ctype in p["challenges_made"] or not can_attack_with(state, seat, ctype):
             continue
-        out += [["challenge", ctype, opp] for opp in TT.challenge_targets(state, seat)]
+        if p["gold"] < challenge_toll(state, seat, ctype):
+            continue  # must hand over gold first and cannot (Uneasy Truce)
+        barred = {e["value"] for e in state["g"]["effects"]  # lasting "no X challenge against Y" (Mutual Blackmail)
+                  if e["kind"] == "no_challenge" and e["target"] == seat and e["value"] // 10 == TYPES.index(ctype)}
+        out += [["challenge", ctype, opp] for opp in TT.challenge_targets(state, seat)
+                if TYPES.index(ctype) * 10 + opp not in barred]
     return out
+
+
+def challenge_toll(state, seat, ctype):
+    """Gold `seat` must give the defending player before it starts a `ctype` challenge (a constant
+    "toll:<type>" of a revealed plot: Uneasy Truce)."""
+    if not state["g"]["constant_sources"]:
+        return 0
+    from . import abilities
+    return abilities.constant(state, state["g"]["players"][seat]["revealed"], "toll:" + ctype)
 
 
 @step
@@ -56,6 +70,11 @@ def challenge_turn(ctx, st, answer):
             return
         _, ctype, opp = choice
         g["players"][seat]["challenges_made"].append(ctype)
+        toll = challenge_toll(state, seat, ctype)
+        if toll:
+            g["players"][seat]["gold"] -= toll
+            g["players"][opp]["gold"] += toll
+            ctx.emit("gold_given", seat=seat, to=opp, amount=toll)
         g["challenge"] = {"type": ctype, "attacker": seat, "defender": opp, "target": opp,
                           "attackers": [], "defenders": [], "stealthed": [], "supporter": None,
                           "redirected": None, "on_win_draw": [], "claim_mod": 0}
@@ -162,7 +181,8 @@ def can_defend_with(state, seat):
     g = state["g"]
     ch = g["challenge"]
     return [i for i in M.characters(state, seat) if not g["cards"][i]["kneel"]
-            and ch["type"] in M.icons(state, i) and i not in ch["stealthed"] and i not in ch["defenders"]]
+            and ch["type"] in M.icons(state, i) and i not in ch["stealthed"] and i not in ch["defenders"]
+            and not M.has_kw(state, i, "cannot_defend")]  # (Stannis Baratheon)
 
 
 @step
@@ -323,6 +343,8 @@ def renown(ctx, st, answer):
     inst = st["card"]
     if ctx.g["cards"][inst]["zone"] == "play":
         T.gain_power(ctx, ctx.g["cards"][inst]["ctrl"], 1, "renown", on=inst)
+        T.trigger(ctx, {"e": "claimed_renown", "card": inst, "seat": ctx.g["cards"][inst]["ctrl"]},
+                  ctx.g["cards"][inst]["ctrl"])  # (Robert Baratheon claims one more)
 
 
 @step

@@ -164,3 +164,11 @@ def search_deck(ctx, st, answer):
                 "Search the deck: take a card (%s)" % st["why"], public="searches a deck")
         return
     shuffle_deck(ctx, whose)
+
+
+def add_reducer_if(ctx, seat, amount, src, houses=None, kind=None, icon=None):
+    """Like add_reducer, for the next card of any of `houses` (a list) and/or with printed
+    challenge `icon` (Sunset Sea: Lannister or Greyjoy; Shadowblack Lane: an intrigue icon)."""
+    ctx.g["players"][seat]["reducers"].append({"amount": amount, "house": list(houses) if houses else None,
+                                               "kind": kind, "icon": icon, "src": src})
+    ctx.emit("reducer", seat=seat, card=src, amount=amount)

@@ -29,20 +29,18 @@ def setup(ctx, config):
         "titles_taken_last": [], "initiative": None,
     })
     for seat in range(n):
-        deck = table["decks"][decks[seat]]
-        p = {"house": deck["house"], "deck_name": decks[seat], "deck": [], "hand": [], "discard": [],
+        deck = decks[seat] if isinstance(decks[seat], dict) else dict(table["decks"][decks[seat]], name=decks[seat])
+        p = {"house": deck["house"], "deck_name": deck["name"], "deck": [], "hand": [], "discard": [],
              "dead": [], "plots": [], "used": [], "revealed": None, "chosen": None, "play": [],
              "setup": [], "power": 0, "gold": 0, "drawn_extra": 0, "title": None,
              "limited_played": False, "limited_response": False, "challenges_made": [],
              "oppose_bonus": False, "reducers": []}
         g["players"].append(p)
-        for code in deck["draw"]:
-            inst = "%s#%d" % (code, seat)
+        for inst in M.instance_ids(deck["draw"], seat):
             g["cards"][inst] = {"owner": seat, "ctrl": seat, "zone": "deck", "kneel": False, "power": 0,
                                 "att": [], "dups": [], "on": None}
             p["deck"].append(inst)
-        for code in deck["plots"]:
-            inst = "%s#%d" % (code, seat)
+        for inst in M.instance_ids(deck["plots"], seat):
             g["cards"][inst] = {"owner": seat, "ctrl": seat, "zone": "plots", "kneel": False, "power": 0,
                                 "att": [], "dups": [], "on": None}
             p["plots"].append(inst)
@@ -57,7 +55,7 @@ def setup(ctx, config):
     # when they run out, and the count of what was added keeps the totals checkable.
     g["bank"] = {"power": 15 * n, "gold": 10 * n, "added_power": 0, "added_gold": 0}
     g["first"] = config["first"] if config["first"] is not None else ctx.chance.below(n)
-    ctx.emit("setup", players=n, first=g["first"], decks=list(decks), houses=[p["house"] for p in g["players"]],
+    ctx.emit("setup", players=n, first=g["first"], decks=[p["deck_name"] for p in g["players"]], houses=[p["house"] for p in g["players"]],
              variants=list(config["variants"]), goal=g["goal"])
     ctx.push({"s": "setup_hand"}, {"s": "setup_place", "order": M.turn_order(g), "i": 0},
              {"s": "setup_reveal"}, {"s": "round_start"})
@@ -371,6 +369,8 @@ def income(state, seat):
     g = state["g"]
     p = g["players"][seat]
     total = M.info(state, p["revealed"])["plot"]["income"]
+    from . import abilities
+    total += abilities.constant(state, p["revealed"], "income")  # plots that change a plot's income (Blockade)
     total += sum(M.income_bonus(state, i) for i in p["play"])
     total += titles.income_bonus(state, seat)
     return max(0, total)

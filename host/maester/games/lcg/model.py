@@ -1,7 +1,9 @@
 """The LCG's table as plain data, and the questions every rule asks of it.
 
 Every physical card in a game is an *instance* ``"<code>#<owner seat>"`` ("S5#0": seat 0's Eddard
-Stark), so two players may bring the same starter deck. ``g["cards"][inst]`` holds what changes
+Stark), so two players may bring the same starter deck. A deck of one's own may hold more copies of
+a code than a Core box (3x Eddard Stark): the second and later copies are ``"S5#0~2"``, ``"S5#0~3"``
+(instance_ids), so the code is still everything before the "#". ``g["cards"][inst]`` holds what changes
 during play: zone, controller, kneeling, power, attachments and duplicates. The printed facts stay
 in the card table frozen into the config (``state["config"]["cards"]["cards"][code]``).
 
@@ -31,7 +33,18 @@ def code(inst):
 
 
 def owner_of(inst):
-    return int(inst.rsplit("#", 1)[1])
+    return int(inst.rsplit("#", 1)[1].split("~", 1)[0])
+
+
+def instance_ids(codes, seat):
+    """The instances of a seat's cards, one per code in `codes`: a code's first copy is "S5#0",
+    the next ones "S5#0~2", "S5#0~3", ..."""
+    seen = {}
+    out = []
+    for c in codes:
+        k = seen[c] = seen.get(c, 0) + 1
+        out.append("%s#%d" % (c, seat) if k == 1 else "%s#%d~%d" % (c, seat, k))
+    return out
 
 
 def table(state):
@@ -298,8 +311,10 @@ def matching_reducers(state, seat, inst):
     (effects.add_reducer): each applies to the next matching card only."""
     rec = info(state, inst)
     return [r for r in state["g"]["players"][seat]["reducers"]
-            if (r["house"] is None or r["house"] in (rec["houses"] or ()))
-            and (r["kind"] is None or r["kind"] == rec["type"])]
+            if (r["house"] is None or r["house"] in (rec["houses"] or ())
+                or (isinstance(r["house"], list) and set(r["house"]) & set(rec["houses"] or ())))
+            and (r["kind"] is None or r["kind"] == rec["type"])
+            and (not r.get("icon") or r["icon"] in (rec["icons"] or ()))]
 
 
 def blank(state, inst):

@@ -248,6 +248,8 @@ def leave_play(ctx, inst, dest, why="discard"):
         dest = "dead"
     elif dest == "dead" and not M.is_character(state, inst):
         dest = "discard"  # only characters die; anything else killed is discarded
+    elif dest == "dead" and "killed_to_discard" in kws:
+        dest = "discard"  # a character that goes to the discard pile when killed (The Hound)
     M.take_out(g, inst)
     g["effects"] = [e for e in g["effects"] if e["target"] != inst]
     M.put(g, inst, dest, top=top)
