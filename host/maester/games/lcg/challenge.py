@@ -79,6 +79,12 @@ def challenge_turn(ctx, st, answer):
                           "attackers": [], "defenders": [], "stealthed": [], "supporter": None,
                           "redirected": None, "on_win_draw": [], "claim_mod": 0}
         ctx.emit("challenge", seat=seat, type=ctype, against=opp)
+        for e in g["effects"]:  # lasting "pay 1 gold to X for each challenge of this type" (Magister Illyrio)
+            if e["kind"] == "gold_tax" and e["target"] == seat and e["value"][1] == ctype \
+                    and g["players"][seat]["gold"] > 0:
+                g["players"][seat]["gold"] -= 1
+                g["players"][e["value"][0]]["gold"] += 1
+                ctx.emit("gold_given", seat=seat, to=e["value"][0], amount=1)
         st["windowed"] = False
         ctx.push({"s": "attackers"}, {"s": "crown_regent"},
                  {"s": "window", "phase": "challenges", "turn": g["first"], "passes": 0, "tag": "attackers"},
