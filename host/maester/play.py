@@ -309,7 +309,8 @@ def _plain(args):
 
 def _config(game, players, variants, decks_text=None):
     """The game's config from the command line: --players (else one seat per --decks name, else
-    the game's default), --variant and --decks (the LCG's starter decks, checked by name and count)."""
+    the game's default), --variant and --decks (the LCG's starter decks or deck files, checked by
+    name, rules and count)."""
     from .sim import parse_decks
     decks = parse_decks(game, decks_text, players)
     if players is None and decks:
@@ -493,9 +494,10 @@ PLAYERS_HELP = ("seats at the table: B'Twixt 3 to 6, Intrigue 2 to 6 (default 4)
                 "the LCG 2 to 6 (default 2)")
 
 
-DECKS_HELP = ("the LCG: one starter deck per seat, comma-separated, from stark, lannister, baratheon and "
-              "targaryen; a deck may sit at two seats (default: those four in turn; without --players, one seat "
-              "per deck)")
+DECKS_HELP = ("the LCG: one deck per seat, comma-separated: a starter deck from stark, lannister, baratheon and "
+              "targaryen, or the path of a deck-list file (see `maester decks check`), checked under the casual "
+              "rules (any size, so the 45-card starters qualify); a deck may sit at two seats (default: the four "
+              "starters in turn; without --players, one seat per deck)")
 
 
 def _screen_options(p):

@@ -1,6 +1,7 @@
 """Whole games played by bots: `maester sim` for statistics and `maester bench engine` for speed."""
 
 import json
+import os
 import sys
 import time
 
@@ -27,20 +28,33 @@ def deck_names(game):
 
 
 def parse_decks(game, text, players=None):
-    """`--decks stark,lannister`: one deck name per seat, checked against the game's decks.
+    """`--decks stark,lannister` or `--decks stark,my.txt`: one deck per seat, a starter deck's
+    name or the path of a deck-list file (games/lcg/decks.py), checked under the casual rules.
 
-    Returns the list of names (lower case). Raises ValueError naming the problem: a game without
-    decks, an unknown deck (and the known ones), or a count that is not the number of players."""
+    Returns the list of names (lower case) and deck dicts. Raises ValueError naming the problem: a
+    game without decks, an unknown deck (and the known ones), a deck file that is not legal, or a
+    count that is not the number of players; FileNotFoundError for a file that is not there."""
     if text is None:
         return None
     if game not in DECK_GAMES:
         raise ValueError("--decks is for the LCG only (maester ... lcg --decks stark,lannister); %s has no decks"
                          % game)
     known = deck_names(game)
-    decks = [d.strip().lower() for d in text.split(",")]
-    for d in decks:
-        if d not in known:
-            raise ValueError("--decks: unknown deck %r: the starter decks are %s" % (d, ", ".join(known)))
+    decks = []
+    for item in (d.strip() for d in text.split(",")):
+        if item.lower() in known:
+            decks.append(item.lower())
+        elif item and (os.sep in item or "/" in item or "." in item or os.path.exists(item)):
+            from .games.lcg.decks import load
+            if not os.path.isfile(item):
+                raise FileNotFoundError("--decks: no deck file %s" % item)
+            try:
+                decks.append(load(item, casual=True))
+            except (OSError, UnicodeDecodeError) as e:
+                raise ValueError("--decks: cannot read %s: %s" % (item, e))
+        else:
+            raise ValueError("--decks: unknown deck %r: the starter decks are %s, or give a deck file's path"
+                             % (item, ", ".join(known)))
     if players is not None and len(decks) != players:
         raise ValueError("--decks names %d deck%s for %d players: give one per seat, comma-separated, e.g. "
                          "--decks %s" % (len(decks), "" if len(decks) == 1 else "s", players,
@@ -109,7 +123,7 @@ def run(game, players, games, seed, bots="random", variants=(), progress=False, 
         "rounds_per_game": rounds, "winners": winners,
     }
     if checked.get("decks"):
-        out["decks"] = list(checked["decks"])
+        out["decks"] = [d["name"] if isinstance(d, dict) else d for d in checked["decks"]]
     return out
 
 
@@ -168,8 +182,10 @@ def _options(p, games):
                    help="a variant; repeat to combine. %s" % "; ".join(
                        "%s: %s" % (names[g], ", ".join(v)) for g, v in sorted(GAME_VARIANTS.items())))
     p.add_argument("--decks", metavar="D,D,...",
-                   help="LCG: one starter deck per seat, comma-separated, from %s (default: those in turn; "
-                        "without --players, one seat per deck)" % ", ".join(DECKS))
+                   help="LCG: one deck per seat, comma-separated: a starter deck from %s, or the path of a "
+                        "deck-list file (`maester decks check`), checked under the casual rules (any size, "
+                        "so the 45-card starters qualify) (default: the starters in turn; without "
+                        "--players, one seat per deck)" % ", ".join(DECKS))
     p.add_argument("--json", action="store_true", help="print one JSON object with the figures")
 
 

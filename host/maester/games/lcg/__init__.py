@@ -7,8 +7,12 @@ on their House and cards wins (30 for a team in two-on-two).
 
 Config:
 - ``players``: 2 (joust, no titles) to 6 (melee with the six titles).
-- ``decks``: one deck name per seat, from the Core's four starter decks (default: Stark,
-  Lannister, Baratheon, Targaryen in turn; the same deck may sit at two seats).
+- ``decks``: one deck per seat: the name of one of the Core's four starter decks (default: Stark,
+  Lannister, Baratheon, Targaryen in turn; the same deck may sit at two seats), or a deck of one's
+  own as ``{"name", "house", "draw": [codes], "plots": [codes]}`` (decks.py reads deck-list files;
+  a code may repeat: each copy is its own instance). Such a deck must be legal under ``deck_rules``.
+- ``deck_rules``: ``"casual"`` (the default: the deck construction rules without the 60-card
+  minimum, so the Core's 45-card starter decks qualify) or ``"tournament"``.
 - ``variants``: ``two_on_two`` (four players, partners across the table, 30 power, no titles) and
   ``littlefinger`` (gold may be handed to another player in any window outside marshalling).
 - ``observe``: ``["draws"]`` for a real shuffled deck: the host learns each card drawn from a tap on
@@ -28,7 +32,8 @@ from . import model as M
 from .cards import card_table
 from .steps import STEPS
 
-CONFIG_KEYS = ("players", "decks", "variants", "observe", "first", "cards", "owner_cards")
+CONFIG_KEYS = ("players", "decks", "variants", "observe", "first", "cards", "owner_cards", "deck_rules")
+DECK_RULES = ("casual", "tournament")
 VARIANTS = ("two_on_two", "littlefinger")
 VARIANT_NOTES = {
     "two_on_two": "two teams of two, partners across the table, 30 power between them, no titles (rulebook)",
@@ -58,10 +63,17 @@ class LCG(Game):
         decks = config.get("decks") or [STARTER[s % len(STARTER)] for s in range(n)]
         if not isinstance(decks, list) or len(decks) != n:
             raise ValueError("give one deck per player: %d decks for %d players" % (len(decks), n))
+        rules = config.get("deck_rules") or "casual"
+        if rules not in DECK_RULES:
+            raise ValueError("deck_rules is casual or tournament, not %r" % (rules,))
         for d in decks:
-            if d not in table["decks"]:
+            if isinstance(d, dict):
+                _check_deck(d, table, rules)
+            elif d not in table["decks"]:
                 raise ValueError("unknown deck %r (decks: %s)" % (d, ", ".join(sorted(table["decks"]))))
-        config["decks"] = list(decks)
+        config["decks"] = [dict(d) if isinstance(d, dict) else d for d in decks]
+        if "deck_rules" in config:
+            config["deck_rules"] = rules
         first = config.get("first")
         config["first"] = None if first is None else check.seat(first, n, "the first player")
         return config
@@ -75,6 +87,28 @@ class LCG(Game):
     def describe_choice(self, state, ask, choice, viewer=None):
         from .text import describe_choice
         return describe_choice(state, ask, choice, viewer)
+
+
+def _check_deck(deck, table, rules):
+    """A deck of one's own in the config: its shape, real codes of the right kind, and the deck
+    construction rules (decks.rules_problems)."""
+    from .decks import rules_problems
+    if set(deck) != {"name", "house", "draw", "plots"} or not isinstance(deck["name"], str):
+        raise ValueError("a deck is {name, house, draw, plots}, not %r" % (sorted(deck),))
+    for part in ("draw", "plots"):
+        codes = deck[part]
+        if not isinstance(codes, list):
+            raise ValueError("deck %s: %s is a list of card codes" % (deck["name"], part))
+        for code in codes:
+            card = table["cards"].get(code) if isinstance(code, str) else None
+            if card is None:
+                raise ValueError("deck %s: %r is not a card" % (deck["name"], code))
+            if (card["type"] == "plot") != (part == "plots"):
+                raise ValueError("deck %s: %s (%s, a %s) does not belong in the %s" % (
+                    deck["name"], code, card["name"], card["type"], part))
+    problems = rules_problems(deck, table, casual=rules == "casual")
+    if problems:
+        raise ValueError("deck %s is not legal in %s play: %s" % (deck["name"], rules, "; ".join(t for _, t in problems)))
 
 
 def _card_view(state, g, inst):

@@ -79,9 +79,12 @@ def copies_at(state, card, place):
     code = M.code(card)
     out = []
     for seat in range(g["n"]):
-        inst = "%s#%d" % (code, seat)
-        if inst in g["cards"] and place in lies_at(g, inst):
-            out.append(inst)
+        inst, k = "%s#%d" % (code, seat), 1
+        while inst in g["cards"]:  # a deck's further copies of the code: "S5#0~2", ... (model.instance_ids)
+            if place in lies_at(g, inst):
+                out.append(inst)
+            k += 1
+            inst = "%s#%d~%d" % (code, seat, k)
     return out
 
 
@@ -107,7 +110,20 @@ def tap_choices(state, ask, card, place=None):
     if not here:
         return []
     own = ask["seat"] == place
-    return [c for c in ask["choices"] if len(c) > 1 and c[1] in here and (own or c[0] in CROSS)]
+    found = [c for c in ask["choices"] if len(c) > 1 and c[1] in here and (own or c[0] in CROSS)]
+    if len(here) < 2:
+        return found
+    # A deck's further copies of the code ("S5#0~2") out of play are interchangeable: the tap picks
+    # the first copy the seat holds there; copies in play keep their own choices.
+    g = state["g"]
+    out, seen = [], set()
+    for c in found:
+        zone = g["cards"][c[1]]["zone"]
+        key = None if zone in ("play", "dup") else (c[0], zone, repr(c[2:]))
+        if key is None or key not in seen:
+            out.append(c)
+            seen.add(key)
+    return out
 
 
 def extra_tags(state):

@@ -1,0 +1,285 @@
+"""Deck lists as people write them, and the deck construction rules (rulebook, "Tournament Play and
+Deck Construction Rules").
+
+The text format, one card a line::
+
+    # Stark, my way             a comment; blank lines are ignored too
+    House: Stark                (or the House card's name: "House Stark")
+    3x Eddard Stark             also "3 Eddard Stark", "Eddard Stark x3", or the name alone for one
+    Plots:                      a section header; a plot is also known by its card type
+    2x The Power of Arms
+
+Names match case-insensitively (curly apostrophes are straight ones); a trailing "(...)" such as
+"(Core Set)" is ignored, and "(S30)" names that copy. A name the Core Set has in several copies or
+versions (Great Keep S29-S31, Crossroads, Robert Baratheon B71/B90, ...) maps to its copies' codes in
+order, then around again: a deck may hold more copies of a card than one Core box does, and the engine
+gives each further copy its own instance (model.instance_ids).
+
+    parse(text, name) -> (deck, entries, problems)
+    rules_problems(deck, table, casual, entries=None) -> [(line, text)]
+    check(path, casual) -> (deck, [(line, text)]): a file's every problem, parsing and rules
+    load(path, casual=True): a file's deck, or ValueError naming each problem with its line
+    write(deck): a deck dict as text (the starter files in cards_db/lcg/decks/ are written so)
+
+A deck is the config's plain dict {"name", "house", "draw": [codes], "plots": [codes]}. The
+tournament rules: exactly 7 plots and no two of the same name (unless the plot allows copies: "plot
+copies"), at least 60 cards in the House deck, at most 3 copies of a card by name, no "House X only"
+card unless the deck's House is X, and each card's own "Limit n per deck" / "per plot deck". Casual
+play keeps every rule but the 60 cards, so the Core's 45-card starter decks are legal; it still needs
+one card.
+"""
+
+import difflib
+import re
+from pathlib import Path
+
+PLOTS_NEEDED = 7
+MIN_CARDS = 60
+MAX_COPIES = 3
+HEADERS_PLOTS = ("plots", "plot", "plot deck", "plot cards")
+HEADERS_DRAW = ("house deck", "draw deck", "deck", "characters", "character", "locations", "location",
+                "attachments", "attachment", "events", "event", "cards")
+_COUNT_FIRST = re.compile(r"^(\d+)\s*[x×]?\s+(.+)$", re.I)
+_COUNT_LAST = re.compile(r"^(.+?)\s+[x×](\d+)$", re.I)
+_PAREN = re.compile(r"^(.*?)\s*\(([^()]*)\)$")
+_HOUSE = re.compile(r"^house(?:\s*:\s*|\s+)(?:house\s+)?([a-z]+)$", re.I)
+_HEADER = re.compile(r"^([a-z ]+?)\s*(?:\(\d+\))?\s*:?$", re.I)
+
+
+def _key(name):
+    return " ".join(name.replace("’", "'").replace("‘", "'").lower().split())
+
+
+def _table():
+    from .cards import card_table
+    return card_table(owner=False)
+
+
+def copies_by_name(table):
+    """{name key: [codes in order]}: every copy or version of a card under its name."""
+    out = {}
+    for code, c in table["cards"].items():
+        out.setdefault(_key(c["name"]), []).append(code)
+    for codes in out.values():
+        codes.sort(key=lambda code: (table["cards"][code]["duplicate_of"] is not None, _number(code)))
+    return out
+
+
+def _number(code):
+    return int(re.sub(r"\D", "", code) or 0)
+
+
+def suggest(name, table):
+    """The closest card names to `name`, as printed."""
+    names = {_key(c["name"]): c["name"] for c in table["cards"].values()}
+    return [names[k] for k in difflib.get_close_matches(_key(name), list(names), n=3, cutoff=0.6)]
+
+
+def _either(names):
+    return names[0] if len(names) == 1 else "%s or %s" % (", ".join(names[:-1]), names[-1])
+
+
+def parse(text, name="deck", table=None):
+    """A deck list's text -> (deck, entries, problems).
+
+    entries: one per card line {"line", "name", "count", "codes", "plot", "section"} in file order;
+    problems: [(line, text)] for lines that are not a card, a House or a header (unknown names come
+    with the closest names)."""
+    table = table or _table()
+    by_name = copies_by_name(table)
+    houses = set(table["houses"])
+    deck = {"name": name, "house": None, "draw": [], "plots": []}
+    entries, problems = [], []
+    section = None
+    for no, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip() if not raw.lstrip().startswith("#") else ""
+        if not line:
+            continue
+        m = _HOUSE.match(line)
+        if m:
+            house = m.group(1).lower()
+            if house not in houses:
+                problems.append((no, "unknown House %r (Houses: %s)" % (m.group(1), ", ".join(sorted(houses)))))
+            elif deck["house"] is not None and deck["house"] != house:
+                problems.append((no, "a second House (%s): a deck has one House" % house))
+            else:
+                deck["house"] = house
+            continue
+        count, card = 1, line
+        m = _COUNT_FIRST.match(line) or None
+        if m:
+            count, card = int(m.group(1)), m.group(2).strip()
+        else:
+            m = _COUNT_LAST.match(line)
+            if m:
+                card, count = m.group(1).strip(), int(m.group(2))
+        header = _HEADER.match(line)
+        if header and not m and _key(header.group(1)) not in by_name and (
+                line.endswith(":") or _key(header.group(1)) in HEADERS_PLOTS + HEADERS_DRAW):
+            word = _key(header.group(1))
+            if word in HEADERS_PLOTS:
+                section = "plots"
+            elif word in HEADERS_DRAW:
+                section = "draw"
+            else:
+                problems.append((no, "unknown section %r (a card line is `3x Card Name`; sections: Plots:, "
+                                     "House deck:, Characters:, ...)" % line))
+            continue
+        codes = by_name.get(_key(card))
+        pick = None
+        if codes is None:
+            m2 = _PAREN.match(card)
+            if m2:
+                codes = by_name.get(_key(m2.group(1)))
+                inner = m2.group(2).strip().upper()
+                if codes is not None and inner in codes:
+                    pick = inner
+                card = m2.group(1) if codes is not None else card
+        if codes is None:
+            close = suggest(card, table)
+            problems.append((no, "unknown card %r%s" % (card, "; did you mean %s?" % _either(close) if close else "")))
+            continue
+        if count < 1:
+            problems.append((no, "%d copies of %s" % (count, card)))
+            continue
+        printed = table["cards"][codes[0]]
+        is_plot = printed["type"] == "plot"
+        if section == "plots" and not is_plot:
+            problems.append((no, "%s is %s %s, not a plot, but it is listed under Plots" % (
+                printed["name"], "an" if printed["type"][0] in "aeiou" else "a", printed["type"])))
+        entries.append({"line": no, "name": printed["name"], "count": count, "codes": [], "plot": is_plot,
+                        "section": section, "pick": pick})
+    # The codes once the House is known: the House's own starter deck's copies first (a Targaryen
+    # Crossroads is T153), then the others in the Core's order, then around again.
+    used = {}
+    for e in entries:
+        codes = sorted(by_name[_key(e["name"])],
+                       key=lambda c: (table["cards"][c].get("deck") != deck["house"], _number(c)))
+        pick = e.pop("pick")
+        if pick is not None:
+            e["codes"] = [pick] * e["count"]
+        else:
+            start = used.get(e["name"], 0)
+            e["codes"] = [codes[(start + i) % len(codes)] for i in range(e["count"])]
+            used[e["name"]] = start + e["count"]
+        deck["plots" if e["plot"] else "draw"].extend(e["codes"])
+    return deck, entries, problems
+
+
+def entries_of(deck, table):
+    """A deck dict's cards as entries without line numbers: one per name, in first-seen order."""
+    out = {}
+    for part in ("draw", "plots"):
+        for code in deck[part]:
+            name = table["cards"][code]["name"]
+            e = out.setdefault((part, name), {"line": None, "name": name, "count": 0, "codes": [],
+                                              "plot": part == "plots", "section": None})
+            e["count"] += 1
+            e["codes"].append(code)
+    return list(out.values())
+
+
+def _restriction(card, key):
+    for r in card["restrictions"]:
+        if key in r:
+            return r[key]
+    return None
+
+
+def rules_problems(deck, table=None, casual=False, entries=None, house_line=None):
+    """[(line or None, text)]: what keeps `deck` from being legal under the tournament rules (or the
+    casual ones, which allow fewer than 60 cards). `entries` (from parse) give the line numbers."""
+    table = table or _table()
+    cards = table["cards"]
+    entries = entries if entries is not None else entries_of(deck, table)
+    out = []
+    house = deck.get("house")
+    if house is None:
+        out.append((None, "no House: add a line such as `House: Stark`"))
+    elif house not in table["houses"]:
+        out.append((house_line, "unknown House %r (Houses: %s)" % (house, ", ".join(table["houses"]))))
+    plots = [e for e in entries if e["plot"]]
+    draws = [e for e in entries if not e["plot"]]
+    n_plots = sum(e["count"] for e in plots)
+    if n_plots != PLOTS_NEEDED:
+        where = plots[-1]["line"] if plots else None
+        out.append((where, "%d plot%s: a plot deck has exactly %d" % (n_plots, "" if n_plots == 1 else "s",
+                                                                       PLOTS_NEEDED)))
+    n_draw = sum(e["count"] for e in draws)
+    where = draws[-1]["line"] if draws else None
+    if not casual and n_draw < MIN_CARDS:
+        out.append((where, "%d cards in the House deck: tournament play needs at least %d (casual play "
+                           "allows fewer: --casual)" % (n_draw, MIN_CARDS)))
+    elif n_draw < 1:
+        out.append((where, "no cards in the House deck"))
+    seen = {}
+    for e in entries:
+        card = cards[e["codes"][0]]
+        total = seen[e["name"]] = seen.get(e["name"], 0) + e["count"]
+        before = total - e["count"]
+        if e["plot"]:
+            allowed = _restriction(card, "plot_copies") or 1
+            limit = _restriction(card, "limit_per_plot_deck")
+            if limit is not None and limit < allowed:
+                allowed = limit
+            if total > allowed and before <= allowed:
+                out.append((e["line"], "%d copies of the plot %s: %s" % (
+                    total, e["name"], "a plot deck has no duplicate plots" if allowed == 1 and limit is None
+                    else "Limit %d per plot deck" % allowed if limit is not None
+                    else "it allows %d copies in a plot deck" % allowed)))
+        else:
+            limit = _restriction(card, "limit_per_deck")
+            if limit is not None and total > limit and before <= limit:
+                out.append((e["line"], "%d copies of %s: Limit %d per deck" % (total, e["name"], limit)))
+            elif total > MAX_COPIES and before <= MAX_COPIES:
+                out.append((e["line"], "%d copies of %s: at most %d copies of a card" % (total, e["name"],
+                                                                                         MAX_COPIES)))
+        only = _restriction(card, "house_only")
+        if only is not None and house is not None and only != house and before == 0:
+            out.append((e["line"], "%s is House %s only, and this deck's House is %s" % (
+                e["name"], only.capitalize(), house.capitalize())))
+    return out
+
+
+def _house_line(text):
+    for no, raw in enumerate(text.splitlines(), 1):
+        if _HOUSE.match(raw.split("#", 1)[0].strip()):
+            return no
+    return None
+
+
+def check(path, casual=False, table=None):
+    """(deck, [(line, text)]): every problem of the deck file at `path`, in line order."""
+    table = table or _table()
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    deck, entries, problems = parse(text, path.stem, table)
+    problems = problems + rules_problems(deck, table, casual, entries, _house_line(text))
+    return deck, sorted(problems, key=lambda p: (p[0] is None, p[0] or 0))
+
+
+def load(path, casual=True, table=None):
+    """The deck dict of a deck file, or ValueError naming each problem with its line."""
+    deck, problems = check(path, casual, table)
+    if problems:
+        raise ValueError("deck %s is not legal%s: %s" % (path, " for casual play" if casual else "", "; ".join(
+            ("line %d: %s" % (line, text)) if line else text for line, text in problems)))
+    return deck
+
+
+def write(deck, table=None, comment=None):
+    """A deck dict as deck-list text: a comment, the House, its cards by name in first-seen order,
+    then Plots:."""
+    table = table or _table()
+    cards = table["cards"]
+    lines = ["# %s" % c for c in (comment or deck["name"]).splitlines()]
+    lines += ["House: %s" % deck["house"].capitalize(), ""]
+    for part in ("draw", "plots"):
+        if part == "plots":
+            lines += ["", "Plots:"]
+        counts = {}
+        for code in deck[part]:
+            name = cards[code]["name"]
+            counts[name] = counts.get(name, 0) + 1
+        lines += ["%dx %s" % (k, name) for name, k in counts.items()]
+    return "\n".join(lines) + "\n"
