@@ -34,10 +34,11 @@ REDUCERS = {}
 
 class Ability:
     __slots__ = ("kind", "phases", "trigger", "when", "cost", "target", "effect", "limit", "text",
-                 "limited", "from_hand", "from_dead")
+                 "limited", "from_hand", "from_dead", "from_discard")
 
     def __init__(self, kind, effect, phases=("any",), trigger=(), when=None, cost=(), target=None,
-                 limit=None, text="", limited=False, from_hand=False, from_dead=False):
+                 limit=None, text="", limited=False, from_hand=False, from_dead=False,
+                 from_discard=False):
         self.kind = kind
         self.effect = effect
         self.phases = phases
@@ -49,6 +50,7 @@ class Ability:
         self.text = text
         self.limited = limited  # a "Limited Response:" (one per player per round)
         self.from_hand = from_hand  # a non-event card's ability used from its owner's hand (Honor Guard)
+        self.from_discard = from_discard  # used from its owner's discard pile (Pentoshi Guildmaster)
         self.from_dead = from_dead  # a card's ability used from its owner's dead pile (Trident Reinforcements)
 
 
@@ -266,11 +268,18 @@ def _events_in_hand(state, seat, hand):
             and _event_allowed(state, seat, h)]
 
 
+def _discard_sources(state, seat):
+    return [i for i in state["g"]["players"][seat]["discard"] if any(ab.from_discard for ab in _abilities(i))]
+
+
 def _from_right_zone(state, src, ab):
     """A non-event card's ability marked from_hand is used from hand only, its others never there."""
+    zone = state["g"]["cards"][src]["zone"]
+    if ab.from_discard or (zone == "discard" and any(a.from_discard for a in _abilities(src))):
+        return ab.from_discard and zone == "discard"
     if M.info(state, src)["type"] == "event":
-        return True
-    if ab.from_dead != (state["g"]["cards"][src]["zone"] == "dead"):
+        return ab.from_dead == (zone == "dead")  # an event's pile ability (Forever Burning) from its pile only
+    if ab.from_dead != (zone == "dead"):
         return False
     return ab.from_hand == (state["g"]["cards"][src]["zone"] == "hand")
 
@@ -281,7 +290,8 @@ def action_choices(state, seat, phase):
     if g["phase"] != phase:
         return out
     in_play, hand = _sources(state, seat)
-    dead = [i for i in g["players"][seat]["dead"] if any(ab.from_dead for ab in _abilities(i))]
+    dead = [i for i in g["players"][seat]["dead"] if any(ab.from_dead for ab in _abilities(i))] \
+        + _discard_sources(state, seat)
     for src in in_play + _events_in_hand(state, seat, hand) + dead:
         for idx, ab in enumerate(_abilities(src)):
             if ab.kind == "action" and ("any" in ab.phases or phase in ab.phases) \
@@ -325,7 +335,7 @@ def response_choices(state, seat, ev):
     gone = ev.get("card") if ev["e"] in ("killed", "discarded") else None
     if gone is not None and M.owner_of(gone) == seat and state["g"]["cards"][gone]["zone"] != "play":
         in_play = in_play + [gone]  # a card's own "when it is killed" response, from where it went
-    for src in in_play + _events_in_hand(state, seat, hand):
+    for src in in_play + _events_in_hand(state, seat, hand) + _discard_sources(state, seat):
         for idx, ab in enumerate(_abilities(src)):
             if ab.kind == "response" and ev["e"] in ab.trigger and _from_right_zone(state, src, ab) \
                     and _usable(state, seat, src, idx, ab, ev):
@@ -485,6 +495,8 @@ def ability(ctx, st, answer):
             return
     if st["stage"] == "cancel":
         st["stage"] = "effect"
+        if constant(state, src, "uncancelable"):
+            return ability(ctx, st, None)  # it cannot be cancelled (Rule by Decree): no cancel window
         ctx.push({"s": "cancel_window", "of": st["uid"], "src": src, "seat": seat, "order": M.left_of(g, seat),
                   "i": 0, "passes": 0}, st)
         return
@@ -642,7 +654,8 @@ def saved(ctx, src, seat, target, ev):
 def when_revealed(state, seat):
     """The "when revealed" abilities of `seat`'s revealed plot."""
     plot = state["g"]["players"][seat]["revealed"]
-    return [(plot, i) for i, ab in enumerate(_abilities(plot)) if ab.kind == "revealed"] if plot else []
+    return [(plot, i) for i, ab in enumerate(_abilities(plot)) if ab.kind == "revealed"
+            and (ab.when is None or ab.when(state, plot, seat, None))] if plot else []  # "with 2 or more opponents"
 
 
 def run_forced(ctx, ev):

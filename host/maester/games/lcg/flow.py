@@ -623,6 +623,9 @@ def power_to(ctx, st, answer):
 def standing(ctx, st, answer):
     g = ctx.g
     held = {e["target"] for e in g["effects"] if e["kind"] == "no_stand"}  # kept kneeling this round
+    from . import abilities
+    held |= {i for i in M.in_play(g) if g["cards"][i]["kneel"]
+             and abilities.constant(ctx.state, i, "no_stand")}  # a constant says so (Noose and Swordpoint)
     stood = []
     for inst, c in g["cards"].items():
         if c["zone"] == "play" and c["kneel"] and inst not in held:
