@@ -8,7 +8,9 @@ Stickers name a physical card, ``"<code>#<copy>"`` (``maester enroll lcg``: "S5#
 Set "S5#2"; the sim-board's stickers name the game's own instances, "S5#0"). Only the code counts:
 the game's instance is ``"<code>#<owner seat>"`` (model.py), and which seat's copy a tap means is
 told by the reader it is laid on. A tap of code C on seat N's reader is the copy of C lying in
-front of seat N: "C#N" from N's hand, deck or plots, or any copy N controls in play.
+front of seat N: "C#N" from N's hand, deck or plots, or any copy N controls in play. A deck of one's
+own may hold more copies of C ("C#N~2", ...: model.instance_ids); out of play they are alike, and a
+tap means the first of them that fits (the seat's page picks among copies in play).
 
 What a tap means, for the seat whose reader it is (the choices whose card is that copy):
 
