@@ -199,9 +199,15 @@ def immune_to(state, inst, source, by_seat):
     return False
 
 
+POWER_LEFT_OUT = []  # fn(g, seat, inst): the power on `inst` does not count for `seat` (Melisandre)
+
+
 def total_power(g, seat):
     """Power toward victory: on the House card and on every card the player controls."""
     p = g["players"][seat]
+    if POWER_LEFT_OUT:
+        return p["power"] + sum(g["cards"][i]["power"] for i in p["play"]
+                                if not any(fn(g, seat, i) for fn in POWER_LEFT_OUT))
     return p["power"] + sum(g["cards"][i]["power"] for i in p["play"])
 
 

@@ -251,7 +251,8 @@ def leave_play(ctx, inst, dest, why="discard"):
     elif dest == "dead" and "killed_to_discard" in kws:
         dest = "discard"  # a character that goes to the discard pile when killed (The Hound)
     M.take_out(g, inst)
-    g["effects"] = [e for e in g["effects"] if e["target"] != inst]
+    # Its own effects go with it, and those that last while their source is in play (Milk of the Poppy).
+    g["effects"] = [e for e in g["effects"] if e["target"] != inst and not (e["until"] == "source" and e["src"] == inst)]
     M.put(g, inst, dest, top=top)
     ctx.emit("left_play", card=inst, to=dest, why=why)
 
