@@ -19,6 +19,8 @@ pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
 # Plots: (income, initiative, claim)
 MUTUAL_ENEMIES = "S196"     # Stark 2/2/2 (acts only with 2+ opponents)
 BUILDING_SEASON = "S195"    # Stark 4/1/1
+CALM_OVER_WESTEROS = "S198"  # Stark 4/3/1 (acts only on events played)
+POWER_OF_ARMS = "S200"      # Stark 3/1/2 (+2 STR to its player's War crest characters)
 MUTUAL_BLACKMAIL = "L189"   # Lannister 3/1/2 (acts only with 2+ opponents)
 PLANNING_AHEAD = "L190"     # Lannister 3/0/1 (no taxation this round)
 MUTUAL_CAUSE = "B182"       # Baratheon 3/3/2 (acts only with 2+ opponents)
@@ -43,8 +45,8 @@ def test_marshalling_example_income_eight_two_cards_and_one_gold_kept_until_taxa
     t = Table(2, decks=["stark", "lannister"])
     for loc in ("S28", "S29", "S30", "S138"):       # Lord Eddard's Chambers, Great Keep x2, Crossroads
         t.play(p(loc, 0))
-    t.hand(0, p("S5", 0), p("S136", 0), p("S6", 0), p("S8", 0), p("S155", 0))  # + Catelyn 3, Robb 4, an event
-    t.plots(p(BUILDING_SEASON, 0), p(PLANNING_AHEAD, 1))
+    t.hand(0, p("S5", 0), p("S136", 0), p("S6", 0), p("S8", 0), p("S156", 0))  # + Catelyn 3, Robb 4, a Challenges event
+    t.plots(p(CALM_OVER_WESTEROS, 0), p(PLANNING_AHEAD, 1))   # (Building Season would search the deck)
     t.choose(0, "first", 0)
     t.until_ask("marshal", 0)
     assert [e for e in t.events if e["e"] == "income"][-1] == {"e": "income", "seat": 0, "gold": 8}
@@ -390,7 +392,7 @@ def test_plots_are_chosen_in_secret_and_revealed_only_when_everyone_has_chosen()
 
 def test_the_highest_initiative_wins_and_chooses_any_first_player():
     t = Table(3, decks=["stark", "lannister", "baratheon"])
-    t.plots(p(BUILDING_SEASON, 0), p(PLANNING_AHEAD, 1), p(MUTUAL_CAUSE, 2))   # initiative 1, 0, 3
+    t.plots(p(POWER_OF_ARMS, 0), p(PLANNING_AHEAD, 1), p(MUTUAL_CAUSE, 2))   # initiative 1, 0, 3
     assert t.ask()["seat"] == 2 and t.ask()["kind"] == "first_player"
     assert t.choices(2) == [["first", 0], ["first", 1], ["first", 2]]
     t.choose(2, "first", 1)
@@ -458,7 +460,7 @@ def test_each_player_draws_two_and_an_empty_deck_draws_nothing():
     for inst in list(g["players"][2]["deck"]):
         t.to("discard", inst)
     hands = [len(pl["hand"]) for pl in g["players"]]
-    t.plots(p(BUILDING_SEASON, 0), p(PLANNING_AHEAD, 1), p(MUTUAL_CAUSE, 2))
+    t.plots(p(POWER_OF_ARMS, 0), p(PLANNING_AHEAD, 1), p(MUTUAL_CAUSE, 2))
     t.choose(2, "first", 0)
     for seat in range(3):
         t.choose(seat, "title", ["crown_regent", "lord_commander", "hand_of_the_king"][seat])
@@ -1242,13 +1244,13 @@ def test_dominance_counts_standing_strength_and_gold_and_a_tie_wins_nothing(gold
 
 
 def test_standing_stands_every_kneeling_card_and_taxation_returns_the_gold():
-    t, plots = duel("stark", "lannister", plots=(MUTUAL_ENEMIES, PLANNING_AHEAD))
+    t, plots = duel("stark", "lannister", plots=(MUTUAL_ENEMIES, MUTUAL_BLACKMAIL))
     t.play(p("S7", 0), kneel=True)                      # Arya
     t.play(p("S2", 0), kneel=True, on=p("S7", 0))       # Nymeria, knelt
     t.play(p("S28", 0), kneel=True)                     # a location
     t.play(p("L46", 1), kneel=True)
     bank = t.g["bank"]["gold"]
-    t.plots(p(MUTUAL_ENEMIES, 0), p(PLANNING_AHEAD, 1))
+    t.plots(p(MUTUAL_ENEMIES, 0), p(MUTUAL_BLACKMAIL, 1))  # (Planning Ahead would keep seat 1's gold)
     t.choose(0, "first", 0)
     t.auto(lambda t: t.g["round"] == 2)
     assert not any(t.g["cards"][i]["kneel"] for i in (p("S7", 0), p("S2", 0), p("S28", 0), p("L46", 1)))
