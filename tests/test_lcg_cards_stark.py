@@ -595,7 +595,7 @@ def test_S137_ghost_saves_a_nights_watch_character_and_jon_ignores_events():
         t.choose(0, "pass")
     t.choose(0, "save", p("S137"), 0)
     t.auto(lambda t: t.g["phase"] != "plot")
-    assert t.where(p("S136")) == "play" and t.where(p("S18")) == "dead" and kneeling(t, p("S137"))
+    assert t.where(p("S136")) == "play" and t.where(p("S18")) == "dead" and t.where(p("S137")) == "dead"
 
 
 # === events ========================================================================================
