@@ -45,6 +45,14 @@ def use(t, seat, kind, src, idx=0):
     t.choose(seat, kind, src, idx)
 
 
+def assert_unnamed(t, start, hidden, viewers=(PUBLIC, 1)):
+    """No event since `start` that `viewers` may read, and none of their views, names a `hidden` card."""
+    import json
+    for viewer in viewers:
+        seen = names_in(t.events[start:], viewer) + json.dumps(t.view(viewer))
+        assert not [i for i in hidden if i in seen], viewer
+
+
 def names_in(events, viewer):
     out = []
     for e in filter_events(events, viewer):
@@ -254,10 +262,12 @@ def test_S13_bran_reveals_another_plot_at_most_three_times_a_round():
     begin(t)
     t.until_ask("action", 0)
     assert t.g["phase"] == "plot"
+    start = len(t.events)
     use(t, 0, "action", p("S13"))
     assert sorted(c[1] for c in t.choices(0)) == sorted(t.g["players"][0]["plots"])
     t.choose(0, "target", p("S196"))
     g = t.g
+    assert_unnamed(t, start, g["players"][0]["plots"])    # the plots not chosen stay secret
     assert g["players"][0]["revealed"] == p("S196") and p(CALM) in g["players"][0]["used"]
     for plot in ("S200", "S197"):
         t.until_ask("action", 0)
@@ -688,6 +698,7 @@ def test_S159_bran_the_builders_legacy_puts_a_cheap_location_into_play():
     t.to_phase("dominance")
     t.gold(0, 3)
     t.until_ask("action", 0)
+    start = len(t.events)
     use(t, 0, "action", p("S159"))
     offered = [c[1] for c in t.choices(0) if c[0] == "take"]
     assert offered and all(M.info(t.state, i)["type"] == "location" and M.info(t.state, i)["cost"] <= 2
@@ -695,6 +706,7 @@ def test_S159_bran_the_builders_legacy_puts_a_cheap_location_into_play():
     assert p("S25") not in offered                          # Winterfell Castle costs 3
     t.choose(0, "take", offered[0])
     assert t.where(offered[0]) == "play" and t.g["players"][0]["gold"] == 0
+    assert_unnamed(t, start, offered[1:] + t.g["players"][0]["deck"])   # the rest of the deck stays hidden
 
 
 def test_S160_guilty_kills_a_character_that_is_not_house_stark():
