@@ -10,6 +10,9 @@ from .engine.chance import _next, seed_state
 class RandomBot:
     name = "random"
     uses_view = False  # it picks among its own ask's choices, which its view holds anyway
+    # A bot with uses_state is also given the state (`choose(view, ask, state)`) and must use it only
+    # through a sample that redraws everything its seat may not see (the LCG's search.determinise).
+    uses_state = False
 
     def __init__(self, seed=0, seat=0, info=None):
         self.seed = seed * 7919 + seat
@@ -41,12 +44,29 @@ def card_info(state):
     return cards["info"] if "info" in cards else cards
 
 
-def make_bot(game, kind, seed, seat, info=None):
-    """A bot of `kind` ('random' or 'heuristic') for `game`."""
+BOT_KINDS = ("random", "heuristic", "search")
+SEARCH_GAMES = ("lcg",)  # games with a search bot (games/<name>/search.py)
+
+
+def make_bot(game, kind, seed, seat, info=None, think_ms=50, playouts=None):
+    """A bot of `kind` ('random', 'heuristic' or, for the LCG, 'search') for `game`. `think_ms` and
+    `playouts` set the search bot's budget per decision (playouts, when given, wins: reproducible)."""
+    import importlib
     if kind == "random":
         return RandomBot(seed, seat, info)
     if kind == "heuristic":
-        import importlib
         module = importlib.import_module("maester.games.%s.bot" % game)
         return module.HeuristicBot(seed, seat, info)
-    raise ValueError("unknown bot %r (choose random or heuristic)" % (kind,))
+    if kind == "search" and game in SEARCH_GAMES:
+        module = importlib.import_module("maester.games.%s.search" % game)
+        return module.SearchBot(seed, seat, info, think_ms=think_ms, playouts=playouts)
+    raise ValueError("unknown bot %r for %s (choose %s)"
+                     % (kind, game, ", ".join(k for k in BOT_KINDS if k != "search" or game in SEARCH_GAMES)))
+
+
+def decide(bot, state, seat, ask, view_fn):
+    """The bot's answer to `ask`: its view (when it uses one) and, for a bot that asks for it, the state."""
+    view = view_fn(state, seat) if bot.uses_view else None
+    if bot.uses_state:
+        return bot.choose(view, ask, state)
+    return bot.choose(view, ask)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from . import tui
 from .argtypes import int_range, seconds, serial_port
-from .bots import card_info, make_bot
+from .bots import card_info, decide, make_bot
 from .cardsdb import maester_home, read_last
 from .engine import PUBLIC, core
 from .engine.session import EngineFault, Session
@@ -262,7 +262,7 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False):
                 choice = screen.ask_human(ask)
             else:
                 bot = bots[seat]
-                choice = bot.choose(core.view(state, seat) if bot.uses_view else None, ask)
+                choice = decide(bot, state, seat, ask, core.view)
             result = submit({"seat": seat, "ask": ask["id"], "choice": choice})
             if not result.ok:
                 if seat not in bots:
@@ -535,8 +535,9 @@ def register(sub):
     p.add_argument("--players", type=SEATS, metavar="N", help=PLAYERS_HELP)
     p.add_argument("--human", type=int, action="append", metavar="SEAT",
                    help="a seat (from 0) played by a person; repeat for several")
-    p.add_argument("--bots", default="heuristic", choices=("random", "heuristic"),
-                   help="the bot at the other seats (default heuristic)")
+    p.add_argument("--bots", default="heuristic", choices=("random", "heuristic", "search"),
+                   help="the bot at the other seats (default heuristic; search: the LCG's search bot, "
+                        "50 ms a decision)")
     p.add_argument("--seed", type=int, help="the game's seed (default: random, printed)")
     p.add_argument("--variant", action="append", metavar="V",
                    help="a variant; repeat to combine (%s)"

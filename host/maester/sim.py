@@ -6,7 +6,9 @@ import sys
 import time
 
 from .argtypes import int_range
-from .bots import card_info, make_bot
+import math
+
+from .bots import BOT_KINDS, card_info, decide, make_bot
 from .engine import core
 
 GAME_VARIANTS = {"btwixt": ("advanced", "draft", "kingsmoot", "revealed", "short"),
@@ -75,19 +77,34 @@ def players_and_decks(game, players, decks_text):
     return players, decks
 
 
-def play_one(game, config, seed, bot_kind, on_step=None):
-    """Play a whole game with bots at every seat. Returns (state, actions)."""
+def parse_bots(text):
+    """`--bots heuristic` (every seat) or `--bots heuristic,random` (seat by seat, the list repeated
+    round the table): the list of bot kinds. Raises ValueError on an unknown kind."""
+    kinds = [k.strip() for k in str(text).split(",")]
+    for k in kinds:
+        if k not in BOT_KINDS:
+            raise ValueError("--bots: unknown bot %r (choose from %s)" % (k, ", ".join(BOT_KINDS)))
+    return kinds
+
+
+def play_one(game, config, seed, bot_kind, on_step=None, think_ms=50, playouts=None, bots_out=None):
+    """Play a whole game with bots at every seat (`bot_kind`: one kind, or kinds seat by seat as
+    parse_bots gives). Returns (state, actions)."""
     state, _ = core.new_game(game, config, seed)
     info = card_info(state)
     n = core.get_game(game).seat_count(state)
-    bots = [make_bot(game, bot_kind, seed, seat, info) for seat in range(n)]
+    kinds = parse_bots(bot_kind) if isinstance(bot_kind, str) else list(bot_kind)
+    bots = [make_bot(game, kinds[seat % len(kinds)], seed, seat, info, think_ms=think_ms, playouts=playouts)
+            for seat in range(n)]
+    if bots_out is not None:
+        bots_out.extend(bots)
     actions = 0
     apply, view = core.apply, core.view
     while not state["over"]:
         ask = state["asks"][0]
         seat = ask["seat"]
         bot = bots[seat]
-        choice = bot.choose(view(state, seat) if bot.uses_view else None, ask)
+        choice = decide(bot, state, seat, ask, view)
         result = apply(state, {"seat": seat, "ask": ask["id"], "choice": choice})
         if not result.ok:
             raise RuntimeError("bot %s chose an illegal move: %s" % (seat, result.reason))
@@ -97,24 +114,72 @@ def play_one(game, config, seed, bot_kind, on_step=None):
     return state, actions
 
 
-def run(game, players, games, seed, bots="random", variants=(), progress=False, decks=None):
-    """Play `games` games; return the figures `sim` and `bench` print."""
+def league_game(i, kinds, deck_list):
+    """Game `i` of a league (--league): the deck pairing (i // 2) mod 16 (every starter deck against
+    every one, each in both seats) with the two bots in the --bots order on even games and swapped on
+    odd ones. Returns (decks, bot kinds by seat, the --bots index at each seat)."""
+    pairs = [(a, b) for a in deck_list for b in deck_list]
+    decks = list(pairs[(i // 2) % len(pairs)])
+    order = [0, 1] if i % 2 == 0 else [1, 0]
+    return decks, [kinds[j] for j in order], order
+
+
+def wilson(k, n, z=1.96):
+    """The 95% Wilson score interval of k successes in n trials, as (low, high)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    d = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, mid - half), min(1.0, mid + half)
+
+
+def run(game, players, games, seed, bots="random", variants=(), progress=False, decks=None, league=False,
+        think_ms=50, playouts=None, budget_s=None):
+    """Play `games` games; return the figures `sim` and `bench` print. `bots`: one kind, or kinds
+    seat by seat ("heuristic,random"). `league` (LCG joust, two bot kinds): game i follows
+    league_game, and the figures count each --bots entry's wins. `budget_s` stops after the game
+    that passes that many seconds of the process's CPU time."""
+    kinds = parse_bots(bots)
     config = {"players": players, "variants": list(variants)}
     if decks:
         config["decks"] = list(decks)
+    if league:
+        if game != "lcg" or players != 2 or len(kinds) != 2:
+            raise ValueError("--league is for an LCG joust between two bots: --players 2 --bots A,B")
+        if decks:
+            raise ValueError("--league plays every starter deck against every one: leave out --decks")
     checked = core.get_game(game).check_config(config)  # fail early on bad input, before the clock starts
     rounds, winners, actions = [], [], 0
+    by_bot = [0] * len(kinds)
+    samples = played = 0
     start = time.perf_counter()
+    cpu0 = time.process_time()
     for i in range(games):
-        state, acts = play_one(game, config, seed + i, bots)
+        cfg, seat_kinds, order = config, kinds, None
+        if league:
+            d, seat_kinds, order = league_game(i, kinds, deck_names(game))
+            cfg = dict(config, decks=d)
+        made = []
+        state, acts = play_one(game, cfg, seed + i, seat_kinds, think_ms=think_ms, playouts=playouts, bots_out=made)
+        samples += sum(getattr(b, "samples", 0) for b in made)
+        played += 1
         actions += acts
         rounds.append(state["result"].get("rounds"))
         winners.append(state["result"]["winners"])
+        if league:
+            for s in state["result"]["winners"]:
+                by_bot[order[s]] += 1
+        if budget_s is not None and time.process_time() - cpu0 >= budget_s:
+            break
         if progress and sys.stderr.isatty() and (i + 1) % max(1, games // 50) == 0:
             print("\r%d/%d games" % (i + 1, games), end="", file=sys.stderr, flush=True)
     seconds = time.perf_counter() - start
     if progress and sys.stderr.isatty():
         print("\r" + " " * 30 + "\r", end="", file=sys.stderr)
+    games = played
+    cpu = time.process_time() - cpu0
     out = {
         "game": game, "players": players, "variants": sorted(variants), "bots": bots, "seed": seed,
         "games": games, "actions": actions, "seconds": round(seconds, 4),
@@ -122,8 +187,15 @@ def run(game, players, games, seed, bots="random", variants=(), progress=False, 
         "actions_per_s": round(actions / seconds, 1) if seconds else None,
         "rounds_per_game": rounds, "winners": winners,
     }
-    if checked.get("decks"):
+    if checked.get("decks") and not league:
         out["decks"] = [d["name"] if isinstance(d, dict) else d for d in checked["decks"]]
+    if budget_s is not None or "search" in kinds:
+        out["cpu_seconds"] = round(cpu, 2)
+    if "search" in kinds:
+        out["search"] = {"think_ms": None if playouts else think_ms, "playouts": playouts, "samples": samples}
+    if league:
+        out["league"] = [{"bot": kinds[j], "wins": by_bot[j], "rate": round(by_bot[j] / games, 4),
+                          "ci95": [round(x, 4) for x in wilson(by_bot[j], games)]} for j in range(len(kinds))]
     return out
 
 
@@ -141,12 +213,24 @@ def _print_summary(stats):
     print("  wins by seat (shared victories count for each):", wins)
     r = stats["rounds_per_game"]
     print("  rounds per game: min %d, max %d" % (min(r), max(r)))
+    for j, b in enumerate(stats.get("league") or ()):
+        print("  %s (--bots entry %d): %d wins of %d games, %.1f%% (95%% CI %.1f%% to %.1f%%)"
+              % (b["bot"], j + 1, b["wins"], stats["games"], 100 * b["rate"], 100 * b["ci95"][0], 100 * b["ci95"][1]))
+    if stats.get("cpu_seconds") is not None:
+        print("  %.1f s of CPU time" % stats["cpu_seconds"])
+    if stats.get("search"):
+        sr = stats["search"]
+        print("  search bot: %s a decision, %d samples in all"
+              % ("%d playouts" % sr["playouts"] if sr["playouts"] else "%d ms" % sr["think_ms"], sr["samples"]))
 
 
 def cmd_sim(args):
     players, decks = players_and_decks(args.game, args.players, args.decks)
+    if "search" in parse_bots(args.bots) and args.game != "lcg":
+        raise ValueError("--bots search: the search bot plays the LCG only")
     stats = run(args.game, players, args.games, args.seed, args.bots, args.variant or (), progress=not args.json,
-                decks=decks)
+                decks=decks, league=getattr(args, "league", False), think_ms=getattr(args, "think_ms", 50),
+                playouts=getattr(args, "playouts", None), budget_s=getattr(args, "budget_s", None))
     if args.json:
         print(json.dumps(stats))
     else:
@@ -176,8 +260,20 @@ def _options(p, games):
     p.add_argument("--games", type=int_range(1, MAX_GAMES), default=games, metavar="G",
                    help="how many games, 1 to %d (default %%(default)s)" % MAX_GAMES)
     p.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i")
-    p.add_argument("--bots", default="random", choices=("random", "heuristic"),
-                   help="the bot at every seat (default random)")
+    p.add_argument("--bots", default="random", metavar="KIND[,KIND...]",
+                   help="the bot at every seat, or one per seat comma-separated (repeated round the table): "
+                        "random, heuristic, search (LCG) (default random)")
+    p.add_argument("--think-ms", type=int_range(1, 60000), default=50, metavar="MS",
+                   help="LCG search bot: thinking time per decision (default %(default)s; not reproducible)")
+    p.add_argument("--playouts", type=int_range(1, 10000), metavar="N",
+                   help="LCG search bot: N samples per decision instead of a time budget (reproducible)")
+    p.add_argument("--league", action="store_true",
+                   help="LCG joust, --bots A,B: game i plays deck pairing (i//2) mod 16 (every starter deck "
+                        "against every one, both seats), the bots swapping seats every game; prints each bot's "
+                        "win rate with a 95%% interval")
+    p.add_argument("--budget-s", type=float, metavar="S",
+                   help="stop after the game that passes S seconds of this process's CPU time (one core; "
+                        "the count played is reported)")
     p.add_argument("--variant", action="append", metavar="V",
                    help="a variant; repeat to combine. %s" % "; ".join(
                        "%s: %s" % (names[g], ", ".join(v)) for g, v in sorted(GAME_VARIANTS.items())))

@@ -22,7 +22,27 @@ What it does:
   duplicate or a save ability whenever it can; stands its Vigilant/Vengeful cards;
 - titles: Master of Coin while gold is short, the +3 STR titles for the challenge types it is
   strong in, Crown Regent when ahead; redirects a challenge aimed at itself;
-- windows: Ambush when it can, responses it may use, otherwise it passes.
+- windows: Ambush when it can; card abilities as judged below; otherwise it passes;
+- influence: kneels what it needs least (cards that are not characters first, then the weakest).
+
+**Card abilities are judged by simulating them.** The abilities are Python functions written card by
+card (cards_<house>.py), so rather than keep a hint per card the bot tries them: given the state
+(`choose(view, ask, state)`, as sim and play do; see bots.decide), it first draws a sample of it in
+which everything its seat may not see is redrawn from public facts and its own seed
+(search.determinise: the opponents' hands and decks dealt afresh, every deck's order, an opponent's
+face-down plot, the chance generator), so it still decides from its own view only. On that sample it
+applies each ability the ask offers (an action, a response, a cancel) to a copy, resolves it
+(trying its own targets, at most MAX_TARGETS of the dearest on each side; paying influence with the
+cards it needs least; opponents not cancelling), and scores the table with search.evaluate (power,
+cards in hand, characters by cost and STR, standing STR while challenges are to come, gold before
+marshalling, and the challenge under way projected by each side's STR). An ability is used when it
+beats the table as it stands by MARGIN; so a -STR or kill effect lands on the opponent's character
+that matters most, +STR on its own side when that turns a challenge, a stand on its strongest
+kneeling character before challenges, a response that gains power, cards or gold is taken, and an
+event is not spent for nothing (the card in hand counts). A target ask is answered the same way and
+a cancel is used when letting the ability resolve scores worse. Saves (a duplicate, or a save ability)
+are always used for its own card. Without the state (`choose(view, ask)`), it plays by the rules
+above and passes on abilities except responses and saves.
 
 Every answer is one of the ask's own choices; anything it has no rule for falls back to the random
 bot's pick among them, so it never chooses an illegal move.
@@ -33,13 +53,23 @@ from ...bots import HeuristicBase
 TYPES = ("military", "intrigue", "power")
 
 
+ABILITY_CHOICES = ("action", "respond", "cancel")  # choices of a window that use a card's ability
+JUDGED = ("action", "response", "cancel", "target")  # asks whose ability choices are judged by simulation
+MARGIN = 0.25  # an ability must beat passing by this much (in evaluate's units) to be used
+MAX_TARGETS = 8  # targets tried when judging an ability (the first ones offered)
+
+
 class HeuristicBot(HeuristicBase):
-    def __init__(self, seed=0, seat=0, info=None):
+    uses_state = True  # given the state, it judges abilities on samples of it (see the docstring)
+
+    def __init__(self, seed=0, seat=0, info=None, simulate=True):
         super().__init__(seed, seat, info)
         table = self.info or {}
         self.cards = table.get("cards", table)  # the card table, or already its cards
         self.titles = table.get("titles", {})
         self.now = {}
+        self.simulate = simulate
+        self._policy = {}
 
     # --- card facts -----------------------------------------------------------------------------
 
@@ -140,16 +170,129 @@ class HeuristicBot(HeuristicBase):
 
     # --- decisions ------------------------------------------------------------------------------
 
-    def choose(self, view, ask):
+    def choose(self, view, ask, state=None):
         choices = ask["choices"]
         if len(choices) == 1:
             return choices[0]
+        if state is not None and self.simulate and ask["kind"] in JUDGED \
+                and (ask["kind"] == "target" or any(c[0] in ABILITY_CHOICES for c in choices)):
+            pick = self._judge(ask, state)
+            if pick is not None and pick in choices:
+                return pick
+            if ask["kind"] in ("response", "cancel") and ["pass"] in choices:
+                return ["pass"]  # no ability beat passing
         self.now = {e["card"]: e.get("str") for p in view["seats"] for e in p["play"]}
         handler = getattr(self, "on_" + ask["kind"], None)
         choice = handler(view, ask) if handler is not None else None
         if choice is not None and choice in choices:
             return choice
         return super().choose(view, ask)
+
+    # --- judging an ability by simulating it on a sample of the state ----------------------------
+
+    def _judge(self, ask, state):
+        """The ability choice of `ask` whose short simulation scores best, or None to leave the
+        ask to the rules (passing included). Each ability choice is applied to a copy of one sample
+        of the state (search.determinise: everything the seat may not see drawn afresh) and its
+        resolution played out (the bot's own targets tried each in turn, at most MAX_TARGETS; costs
+        paid by the rules; opponents never cancelling) until the ability has resolved; then
+        search.evaluate scores the table. An ability is used only when it beats the table as it is
+        (passing changes nothing) by MARGIN. A target ask (an ability already chosen) takes the best
+        target; a cancel ask compares cancelling with letting the ability resolve."""
+        from .search import copy_state, determinise, evaluate
+        me = ask["seat"]
+        kind = ask["kind"]
+        det = determinise(state, me, self.seed * 1000003 + ask["id"])
+        if kind == "target" or kind == "cancel":
+            options = ask["choices"]
+            base = None
+        else:
+            options = [c for c in ask["choices"] if c[0] in ABILITY_CHOICES]
+            base = evaluate(det, me) + MARGIN
+        best, score = None, base
+        for c in options:
+            s = copy_state(det)
+            anchor = s["stack"][-1] if s["stack"] else None
+            uid = s["g"].get("uid", 0) + 1  # the ability step this choice starts (action, response)
+            if not self._apply(s, me, ask["id"], c):
+                continue
+            watch = ("uid", uid) if c[0] in ABILITY_CHOICES and kind != "cancel" else ("step", anchor)
+            v = self._finish(s, me, watch, 0)
+            if c[0] == "pass":
+                v += MARGIN  # a cancel must be worth its cost
+            if score is None or v > score:
+                best, score = c, v
+        return best
+
+    @staticmethod
+    def _apply(s, seat, ask_id, choice):
+        from ...engine import core
+        return core.apply(s, {"seat": seat, "ask": ask_id, "choice": choice}).ok
+
+    @staticmethod
+    def _pending(s, watch):
+        how, what = watch
+        if how == "uid":
+            return any(x.get("uid") == what and x.get("s") == "ability" for x in s["stack"])
+        return what is not None and any(x is what for x in s["stack"])
+
+    def _finish(self, s, me, watch, depth, budget=40):
+        from ...engine import core
+        from .search import copy_state, evaluate
+        for _ in range(budget):
+            if s["over"] or not s["asks"] or not self._pending(s, watch):
+                break
+            ask = s["asks"][0]
+            seat, choices = ask["seat"], ask["choices"]
+            if seat == me and ask["kind"] == "target" and depth == 0 and len(choices) > 1:
+                best = None
+                idx = next((i for i, x in enumerate(s["stack"]) if x is watch[1]), None)
+                for c in self._some_targets(s, me, choices):
+                    t = copy_state(s)
+                    # the copy's own object for a watched step (a uid is the same in the copy)
+                    w = watch if idx is None else ("step", t["stack"][idx])
+                    if self._apply(t, me, ask["id"], c):
+                        v = self._finish(t, me, w, 1, budget)
+                        best = v if best is None else max(best, v)
+                return evaluate(s, me) if best is None else best
+            if len(choices) == 1:
+                choice = choices[0]
+            elif ask["kind"] == "cancel" or (ask["kind"] in ("action", "response") and ["pass"] in choices):
+                choice = ["pass"]
+            elif seat == me and ask["kind"] == "influence":
+                choice = self._cheap_influence(s, ask)
+            else:
+                bot = self._policy.get(seat)
+                if bot is None:
+                    bot = self._policy[seat] = HeuristicBot(self.seed + 101 * seat, seat, self.info, simulate=False)
+                choice = bot.choose(core.view(s, seat), ask)
+            if not self._apply(s, seat, ask["id"], choice):
+                break
+        return evaluate(s, me)
+
+    def _some_targets(self, s, me, choices):
+        """At most MAX_TARGETS of a target ask's choices: the dearest and strongest cards on each
+        side of the table (its own and the others'), half each."""
+        if len(choices) <= MAX_TARGETS:
+            return choices
+        cards = s["g"]["cards"]
+
+        def worth(c):
+            rec = self.rec(c[1]) if isinstance(c[1], str) else {}
+            return -((rec.get("cost") or 0) + (rec.get("str") or 0)), str(c[1])
+        mine = sorted((c for c in choices if isinstance(c[1], str) and c[1] in cards
+                       and cards[c[1]]["ctrl"] == me), key=worth)
+        others = sorted((c for c in choices if c not in mine), key=worth)
+        half = MAX_TARGETS // 2
+        take_mine = max(half, MAX_TARGETS - len(others))
+        return mine[:take_mine] + others[:MAX_TARGETS - min(take_mine, len(mine))]
+
+    def _cheap_influence(self, s, ask):
+        """Influence paid from the state: a non-character first, else the cheapest character."""
+        if ["title_influence"] in ask["choices"]:
+            return ["title_influence"]
+        return min(self._of(ask, "kneel_influence"),
+                   key=lambda c: (self.is_character(c[1]), self.cost(c[1]), c[1]))
 
     @staticmethod
     def _of(ask, *kinds):

@@ -1,0 +1,253 @@
+"""The LCG search bot: determinised Monte Carlo search from its own seat's view.
+
+At a decision with several choices the bot
+
+1. **samples the hidden information** (`determinise`): it copies the state and then overwrites
+   everything its seat may not see with a value drawn from (its seed, the decision id, the sample
+   number) and the public facts alone: each other seat's hand, face-down setup cards and deck are
+   pooled (sorted, so the pool does not depend on where the cards really are), shuffled and dealt
+   back in the same counts; every deck's order is shuffled (its own too: nobody sees their deck's
+   order); an opponent's face-down chosen plot is re-picked among the plots it has left; the chance
+   generator is re-seeded and the game's seed and drawn outcomes are dropped. Two states that differ
+   only in what the seat may not see therefore give the same samples (tests/test_lcg_bots.py checks
+   it, and that the sample's view for the seat is the seat's real view);
+2. for each sample and each choice, applies the choice to a copy and **plays out** with the rule-based
+   heuristic bot at every seat (`HeuristicBot(simulate=False)`: quick, no look-ahead of its own) to
+   the end of the current round (`horizon` rounds; 1 by default) or the end of the game;
+3. scores the end of each playout with `evaluate` (a win or loss, then power, cards in hand, the
+   characters and locations in play by cost and STR, gold before marshalling, and the challenge in
+   progress projected by its STR), the seat's side minus its strongest opponent's, and picks the
+   choice with the best average; ties go to the heuristic bot's own pick.
+
+Every sample serves every choice (common random numbers), so choices are compared on the same
+deals. The choices it weighs are all of the ask's (at most `MAX_CHOICES`: beyond that, the heuristic
+pick and an even spread of the others).
+
+Reproducibility: with `playouts` (``--playouts N``: N samples per decision) a decision is a pure
+function of (seed, decision id, the seat's view), so a resumed game continues exactly as the
+uninterrupted one. With the default time budget (``--think-ms``, 50 ms) the number of samples
+depends on the machine's speed at that moment, so the same decision may differ from one run to the
+next: use ``--playouts`` for reproducible runs (the tests do).
+"""
+
+import pickle
+import time
+
+from ...engine import core
+from ...engine.chance import _next, seed_state
+from . import model as M
+from .bot import HeuristicBot
+
+MAX_CHOICES = 12
+MAX_PLAYOUT_ACTIONS = 600
+
+
+# --- copying and sampling the state ----------------------------------------------------------------
+
+def copy_state(state):
+    """A copy of `state` that the engine may play on (the config, frozen card table included, is
+    shared: nothing writes it)."""
+    out = dict(state)
+    out["g"], out["stack"], out["asks"], out["result"] = pickle.loads(
+        pickle.dumps((state["g"], state["stack"], state["asks"], state["result"]), -1))
+    out["_outcomes"] = []
+    out.pop("_forced", None)
+    return out
+
+
+class _Rng:
+    def __init__(self, seed):
+        self.x = seed_state(seed)
+
+    def below(self, n):
+        self.x, out = _next(self.x)
+        return out % n
+
+    def shuffle(self, items):
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+def determinise(state, seat, seed):
+    """A copy of `state` in which everything `seat` may not see is drawn afresh from `seed` and the
+    public facts alone (see the module's docstring)."""
+    det = copy_state(state)
+    det["seed"] = 0
+    det["rng"] = seed_state(seed * 31 + 17)
+    det["setup_outcomes"] = []
+    rng = _Rng(seed)
+    g = det["g"]
+    g["observe_draws"] = False  # a sample draws its own cards
+    cards = g["cards"]
+    for s, p in enumerate(g["players"]):
+        if s == seat:
+            deck = sorted(p["deck"])
+            rng.shuffle(deck)
+            p["deck"] = deck
+            continue
+        pool = sorted(p["hand"] + p["setup"] + p["deck"])
+        rng.shuffle(pool)
+        nh, ns = len(p["hand"]), len(p["setup"])
+        p["hand"], p["setup"], p["deck"] = pool[:nh], pool[nh:nh + ns], pool[nh + ns:]
+        for zone in ("hand", "setup", "deck"):
+            for inst in p[zone]:
+                cards[inst]["zone"] = zone
+        if p["chosen"] is not None:
+            left = sorted(p["plots"])
+            p["chosen"] = left[rng.below(len(left))]
+    return det
+
+
+# --- a cheap evaluation -------------------------------------------------------------------------------
+
+_TEMPORARY = ("challenge", "phase")
+
+
+def _board_str(state, inst, phase):
+    """A character's STR for the board's worth: effects that end with the challenge or the phase
+    count only while challenges are still to come in this phase."""
+    s = M.strength(state, inst)
+    if phase != "challenges":
+        s -= sum(e["value"] for e in state["g"]["effects"]
+                 if e["target"] == inst and e["kind"] == "str" and e["until"] in _TEMPORARY)
+    return max(0, s)
+
+
+def _pending_declaration(state):
+    return any(a["kind"] in ("attackers", "defenders", "stealth", "challenge") for a in state["asks"]) \
+        or any(st.get("s") in ("attackers", "defenders") for st in state["stack"])
+
+
+def seat_value(state, seat):
+    """One seat's worth on the table: power first, then cards in hand, what it has in play, gold
+    while it can still be spent."""
+    g = state["g"]
+    p = g["players"][seat]
+    phase = g["phase"]
+    early = phase in ("plot", "draw", "marshalling", "setup")
+    v = 4.0 * M.total_power(g, seat) + 1.0 * len(p["hand"]) + (0.5 if early else 0.05) * p["gold"]
+    if not p["deck"]:
+        v -= 3.0
+    fighting = phase in ("challenges", "dominance") or early
+    cards = g["cards"]
+    for inst in p["play"]:
+        c = cards[inst]
+        rec = M.info(state, inst)
+        if rec["type"] == "character":
+            s = _board_str(state, inst, phase)
+            v += 1.0 + 0.8 * (rec["cost"] or 0) + 0.4 * s + 1.0 * len(c["dups"])
+            if fighting and not c["kneel"]:
+                v += 0.3 * s * len(rec["icons"] or ())  # printed icons: cheap, and nearly always right
+        else:
+            v += 0.6 + 0.6 * (rec["cost"] or 0) + (0.8 * (rec.get("income") or 0) if rec["type"] == "location" else 0)
+    return v
+
+
+def _challenge_projection(state, seat):
+    """What the challenge under way is worth to `seat` by the STR now on each side (once both sides
+    are declared): the winner's claim and unopposed power, the loser's loss."""
+    g = state["g"]
+    ch = g["challenge"]
+    if not ch or not ch["attackers"] or _pending_declaration(state):
+        return 0.0
+    from .challenge import side_strength
+    atk, _ = side_strength(state, "attackers")
+    dfn, nd = side_strength(state, "defenders")
+    won = atk >= dfn and atk > 0
+    claim = (M.info(state, g["players"][ch["attacker"]]["revealed"])["plot"]["claim"] or 0) \
+        if g["players"][ch["attacker"]]["revealed"] else 1
+    worth = 2.0 * claim + (4.0 if nd == 0 else 0.0)
+    if won:
+        if seat == ch["attacker"] or seat == M.partner(g, ch["attacker"]):
+            return worth
+        if seat == ch["defender"]:
+            return -worth
+        return 0.0
+    if seat == ch["defender"]:
+        return 1.0
+    if seat == ch["attacker"]:
+        return -1.0
+    return 0.0
+
+
+def evaluate(state, seat):
+    """The seat's position: its side's worth minus its strongest opponent's (a won game 1000)."""
+    g = state["g"]
+    if state["over"]:
+        return 1000.0 if seat in state["result"]["winners"] else -1000.0
+    mate = M.partner(g, seat)
+    mine = seat_value(state, seat) + (seat_value(state, mate) if mate is not None else 0)
+    opps = M.opponents(g, seat)
+    theirs = max(seat_value(state, s) for s in opps) if opps else 0.0
+    return mine - theirs + _challenge_projection(state, seat)
+
+
+# --- playouts ---------------------------------------------------------------------------------------
+
+def playout(state, bots, horizon_round, max_actions=MAX_PLAYOUT_ACTIONS):
+    """Play `state` on with `bots` (one per seat) until `horizon_round` begins or the game ends."""
+    apply, view = core.apply, core.view
+    for _ in range(max_actions):
+        if state["over"] or state["g"]["round"] >= horizon_round:
+            return
+        ask = state["asks"][0]
+        seat = ask["seat"]
+        choices = ask["choices"]
+        choice = choices[0] if len(choices) == 1 else bots[seat].choose(view(state, seat), ask)
+        if not apply(state, {"seat": seat, "ask": ask["id"], "choice": choice}).ok:
+            return
+
+
+class SearchBot(HeuristicBot):
+    """Determinised Monte Carlo search over the ask's choices (see the module's docstring)."""
+
+    name = "search"
+    uses_state = True
+
+    def __init__(self, seed=0, seat=0, info=None, think_ms=50, playouts=None, horizon=1):
+        super().__init__(seed, seat, info)
+        self.seat = seat
+        self.think_ms = think_ms
+        self.playouts = playouts
+        self.horizon = horizon
+        self.samples = 0  # samples drawn over the game (for the figures)
+
+    def choose(self, view, ask, state=None):
+        choices = ask["choices"]
+        if len(choices) == 1:
+            return choices[0]
+        prior = HeuristicBot.choose(self, view, ask, state)
+        if state is None:
+            return prior
+        me = ask["seat"]
+        cands = [prior] + [c for c in choices if c != prior]
+        if len(cands) > MAX_CHOICES:
+            rest = cands[1:]
+            step = len(rest) / (MAX_CHOICES - 1)
+            cands = [prior] + [rest[int(i * step)] for i in range(MAX_CHOICES - 1)]
+        base = self.seed * 1000003 + ask["id"]
+        n_players = state["g"]["n"]
+        horizon = state["g"]["round"] + self.horizon
+        totals = [0.0] * len(cands)
+        deadline = time.perf_counter() + self.think_ms / 1000.0
+        n = 0
+        while True:
+            det = determinise(state, me, base * 8191 + n)
+            bots = [HeuristicBot(base + 977 * n + s, s, self.info, simulate=False) for s in range(n_players)]
+            for j, c in enumerate(cands):
+                s = copy_state(det)
+                if not core.apply(s, {"seat": me, "ask": ask["id"], "choice": c}).ok:
+                    totals[j] = float("-inf")
+                    continue
+                playout(s, bots, horizon)
+                totals[j] += evaluate(s, me)
+            n += 1
+            if self.playouts is not None:
+                if n >= self.playouts:
+                    break
+            elif time.perf_counter() >= deadline:
+                break
+        self.samples += n
+        best = max(range(len(cands)), key=lambda j: (totals[j], j == 0))
+        return cands[best]

@@ -1,0 +1,136 @@
+"""The LCG's bots: the heuristic bot's legality and saves, the search bot's view-only decisions and
+its strength, and `maester sim --bots search`."""
+
+import json
+
+import pytest
+
+from lcg_harness import Table, table_with
+from maester.bots import card_info, decide, make_bot
+from maester.engine import core
+from maester.games.lcg import search as S
+from maester.sim import play_one
+
+pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
+
+PLANNING_AHEAD = "L190"     # Lannister 3/0/1
+MUTUAL_ENEMIES = "S196"     # Stark 2/2/2
+
+
+def p(code, seat):
+    return "%s#%d" % (code, seat)
+
+
+@pytest.mark.parametrize("players,variants,decks,seed", [
+    (2, [], ["targaryen", "lannister"], 3),
+    (2, [], ["stark", "baratheon"], 4),
+    (3, [], ["lannister", "targaryen", "stark"], 5),
+    (4, [], None, 6),
+])
+def test_the_heuristic_bot_never_makes_an_illegal_move(players, variants, decks, seed):
+    config = {"players": players, "variants": variants}
+    if decks:
+        config["decks"] = decks
+    state, actions = play_one("lcg", config, seed, "heuristic")  # play_one raises on an illegal move
+    assert state["over"] and actions > 0
+
+
+def _save_table(with_dup):
+    """Seat 0 (Lannister, Tywin) wins a military challenge against seat 1 (Stark), whose only
+    character is Eddard with Nymeria on him (or a duplicate under him)."""
+    cards = table_with({"S5b": {"of": "S5", "duplicate_of": "S5"}})  # a second Eddard (a second Core Set)
+    deck = dict(cards["decks"]["stark"])
+    deck["draw"] = deck["draw"] + ["S5b"]
+    cards["decks"]["stark"] = deck
+    t = Table(2, decks=["lannister", "stark"], cards=cards)
+    t.play(p("L40", 0))
+    t.play(p("S5", 1))
+    if with_dup:
+        t.dup("S5b#1", on=p("S5", 1))
+    else:
+        t.play(p("S2", 1), on=p("S5", 1))
+    t.plots(p(PLANNING_AHEAD, 0), p(MUTUAL_ENEMIES, 1))
+    t.choose(t.ask()["seat"], "first", 0)
+    t.declare(0, "military", 1, p("L40", 0))
+    t.defend(1)
+    t.until_ask("claim_kill", 1)
+    t.choose(1, "kill", p("S5", 1))
+    return t
+
+
+@pytest.mark.parametrize("with_dup", [False, True])
+def test_the_heuristic_bot_saves_its_character_when_it_can(with_dup):
+    t = _save_table(with_dup)
+    ask = t.ask(1)
+    assert ask["kind"] == "save" and ["pass"] in ask["choices"]
+    bot = make_bot("lcg", "heuristic", 1, 1, card_info(t.state))
+    choice = decide(bot, t.state, 1, ask, core.view)
+    assert choice[0] == ("dup" if with_dup else "save")
+    t.choose(1, *choice)
+    t.finish_challenge()
+    assert t.g["cards"][p("S5", 1)]["zone"] == "play"
+
+
+def _decision_state(seed, kind="plot", seat=0, decks=("stark", "lannister")):
+    """A heuristic game played until `seat` is asked a decision of `kind` with several choices."""
+    state, _ = core.new_game("lcg", {"players": 2, "decks": list(decks)}, seed)
+    info = card_info(state)
+    bots = [make_bot("lcg", "heuristic", seed, s, info) for s in range(2)]
+    for _ in range(3000):
+        ask = state["asks"][0]
+        if ask["seat"] == seat and ask["kind"] == kind and len(ask["choices"]) > 1 and state["g"]["round"] >= 2:
+            return state, ask
+        choice = decide(bots[ask["seat"]], state, ask["seat"], ask, core.view)
+        assert core.apply(state, {"seat": ask["seat"], "ask": ask["id"], "choice": choice}).ok
+    pytest.fail("no %s decision" % kind)
+
+
+def _hide_differently(state, seat):
+    """The same state for `seat`'s eyes: the opponents' hands and decks dealt otherwise, every deck
+    in another order, another chosen plot, another chance generator and game seed."""
+    other = S.copy_state(state)
+    other["rng"] = state["rng"] ^ 0x5DEECE66D
+    other["seed"] = state["seed"] + 12345
+    g = other["g"]
+    for s, pl in enumerate(g["players"]):
+        pl["deck"].reverse()
+        if s == seat:
+            continue
+        if pl["hand"] and pl["deck"]:
+            h, d = pl["hand"][0], pl["deck"][0]
+            pl["hand"][0], pl["deck"][0] = d, h
+            g["cards"][h]["zone"], g["cards"][d]["zone"] = "deck", "hand"
+        if pl["chosen"] is not None and len(pl["plots"]) > 1:
+            pl["chosen"] = next(x for x in sorted(pl["plots"]) if x != pl["chosen"])
+    return other
+
+
+@pytest.mark.parametrize("kind", ["plot", "challenge", "marshal"])
+def test_the_search_bot_decides_from_its_own_view_only(kind):
+    state, ask = _decision_state(11, kind)
+    other = _hide_differently(state, 0)
+    assert core.view(other, 0) == core.view(state, 0)
+    assert json.dumps(S.determinise(state, 0, 99)["g"], sort_keys=True) == \
+        json.dumps(S.determinise(other, 0, 99)["g"], sort_keys=True)
+    # A sample is consistent with the seat's view.
+    assert core.view(S.determinise(state, 0, 5), 0)["seats"] == core.view(state, 0)["seats"]
+    info = card_info(state)
+    a = make_bot("lcg", "search", 21, 0, info, playouts=2).choose(core.view(state, 0), ask, state)
+    b = make_bot("lcg", "search", 21, 0, info, playouts=2).choose(core.view(other, 0), ask, other)
+    assert a == b and a in ask["choices"]
+
+
+def test_the_search_bot_beats_the_random_bot():
+    wins = 0
+    for i, decks in enumerate((["lannister", "stark"], ["stark", "targaryen"], ["baratheon", "lannister"])):
+        kinds = ["search", "random"] if i % 2 == 0 else ["random", "search"]
+        state, _ = play_one("lcg", {"players": 2, "decks": decks}, 40 + i, kinds, playouts=1)
+        wins += kinds.index("search") in state["result"]["winners"]
+    assert wins == 3
+
+
+def test_sim_with_search_bots_runs(capsys):
+    from maester import cli
+    rc = cli.main(["sim", "lcg", "--bots", "search,heuristic", "--games", "1", "--playouts", "1", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert rc in (None, 0) and out["games"] == 1 and out["search"]["samples"] > 0 and out["bots"] == "search,heuristic"
