@@ -509,6 +509,23 @@ def test_T126_xaros_home_draws_a_card_after_you_play_an_attachment():
     assert len(t.g["players"][0]["hand"]) == 2 + 1 and t.g["players"][0]["drawn_extra"] == 1  # the draw phase's 2
 
 
+def test_T130_khal_drogos_tent_on_the_house_card_is_an_attachment():
+    t = table()
+    t.play(p("T105", 1))                                # Captain Groleo: answers an attachment played
+    t.hand(0, p("T130"))
+    begin(t)
+    t.until_ask("marshal", 0)
+    assert ["marshal", p("T130")] in t.choices(0)       # as a location, or
+    gold = t.g["players"][0]["gold"]
+    t.choose(0, "action", p("T130"), 0)                 # as an attachment on the House card
+    until_choice(t, 1, "respond", p("T105", 1), 0)
+    t.choose(1, "respond", p("T105", 1), 0)
+    t.until_ask("marshal", 0)
+    assert t.where(p("T130")) == "play" and t.g["players"][0]["gold"] == gold - 1
+    assert t.g["players"][1]["power"] == 1 and A.available_influence(t.state, 0) == 1
+    assert p("T130") in CT._attachments_in_play(t.state)
+
+
 def test_T130_khal_drogos_tent_income_and_influence():
     t = table()
     t.play(p("T130"))

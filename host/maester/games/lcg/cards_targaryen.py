@@ -92,7 +92,9 @@ def _kneeling_characters(state, src, seat, ev):
 
 
 def _attachments_in_play(state):
-    return [i for i in M.in_play(state["g"]) if M.info(state, i)["type"] == "attachment"]
+    """Attachments in play, with a Khal Drogo's Tent played on a House card."""
+    on_house = {e["target"] for e in state["g"]["effects"] if e["kind"] == "on_house"}
+    return [i for i in M.in_play(state["g"]) if M.info(state, i)["type"] == "attachment" or i in on_house]
 
 
 def flame_check(ctx):
@@ -452,8 +454,25 @@ card(("T127", "T128", "T129"), Ability("action", lambda ctx, src, seat, t, ev: E
                                        phases=("marshalling",), cost=(("kneel_self",),)))
 
 
-# T130 Khal Drogo's Tent (+1 income, 1 influence): it may be played as an attachment on your own
-# House card. (Not modelled: see the module note in tests; income and influence are printed.)
+# T130 Khal Drogo's Tent (+1 income, 1 influence): Marshalling, you may play it from your hand as an
+# attachment on your own House card (its printed cost in gold); it then counts as an attachment
+# (a lasting "on_house" mark) and still gives its income and influence.
+def _tent(ctx, src, seat, target, ev):
+    from . import flow
+    g = ctx.g
+    flow.pay_gold(g, seat, M.gold_cost(ctx.state, seat, src))
+    T.trigger(ctx, {"e": "played", "card": src, "seat": seat, "type": "attachment", "on": None}, seat)
+    E.put_into_play(ctx, seat, src, how="attached to the House card")
+    E.lasting(g, "on_house", src, seat, "game", src)
+
+
+def _tent_when(state, src, seat, ev):
+    return _may_enter(state, src, seat) and state["g"]["players"][seat]["gold"] >= M.gold_cost(state, seat, src)
+
+
+card("T130", Ability("action", _tent, phases=("marshalling",), from_hand=True, when=_tent_when))
+
+
 # T131 T132 Temple of the Graces (Limited, +1 income), T153 T154 Crossroads (+1 income, 1 influence):
 # no ability.
 
