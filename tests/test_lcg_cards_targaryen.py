@@ -123,6 +123,19 @@ def test_T103_flame_kissed_minus_two_kills_at_zero_unless_another_attachment():
     assert t.strength(p("T117", 1)) == 3 + 2 + 2        # Jhogo with a Weapon, the Blade, no -2
 
 
+def test_T103_flame_kissed_kills_when_a_later_effect_brings_the_str_to_zero():
+    t = table()
+    t.play(p("T117", 1))                                # Jhogo 3
+    t.play(p("T103"), on=p("T117", 1))                  # 1
+    t.hand(0, p("T174"))
+    begin(t)
+    t.until_ask("action", 0)
+    t.choose(0, "action", p("T174"), 0)                 # Forever Burning: -1
+    t.choose(0, "target", p("T117", 1))
+    t.auto(lambda t: t.where(p("T117", 1)) != "play" or t.g["phase"] != "plot")
+    assert t.where(p("T117", 1)) == "dead"
+
+
 def test_T104_bones_of_a_child_one_less_claim_for_the_attacking_opponent():
     t = table()
     t.play(p("T125"))                                   # Illyrio's Man (power icon: cannot defend military)

@@ -30,6 +30,7 @@ from .steps import step
 ABILITIES = {}
 CONSTANT = {}
 REDUCERS = {}
+STATE_CHECKS = []  # fn(ctx) run after every ability's effect: card rules that watch the table
 
 
 class Ability:
@@ -513,6 +514,8 @@ def ability(ctx, st, answer):
             ab.effect(ctx, src, seat, st["target"], dict(st["ev"] or {}, knelt=knelt))
         else:
             ab.effect(ctx, src, seat, st["target"], st["ev"])
+            for check in STATE_CHECKS:  # a rule that watches the table after every effect (Flame-Kissed at STR 0)
+                check(ctx)
         st["canceled"] = canceled
         if rec["type"] == "event" and g["cards"][src]["zone"] == "playing":
             dead = "deathbound" in (rec["keywords"] or ()) and not st["canceled"]

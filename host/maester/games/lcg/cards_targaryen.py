@@ -133,7 +133,6 @@ def _wine_str(state, src, inst, what):
 def _move_wine(ctx, src, seat, target, ev):
     from . import flow
     flow.attach(ctx, src, target)
-    flame_check(ctx)
 
 
 def _wine_hosts(state, src, seat, ev):
@@ -169,8 +168,9 @@ def _flame_kissed(state, src, inst, what):
     return -2 if what == "str" and host == inst and len(state["g"]["cards"][host]["att"]) == 1 else 0
 
 
-card("T103", Ability("forced", lambda ctx, src, seat, t, ev: flame_check(ctx), trigger=("entered_play",),
-                     when=_self_only))
+card("T103", Ability("forced", lambda ctx, src, seat, t, ev: flame_check(ctx), trigger=("entered_play", "discarded"),
+                     when=lambda s, src, seat, ev: ev["card"] == src or ev["e"] == "discarded"))
+A.STATE_CHECKS.append(flame_check)  # after every ability's effect too (a STR loss, another attachment gone)
 
 
 # T104 Bones of a Child: Challenges: discard it (cannot be saved) for an opponent's revealed plot to
@@ -277,7 +277,6 @@ card(("T109", "T110"), Ability("action", lambda ctx, src, seat, t, ev: E.search(
 # killed if that leaves it at STR 0. Once per phase.
 def _drogon(ctx, src, seat, target, ev):
     E.lasting(ctx.g, "str", target, -1, "phase", src)
-    flame_check(ctx)
     if M.strength(ctx.state, target) == 0 and ctx.g["cards"][target]["zone"] == "play":
         T.kill(ctx, [target], seat, src=src)
 
@@ -559,7 +558,6 @@ card("T173", Ability("action", lambda ctx, src, seat, t, ev: E.search(ctx, seat,
 # it to your hand.
 def _burn(ctx, src, seat, t, ev):
     E.lasting(ctx.g, "str", t, -1, "phase", src)
-    flame_check(ctx)
 
 
 def _unburn(ctx, src, seat, t, ev):
