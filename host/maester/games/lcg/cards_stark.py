@@ -249,6 +249,9 @@ def _bran(ctx, src, seat, target, ev):
 
 
 card("S13", Ability("action", _bran, phases=("plot",), cost=(("kneel_self",),), limit=("round", 3),
+                    # once the plots are revealed (not in the window while chosen plots lie face down)
+                    when=lambda s, src, seat, ev: s["g"]["players"][seat]["chosen"] is None
+                    and s["g"]["players"][seat]["revealed"] is not None,
                     target=lambda s, src, seat, ev: sorted(s["g"]["players"][seat]["plots"])))
 
 
