@@ -173,7 +173,7 @@ def payable(state, seat, src, ab):
     g = state["g"]
     p = g["players"][seat]
     for c in ab.cost:
-        if c[0] == "gold" and p["gold"] < c[1]:
+        if c[0] == "gold" and M.spendable_gold(g, seat) < c[1]:
             return False
         if c[0] == "kneel_self" and g["cards"][src]["kneel"]:
             return False
@@ -475,8 +475,8 @@ def ability(ctx, st, answer):
         influence = 0
         for c in ab.cost:
             if c[0] == "gold":
-                g["players"][seat]["gold"] -= c[1]
-                g["bank"]["gold"] += c[1]
+                from . import flow
+                flow.pay_gold(g, seat, c[1])  # the pool first, then gold on cards (Tywin)
             elif c[0] == "kneel_self":
                 g["cards"][src]["kneel"] = True
             elif c[0] == "kneel_host":

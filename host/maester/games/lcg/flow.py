@@ -437,7 +437,7 @@ def marshal_choices(state, seat):
             out.append(["duplicate", inst])  # no gold: a duplicate under the card in play
             continue
         cost = M.gold_cost(state, seat, inst)
-        if cost > p["gold"]:
+        if cost > M.spendable_gold(g, seat):
             continue
         if "limited" in (rec["keywords"] or ()) and p["limited_played"]:
             continue
@@ -492,8 +492,19 @@ def _take_gold(g, seat, amount):
 
 
 def pay_gold(g, seat, amount):
-    g["players"][seat]["gold"] -= amount
-    g["bank"]["gold"] += amount
+    """Spend gold: from the pool first, then from gold set on cards `seat` controls that may be
+    spent as though in the pool (Tywin Lannister)."""
+    p = g["players"][seat]
+    from_pool = min(amount, p["gold"])
+    p["gold"] -= from_pool
+    rest = amount - from_pool
+    for inst in p["play"]:
+        c = g["cards"][inst]
+        if rest and c.get("gold"):
+            took = min(rest, c["gold"])
+            c["gold"] -= took
+            rest -= took
+    g["bank"]["gold"] += amount - rest
 
 
 def play_from_hand(ctx, seat, choice):

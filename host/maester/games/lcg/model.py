@@ -326,3 +326,8 @@ def matching_reducers(state, seat, inst):
 def blank(state, inst):
     """Whether `inst`'s text box is blank now (a lasting effect): its abilities and keywords are off."""
     return any(e["kind"] == "blank" and e["target"] == inst for e in state["g"]["effects"])
+
+
+def spendable_gold(g, seat):
+    """Gold `seat` may spend: its pool and gold set on cards it controls (Tywin Lannister)."""
+    return g["players"][seat]["gold"] + sum(g["cards"][i].get("gold", 0) for i in g["players"][seat]["play"])

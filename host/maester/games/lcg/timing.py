@@ -237,6 +237,9 @@ def leave_play(ctx, inst, dest, why="discard"):
     if c["power"]:
         g["bank"]["power"] += c["power"]
         c["power"] = 0
+    if c.get("gold"):  # gold set on the card (Tywin) goes back to the treasury
+        g["bank"]["gold"] += c["gold"]
+        c["gold"] = 0
     if c["on"] is not None:
         g["cards"][c["on"]]["att"].remove(inst)
         c["on"] = None
