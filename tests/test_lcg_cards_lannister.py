@@ -75,9 +75,9 @@ def test_L35_gilded_plate_saves_its_character_for_a_gold_and_is_discarded():
     assert ["save", p("L35", 1), 0] in t.choices(1)
     gold = t.g["players"][1]["gold"]
     t.choose(1, "save", p("L35", 1), 0)
+    assert t.g["players"][1]["gold"] == gold - 1 and t.where(p("L35", 1)) == "discard"
     t.auto(lambda t: t.g["phase"] == "challenges")
-    assert t.where(p("L46", 1)) == "play" and t.where(p("L35", 1)) == "discard"
-    assert t.g["players"][1]["gold"] < gold + 10  # paid 1 (income came after)
+    assert t.where(p("L46", 1)) == "play"
 
 
 def test_L36_joffrey_claims_a_power_per_lord_killed_no_more_than_three_times_and_L191_wildfire():
@@ -149,6 +149,27 @@ def test_L39_cersei_kneels_a_character_that_stays_kneeling_through_standing():
     t.auto(lambda t: t.g["round"] == 2 and t.g["phase"] == "draw")
     t.auto(lambda t: t.g["phase"] == "standing")
     t.auto(lambda t: t.g["phase"] == "taxation")
+
+
+def test_L40_tywin_takes_two_gold_each_marshalling_spent_as_if_in_the_pool_and_never_taxed():
+    t, plots, _ = begin()
+    t.play(p("L40", 0))
+    t.hand(0, p("L51", 0), p("L140", 0))         # Lurkers at Harrenhal cost 6; Lordship cost 1
+    reveal(t, plots)
+    at(t, "marshalling", 0, "marshal")
+    g = t.g
+    assert g["cards"][p("L40", 0)]["gold"] == 2 and g["players"][0]["gold"] == 3
+    assert M.spendable_gold(g, 0) == 5 and ["marshal", p("L51", 0)] not in t.choices(0)
+    t.gold(0, 4)                                 # 4 in the pool + 2 on Tywin: Lurkers (6) is affordable
+    assert ["marshal", p("L51", 0)] in t.choices(0)
+    t.choose(0, "marshal", p("L51", 0))
+    assert g["players"][0]["gold"] == 0 and g["cards"][p("L40", 0)]["gold"] == 0
+    t.to_phase("challenges")
+    t.auto(lambda t: t.g["round"] == 2 and t.g["phase"] == "marshalling" and t.state["asks"])
+    assert g["cards"][p("L40", 0)]["gold"] == 2
+    t.auto(lambda t: t.g["round"] == 2 and t.g["phase"] == "taxation")
+    t.auto(lambda t: t.g["round"] == 3)
+    assert g["cards"][p("L40", 0)]["gold"] >= 2      # gold on Tywin is not taxed
 
 
 def test_L41_ser_ilyn_kills_a_character_of_strength_two_or_less_once():
@@ -743,3 +764,23 @@ def test_L194_the_power_of_blood_noble_characters_cannot_be_killed():
     t.choose(0, "target", p("L36", 1))
     t.auto(lambda t: t.g["phase"] == "challenges")
     assert t.where(p("L36", 1)) == "play"
+
+
+def test_L50_cerseis_attendant_in_play_answers_cerseis_death_but_not_a_strangers():
+    t, plots, _ = begin(plots=[p("L191", 0), p(QUIET, 1)])
+    t.play(p("L50", 0))
+    t.play(p("L39", 0))                          # Cersei
+    t.play(p("L46", 0))
+    t.play(p("L53", 0))
+    t.play(p("L37", 1))
+    reveal(t, plots)
+    t.auto(lambda t: t.ask()["kind"] == "keep")
+    for c in (p("L50", 0), p("L46", 0), p("L53", 0)):
+        t.choose(0, "keep", c)
+    t.choose(1, "keep", p("L37", 1))
+    assert ["respond", p("L50", 0), 0] in response(t, 0)      # Cersei was killed
+    t.choose(0, "respond", p("L50", 0), 0)
+    t.choose(0, "target", p("L37", 1))
+    assert t.where(p("L39", 0)) == "dead" and t.g["cards"][p("L37", 1)]["kneel"]
+    ev = {"e": "killed", "card": p("L46", 0), "seat": 0}
+    assert A.response_choices(t.state, 0, ev) == []

@@ -136,6 +136,24 @@ card("L39", Ability("action", _cersei, phases=("dominance",), cost=(("kneel_self
                     target=lambda s, src, seat, ev: [c for c in _standing_characters(s) if c != src]))
 
 
+# L40 Tywin Lannister: as the marshalling phase begins, 2 gold from the treasury is set on Tywin;
+# his controller may spend it as though it were in their gold pool (model.spendable_gold,
+# flow.pay_gold: the pool first). It is not in the pool: no taxation, no dominance, no Littlefinger.
+def _tywin(ctx, src, seat, target, ev):
+    g = ctx.g
+    bank = g["bank"]
+    if bank["gold"] < 2:  # "simply add more" gold to the Treasury
+        bank["added_gold"] += 2 - bank["gold"]
+        bank["gold"] = 2
+    bank["gold"] -= 2
+    g["cards"][src]["gold"] = g["cards"][src].get("gold", 0) + 2
+    ctx.emit("gold_on_card", seat=seat, card=src, amount=2)
+
+
+card("L40", Ability("forced", _tywin, trigger=("phase_started",),
+                    when=lambda s, src, seat, ev: ev["phase"] == "marshalling"))
+
+
 # L41 Ser Ilyn Payne: Marshalling action, kneel Ser Ilyn: kill a character with STR 2 or less.
 card("L41", Ability("action", lambda ctx, src, seat, t, ev: T.kill(ctx, [t], seat, src=src), phases=("marshalling",),
                     cost=(("kneel_self",),),
@@ -202,7 +220,7 @@ def _chella_when(state, src, seat, ev):
 
 
 def _chella_targets(state, src, seat, ev):
-    gold = state["g"]["players"][seat]["gold"]
+    gold = M.spendable_gold(state["g"], seat)
     return [c for c in M.in_play(state["g"]) if M.info(state, c)["type"] == "location"
             and (M.info(state, c)["cost"] or 0) <= gold]
 
@@ -210,7 +228,7 @@ def _chella_targets(state, src, seat, ev):
 def _chella(ctx, src, seat, target, ev):
     from . import flow
     cost = M.info(ctx.state, target)["cost"] or 0
-    if ctx.g["players"][seat]["gold"] < cost:
+    if M.spendable_gold(ctx.g, seat) < cost:
         return
     flow.pay_gold(ctx.g, seat, cost)
     E.return_to_hand(ctx, target, why="L43")
@@ -487,7 +505,7 @@ def lannister_never_bet(ctx, st, answer):
     if g["challenge"] is None:
         return
     if answer is None:
-        gold = g["players"][seat]["gold"]
+        gold = M.spendable_gold(g, seat)
         ctx.ask(seat, "pay_x", [["pay", x] for x in range(gold + 1)],
                 "I Never Bet Against My Family: pay X gold to lower the claim by X", public="pays gold")
         return
