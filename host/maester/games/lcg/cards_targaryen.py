@@ -178,7 +178,7 @@ A.STATE_CHECKS.append(flame_check)  # after every ability's effect too (a STR lo
 def _bones(ctx, src, seat, target, ev):
     ch = ctx.g["challenge"]
     ch["claim_mod"] -= 1
-    ctx.emit("claim_changed", seat=ch["attacker"], amount=-1, card=src)
+    ctx.emit("claim_changed", seat=ch["attacker"], amount=ch["claim_mod"], card=src)
 
 
 def _bones_when(state, src, seat, ev):

@@ -206,6 +206,16 @@ def describe_event(g, e, viewer=PUBLIC, cards=None):
         return "%s gives %d gold to %s" % (s(e["seat"]), e["amount"], s(e["to"]))
     if k == "influence_paid":
         return "%s pays %d influence" % (s(e["seat"]), e["paid"])
+    if k == "gold_taken":  # Targaryen cards' events
+        return "%s takes %d gold from %s (%s)" % (s(e["seat"]), e["amount"], s(e["frm"]), c(e["card"]))
+    if k == "gold_removed":
+        return "%s loses 1 gold (%s)" % (s(e["seat"]), c(e["card"]))
+    if k == "claim_changed":
+        return "%s's claim changes by %+d for this challenge (%s)" % (s(e["seat"]), e["amount"], c(e["card"]))
+    if k == "gold_tax":
+        return "%s owes %s 1 gold for each %s challenge this phase" % (s(e["on"]), s(e["seat"]), e["type"])
+    if k == "returned_to_hand":
+        return "%s takes %s back from the %s pile" % (s(e["seat"]), c(e["card"]), e["frm"])
     if k == "title_used":
         return "%s uses the %s title" % (s(e["seat"]), TITLE_NAMES.get(e["title"], e["title"]))
     if k == "redirected":
