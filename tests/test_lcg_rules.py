@@ -397,6 +397,7 @@ def test_the_highest_initiative_wins_and_chooses_any_first_player():
     assert t.choices(2) == [["first", 0], ["first", 1], ["first", 2]]
     t.choose(2, "first", 1)
     assert t.g["first"] == 1 and t.g["initiative"] == 2
+    t.choose(2, "target", 0)  # Mutual Cause acts with two opponents: seats 2 and 0 make no power challenge on each other
     # The first player chooses a title first, then clockwise; the phases then go from them too.
     assert t.ask()["kind"] == "title" and t.ask()["seat"] == 1
     t.play(p("S18", 0))
@@ -462,6 +463,7 @@ def test_each_player_draws_two_and_an_empty_deck_draws_nothing():
     hands = [len(pl["hand"]) for pl in g["players"]]
     t.plots(p(POWER_OF_ARMS, 0), p(PLANNING_AHEAD, 1), p(MUTUAL_CAUSE, 2))
     t.choose(2, "first", 0)
+    t.choose(2, "target", 0)  # Mutual Cause acts with two opponents
     for seat in range(3):
         t.choose(seat, "title", ["crown_regent", "lord_commander", "hand_of_the_king"][seat])
     t.auto(lambda t: t.g["phase"] == "marshalling")

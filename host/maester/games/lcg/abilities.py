@@ -185,6 +185,8 @@ def payable(state, seat, src, ab):
             return False
         if c[0] == "kneel" and len(kneelable(state, seat, c[2])) < c[1]:
             return False
+    if TOLLS and toll_due(state, src) + sum(c[1] for c in ab.cost if c[0] == "gold") > p["gold"]:
+        return False
     if g["constant_sources"] and g["cards"][src]["zone"] == "hand" and M.info(state, src)["type"] == "event" \
             and p["gold"] < sum(c[1] for c in ab.cost if c[0] == "gold") + event_tax(state, src):
         return False
@@ -202,6 +204,34 @@ def kneelable(state, seat, pred):
     from .effects import PREDICATES
     g = state["g"]
     return [i for i in g["players"][seat]["play"] if not g["cards"][i]["kneel"] and PREDICATES[pred](state, i, seat)]
+
+
+TOLLS = {}  # attachment code -> gold its host's controller hands the attachment's controller first (Motley)
+
+
+def tolls(state, inst):
+    """[(payee, gold)] that `inst`'s controller must hand over before declaring it as an attacker or
+    defender or using its ability (TOLLS: attachments on it)."""
+    g = state["g"]
+    c = g["cards"].get(inst)
+    if not TOLLS or c is None or c["zone"] != "play" or not c["att"]:
+        return []
+    return [(g["cards"][a]["ctrl"], TOLLS[M.code(a)]) for a in c["att"] if M.code(a) in TOLLS
+            and g["cards"][a]["ctrl"] != c["ctrl"] and not M.blank(state, a)]
+
+
+def toll_due(state, inst):
+    return sum(n for _, n in tolls(state, inst))
+
+
+def pay_tolls(ctx, inst):
+    g = ctx.g
+    seat = g["cards"][inst]["ctrl"]
+    for payee, n in tolls(ctx.state, inst):
+        n = min(n, g["players"][seat]["gold"])
+        g["players"][seat]["gold"] -= n
+        g["players"][payee]["gold"] += n
+        ctx.emit("gold_given", seat=seat, to=payee, amount=n, card=inst)
 
 
 def available_influence(state, seat):
@@ -473,6 +503,8 @@ def ability(ctx, st, answer):
                     g["limit_scopes"].append(["event:%s/%d" % (rec["name"], seat), r["limit"]])
         ctx.emit("ability", seat=seat, card=src, target=st["target"], how=ab.kind)
         influence = 0
+        if TOLLS and g["cards"][src]["zone"] == "play":
+            pay_tolls(ctx, src)
         for c in ab.cost:
             if c[0] == "gold":
                 from . import flow

@@ -10,6 +10,7 @@ Attackers and defenders are declared one card at a time (a tap on the table, or 
 page), then "done": no list of every subset is ever built.
 """
 
+from . import abilities as A
 from . import flow
 from . import model as M
 from . import timing as T
@@ -28,7 +29,8 @@ def challenges_phase(ctx, st, answer):
 def can_attack_with(state, seat, ctype):
     g = state["g"]
     return [i for i in M.characters(state, seat)
-            if not g["cards"][i]["kneel"] and ctype in M.icons(state, i) and not M.has_kw(state, i, "cannot_attack")]
+            if not g["cards"][i]["kneel"] and ctype in M.icons(state, i) and not M.has_kw(state, i, "cannot_attack")
+            and (not A.TOLLS or A.toll_due(state, i) <= g["players"][seat]["gold"])]
 
 
 def challenge_options(state, seat):
@@ -115,6 +117,8 @@ def attackers(ctx, st, answer):
             T.trigger(ctx, {"e": "attackers_declared", "seat": seat, "cards": list(ch["attackers"])}, seat)
             return
         ch["attackers"].append(choice[1])
+        if A.TOLLS:
+            A.pay_tolls(ctx, choice[1])  # (Motley)
     free = [i for i in can_attack_with(ctx.state, seat, ch["type"]) if i not in ch["attackers"]]
     choices = [["attacker", i] for i in free] + ([["done"]] if ch["attackers"] else [])
     if not free:
@@ -188,7 +192,8 @@ def can_defend_with(state, seat):
     ch = g["challenge"]
     return [i for i in M.characters(state, seat) if not g["cards"][i]["kneel"]
             and ch["type"] in M.icons(state, i) and i not in ch["stealthed"] and i not in ch["defenders"]
-            and not M.has_kw(state, i, "cannot_defend")]  # (Stannis Baratheon)
+            and not M.has_kw(state, i, "cannot_defend")  # (Stannis Baratheon)
+            and (not A.TOLLS or A.toll_due(state, i) <= g["players"][seat]["gold"])]  # (Motley)
 
 
 @step
@@ -210,6 +215,8 @@ def defenders(ctx, st, answer):
                 T.trigger(ctx, {"e": "defenders_declared", "seat": seat, "cards": mine}, seat)
             return
         ch["defenders"].append(choice[1])
+        if A.TOLLS:
+            A.pay_tolls(ctx, choice[1])  # (Motley)
         if st["support"]:
             ch["supporter"] = seat
     free = can_defend_with(ctx.state, seat)

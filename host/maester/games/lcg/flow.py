@@ -220,7 +220,7 @@ def round_start(ctx, st, answer):
                  oppose_bonus=False, chosen=None)
     g["title_used"] = {}
     ctx.emit("round", round=g["round"])
-    ctx.push({"s": "phase", "name": "plot"}, {"s": "plot_choose"}, {"s": "plot_reveal"},
+    ctx.push({"s": "phase", "name": "plot"}, {"s": "plot_choose"}, {"s": "plot_chosen_window"}, {"s": "plot_reveal"},
              {"s": "phase", "name": "draw"}, {"s": "draw_phase"},
              {"s": "phase", "name": "marshalling"}, {"s": "marshalling"},
              {"s": "phase", "name": "challenges"}, {"s": "challenges_phase"},
@@ -274,6 +274,14 @@ def plot_choose(ctx, st, answer):
         p = g["players"][seat]
         ctx.ask(seat, "plot", [["plot", i] for i in sorted(p["plots"])],
                 "Choose your plot for round %d" % g["round"], public="chooses a plot")
+
+
+@step
+def plot_chosen_window(ctx, st, answer):
+    """After every plot is chosen and before they are revealed: an action window, opened only while a
+    card in play has the "plot_window" flag (Dragonstone Port, by errata)."""
+    if any(M.has_kw(ctx.state, i, "plot_window") for i in M.in_play(ctx.g)):
+        T.open_window(ctx, "plot", tag="chosen")
 
 
 @step
