@@ -81,6 +81,30 @@ def test_B66_shadows_blessing_plus_two_with_a_power_icon_minus_two_without():
     assert t.strength(p("B80")) == 0 and t.strength(p("B87")) == 1
 
 
+def test_B67_motley_the_hosts_controller_hands_over_a_gold_to_declare_it_or_use_its_ability():
+    t = table()
+    t.play(p("B73", 1), kneel=True)                     # Renly (stands himself for 1 influence)
+    t.play(p("B89", 1))
+    t.play(p("B148", 1))
+    t.play(p("B67", 0), seat=0, on=p("B73", 1))
+    t.play(p("B67", 1), seat=0, on=p("B89", 1))         # a second Motley (a copy for the test)
+    t.play(p("B87", 0))
+    to_challenges(t, seat=1, first=1)
+    g = t.g
+    t.gold(1, 1)
+    t.gold(0, 0)
+    assert ["action", p("B73", 1), 0] in A.action_choices(t.state, 1, "challenges")
+    t.declare(1, "power", 0, p("B89", 1))               # hands 1 gold to seat 0
+    assert g["players"][1]["gold"] == 0 and g["players"][0]["gold"] == 1
+    assert ["action", p("B73", 1), 0] not in A.action_choices(t.state, 1, "challenges")  # no gold left
+    t.finish_challenge()
+    from maester.games.lcg import challenge
+    g["cards"][p("B89", 1)]["kneel"] = False
+    assert p("B89", 1) not in challenge.can_attack_with(t.state, 1, "military")   # no gold to hand over
+    t.gold(1, 1)
+    assert p("B89", 1) in challenge.can_attack_with(t.state, 1, "military")
+
+
 def test_B68_lightbringer_kneels_to_save_the_character_it_is_on_once():
     t = table()
     t.play(p("B80", 0))
@@ -400,6 +424,27 @@ def test_B89_host_of_storms_end_six_strength_wins_and_takes_no_attachment():
     t.defend(1, p("B72", 1))
     t.until_ask("claim_kill", 1)
     assert t.result()["attack"] == 6 and t.result()["winner"] == 0
+
+
+def test_B91_dragonstone_port_names_a_plot_before_the_reveal_and_scores_an_opponent_revealing_it():
+    t = table()
+    t.play(p("B91", 0))
+    power = t.g["players"][0]["power"]
+    t.plots(p(RAINS, 0), p("B186", 1))                  # the opponent chose Tourney for the Hand
+    t.until_ask("action", 0)
+    assert t.g["players"][1]["revealed"] is None        # not yet revealed
+    t.choose(0, "action", p("B91", 0), 0)
+    assert ["target", "Tourney for the Hand"] in t.choices(0)
+    t.choose(0, "target", "Tourney for the Hand")
+    assert ["action", p("B91", 0), 0] not in A.action_choices(t.state, 0, "plot")   # once a phase
+    t.auto(lambda t: bool(t.asks_of("first_player")))
+    t.choose(t.asks_of("first_player")[0]["seat"], "first", 0)
+    t.until_ask("marshal", 0)
+    assert t.g["players"][0]["power"] == power + 1
+    # Named wrong, nothing; and without a Port in play no window opens between choice and reveal.
+    t2 = table()
+    t2.plots(p(RAINS, 0), p("B186", 1))
+    assert t2.asks_of("first_player")
 
 
 @pytest.mark.parametrize("fief", ["B92", "B93"])

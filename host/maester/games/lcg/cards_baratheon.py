@@ -72,6 +72,12 @@ def _shadows_blessing(state, src, inst, what):
     return 2 if "power" in M.icons(state, inst) else -2
 
 
+# B67 Motley: each time the controller of the character it is on declares it as an attacker or a
+# defender, or uses its ability, they first hand you 1 gold from their pool (and cannot without it).
+A.TOLLS["B67"] = 1
+A.CARD_ABILITIES.add("B67")
+
+
 # B68 Lightbringer: Response, kneel Lightbringer to save the character it is on from being killed.
 card("B68", Ability("save", A.saved, trigger=("would_kill",), when=A.saves_host, cost=(("kneel_self",),)))
 
@@ -300,6 +306,34 @@ def _tyrell_guard_when(state, src, seat, ev):
 
 card("B88", Ability("response", lambda ctx, src, seat, t, ev: E.put_into_play(ctx, seat, src, how="House Tyrell Guard"),
                     trigger=("killed",), from_hand=True, when=_tyrell_guard_when))
+
+
+# B91 Dragonstone Port: it opens an action window in the plot phase after the plots are chosen and
+# before they are revealed; Plot action in that window (once a phase, by errata): name a plot card;
+# your House claims 1 power for each opponent who then reveals it.
+@A.constant_for("B91")
+def _port_window(state, src, inst, what):
+    return {"gain": {"plot_window"}} if what == "keywords" and inst == src else None
+
+
+def _plot_names(state, src, seat, ev):
+    return sorted({r["name"] for r in M.table(state)["cards"].values() if r["type"] == "plot"})
+
+
+def _port_named(state, src):
+    return [e["value"] for e in state["g"]["effects"] if e["kind"] == "named_plot" and e["target"] == src]
+
+
+def _port_hit(state, src, seat, ev):
+    return ev["seat"] in M.opponents(state["g"], seat) and ev["card"] is not None \
+        and M.info(state, ev["card"])["name"] in _port_named(state, src)
+
+
+card("B91", Ability("action", lambda ctx, src, seat, t, ev: E.lasting(ctx.g, "named_plot", src, t, "phase", src),
+                    phases=("plot",), limit=("phase", 1), target=_plot_names,
+                    when=lambda s, src, seat, ev: all(p["chosen"] is not None for p in s["g"]["players"])),
+     Ability("forced", lambda ctx, src, seat, t, ev: _power_to_house(ctx, seat, 1, "Dragonstone Port"),
+             trigger=("plot_revealed",), when=_port_hit))
 
 
 # B92 / B93 Stormlands Fiefdoms: Marshalling, kneel it: the next House Baratheon card you play this
