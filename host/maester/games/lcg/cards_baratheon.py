@@ -185,7 +185,7 @@ def bara_davos(ctx, st, answer):
     if answer is not None and answer[1][0] == "pay_gold":
         from . import flow
         flow.pay_gold(g, seat, 1)
-        ctx.emit("paid", seat=seat, gold=1, card=inst)
+        ctx.emit("gold_paid", seat=seat, amount=1, card=inst)
         return
     E.return_to_hand(ctx, inst, why="Ser Davos Seaworth")
 
@@ -487,7 +487,7 @@ def _retreat(ctx, src, seat, target, ev):
     inst = ev["card"]
     if ctx.g["cards"][inst]["zone"] == "dead":
         M.move(ctx.g, inst, "hand")
-        ctx.emit("returned_to_hand", seat=seat, card=inst, why="Retreat")
+        ctx.emit("returned_to_hand", seat=seat, card=inst, frm="dead", why="Retreat")
 
 
 card("B171", Ability("response", _retreat, trigger=("killed",),

@@ -216,6 +216,12 @@ def describe_event(g, e, viewer=PUBLIC, cards=None):
         return "%s owes %s 1 gold for each %s challenge this phase" % (s(e["on"]), s(e["seat"]), e["type"])
     if k == "returned_to_hand":
         return "%s takes %s back from the %s pile" % (s(e["seat"]), c(e["card"]), e["frm"])
+    if k == "gold_paid":  # Baratheon cards' events
+        return "%s pays %d gold to keep %s" % (s(e["seat"]), e["amount"], c(e["card"]))
+    if k == "plot_replaced":
+        return "%s reveals a new plot: %s" % (s(e["seat"]), c(e["plot"]))
+    if k == "not_attached":
+        return "%s cannot go there and stays in %s's discard pile" % (c(e["card"]), s(e["seat"]))
     if k == "title_used":
         return "%s uses the %s title" % (s(e["seat"]), TITLE_NAMES.get(e["title"], e["title"]))
     if k == "redirected":
