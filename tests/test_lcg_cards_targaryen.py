@@ -223,6 +223,24 @@ def test_T107_khal_drogo_from_hand_after_a_win_and_back_when_the_phase_ends():
     assert t.where(p("T107")) == "hand"
 
 
+def test_T107_khal_drogo_in_hand_is_not_told_by_the_response_window():
+    """Seat 0 is asked to respond after its win whether or not Drogo is in its hand."""
+    seen = []
+    for card in ("T107", "T121"):
+        t = table()
+        t.play(p("T118"))
+        t.hand(0, p(card))
+        begin(t)
+        to_challenges(t)
+        t.declare(0, "military", 1, p("T118"))
+        t.auto(lambda t: any(a["kind"] == "response" and a["seat"] == 0 for a in t.state["asks"])
+               or t.g["challenge"] is None)
+        ask = t.ask()
+        seen.append((ask["seat"], ask["kind"], ask.get("public")))
+        assert p(card) not in public_text(t) + repr(t.view(1))
+    assert seen[0] == seen[1] == (0, "response", "may respond")
+
+
 def test_T108_viserys_saved_from_a_kill_goes_back_to_hand():
     t = table()
     t.play(p("T108"))                                   # Viserys: power icon only

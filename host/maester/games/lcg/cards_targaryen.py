@@ -368,16 +368,16 @@ card("T119", Ability("action", _honor_guard_in, phases=("challenges",), from_han
 
 # T120 The Titan's Bastard: Response after a card is placed in your dead pile: put him into play
 # from your hand. Response after a card is placed in an opponent's dead pile: return him to his
-# owner's hand.
+# owner's hand. (A card killed, or discarded from play into the dead pile by Deathbound.)
 def _in_dead_pile(state, ev, seats):
     return ev["seat"] in seats and state["g"]["cards"][ev["card"]]["zone"] == "dead"
 
 
 card("T120", Ability("response", lambda ctx, src, seat, t, ev: E.put_into_play(ctx, seat, src, how="The Titan's Bastard"),
-                     trigger=("killed",), from_hand=True,
+                     trigger=("killed", "discarded"), from_hand=True,
                      when=lambda s, src, seat, ev: _in_dead_pile(s, ev, (seat,)) and _may_enter(s, src, seat)),
      Ability("response", lambda ctx, src, seat, t, ev: E.return_to_hand(ctx, src, why="The Titan's Bastard"),
-             trigger=("killed",),
+             trigger=("killed", "discarded"),
              when=lambda s, src, seat, ev: s["g"]["cards"][src]["zone"] == "play"
              and _in_dead_pile(s, ev, M.opponents(s["g"], seat))))
 
