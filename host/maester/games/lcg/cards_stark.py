@@ -492,7 +492,7 @@ def _winter(ctx, src, seat, target, ev):
     ch = ctx.g["challenge"]
     if ch is not None and ctx.g["players"][ch["attacker"]]["house"] == "stark":
         ch["claim_mod"] += 1  # only the attacker's claim is used in a challenge
-    ctx.emit("claim_raised", seat=seat, amount=1, why="Winter is Coming")
+        ctx.emit("claim_changed", seat=ch["attacker"], amount=1, card=src)
 
 
 card("S156", Ability("action", _winter, phases=("challenges",), when=lambda s, src, seat, ev: _challenge(s) is not None))

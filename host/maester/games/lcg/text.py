@@ -89,7 +89,10 @@ def describe_choice(state, ask, choice, viewer=None):
              "ambush": "Ambush: put %s into play"}
     if kind in words and len(choice) > 1 and isinstance(choice[1], str):
         return words[kind] % c(choice[1]) + _detail(state, kind, choice[1])
-    return {"redirect": "Redirect the challenge"}.get(kind, " ".join(str(x) for x in choice))
+    if kind == "keep" and len(choice) > 1:  # Fleeing to the Wall
+        return "Keep %s" % c(choice[1])
+    return {"redirect": "Redirect the challenge", "pay_gold": "Pay 1 gold",  # (pay_gold, to_hand: Ser Davos)
+            "to_hand": "Return it to your hand"}.get(kind, " ".join(str(x) for x in choice))
 
 
 def _detail(state, kind, inst):
@@ -226,6 +229,21 @@ def describe_event(g, e, viewer=PUBLIC, cards=None):
         return "%s uses the %s title" % (s(e["seat"]), TITLE_NAMES.get(e["title"], e["title"]))
     if k == "redirected":
         return "The challenge turns on %s (%s)" % (s(e["to"]), TITLE_NAMES.get(e["by"], e["by"]))
+    if k == "knelt":  # the effects' verbs (effects.py) and the Stark cards' events
+        return "%s kneels (%s)" % (c(e["card"]), e["why"] or "an effect")
+    if k == "reducer":
+        return "%s: %s's next card costs %d less" % (c(e["card"]), s(e["seat"]), e["amount"])
+    if k == "revealed":
+        return "%s reveals %s (%s)" % (s(e["seat"]), names.cards_text(e["cards"]), e["why"])
+    if k == "shuffled":
+        return "%s shuffles their deck" % s(e["seat"])
+    if k == "joins_challenge":
+        return "%s joins the challenge among the %s" % (c(e["card"]), e["side"])
+    if k == "to_deck_top":
+        return "%s goes back on top of %s's deck (%s)" % (c(e["card"]), s(e["seat"]), e["why"])
+    if k == "no_challenge":
+        return "%s may not make %s challenges against each other this round (%s)" % (
+            " and ".join(s(x) for x in e["seats"]), e["type"], e["why"])
     if k == "game_over":
         return "Game over: %s win%s" % (" and ".join(s(w) for w in e["winners"]), "" if len(e["winners"]) > 1 else "s")
     fields = ", ".join("%s %s" % (key, v) for key, v in e.items() if key not in ("e", "vis"))
