@@ -53,6 +53,22 @@ def assert_unnamed(t, start, hidden, viewers=(PUBLIC, 1)):
         assert not [i for i in hidden if i in seen], viewer
 
 
+STARK_EVENTS = {"joins_challenge", "to_deck_top", "no_challenge", "claim_changed", "knelt", "reducer", "revealed",
+                "shuffled", "returned_to_hand", "gold_given", "saved", "put_into_play", "control", "marshalled",
+                "ability", "power", "left_play"}
+
+
+def worded(t):
+    """Every event of the game so far has its own words (not the generic "Kind: field value" line)."""
+    from maester.games.lcg.text import describe_event
+    for e in t.events:
+        if e["e"] not in STARK_EVENTS:
+            continue  # (the other Houses' plots check their own)
+        line = describe_event(t.g, e, e["vis"][0] if e.get("vis") else PUBLIC, t.state["config"]["cards"])
+        fields = ", ".join("%s %s" % (k, v) for k, v in e.items() if k not in ("e", "vis"))
+        assert line and line != "%s%s" % (e["e"].replace("_", " ").capitalize(), (": " + fields) if fields else ""), e
+
+
 def names_in(events, viewer):
     out = []
     for e in filter_events(events, viewer):
@@ -218,6 +234,7 @@ def test_S10_greatjon_joins_a_power_challenge_on_his_side_but_not_an_intrigue_on
     t.defend(1, p("S5", 1))
     t.finish_challenge()
     assert t.result()["attack"] == 2 + 3
+    worded(t)
 
 
 def test_S11_shaggydog_with_a_stark_lord_has_three_more_strength_and_ignores_events():
@@ -433,6 +450,7 @@ def test_S23_winterfell_reserves_put_a_discarded_card_back_on_its_deck():
     t.choose(1, "target", 0)
     assert t.g["players"][0]["deck"][0] == p("S156") and t.g["players"][0]["discard"] == [p("S155")]
     assert t.g["players"][1]["gold"] == gold - 1
+    worded(t)
 
 
 # === locations =====================================================================================
@@ -455,6 +473,7 @@ def test_S24_winterfell_kennels_finds_a_direwolf_and_no_other_seat_learns_the_de
         assert wolves[0] in seen                             # shown, as the card says
         assert not [i for i in others + wolves[1:] if i in seen]
     assert not [a for a in t.state["asks"] if a["seat"] == 1 and a["kind"] == "search"]
+    worded(t)
 
 
 def test_S25_winterfell_castle_gives_your_stark_characters_one_strength():
@@ -517,6 +536,7 @@ def test_S32_godswood_takes_two_off_the_next_stark_character_only():
     assert M.gold_cost(t.state, 0, p("S136")) == 3 and M.gold_cost(t.state, 0, p("S6")) == 1
     t.choose(0, "marshal", p("S6"))
     assert t.g["players"][0]["gold"] == 0 and t.g["players"][0]["reducers"] == []
+    worded(t)
 
 
 def test_S33_narrow_sea_is_discarded_to_take_two_off_a_stark_or_baratheon_character():
@@ -652,6 +672,7 @@ def test_S156_winter_is_coming_raises_a_stark_attackers_claim_once_a_round():
     t.until_ask("challenge", 0)
     t.auto(lambda t: t.g["phase"] != "challenges")
     assert not [o for _, o in t.offered if ["action", "S156b#0", 0] in o["choices"]]
+    worded(t)
 
 
 def test_S157_kings_in_the_north_kneels_two_stark_characters_after_dominance_for_a_power_each():
@@ -771,6 +792,7 @@ def test_S196_mutual_enemies_bars_military_challenges_between_two_players():
     opts = t.choices(0)
     assert ["challenge", "military", 1, ] in opts and ["challenge", "military", 2] not in opts
     assert ["challenge", "power", 2] in opts
+    worded(t)
 
 
 def test_S197_holding_the_trident_gives_two_strength_with_fewer_characters():
