@@ -859,3 +859,40 @@ def test_S201_valar_morghulis_kills_every_character_in_play():
     begin(t, plots=("S201", ARMS))
     t.auto(lambda t: t.g["phase"] != "plot")
     assert t.where(p("S18")) == "dead" and t.where(p("S19", 1)) == "dead" and t.where(p("S25")) == "play"
+
+
+def test_S160_guilty_paid_with_three_influence_and_only_for_house_stark():
+    t = duel(decks=("stark", "lannister"))
+    for loc in ("S26", "S28", "S138"):                     # 1 influence each
+        t.play(p(loc))
+    t.play(p("L46", 1))
+    t.hand(0, p("S160"))
+    begin(t, plots=("S196", "L190"))
+    t.to_phase("dominance")
+    t.until_ask("action", 0)
+    assert ["action", p("S160"), 1] not in t.choices(0)     # no Noble character to kneel
+    use(t, 0, "action", p("S160"), 0)
+    t.choose(0, "target", p("L46", 1))
+    for loc in ("S26", "S28", "S138"):
+        t.choose(0, "kneel_influence", p(loc))
+    t.auto(lambda t: t.where(p("L46", 1)) != "play")
+    assert t.where(p("L46", 1)) == "dead"
+    # A Lannister player may not play it ("House Stark only").
+    from maester.games.lcg import abilities as A
+    assert A._event_allowed(t.state, 0, p("S160")) and not A._event_allowed(t.state, 1, p("S160"))
+
+
+def test_S24_winterfell_kennels_with_a_real_deck_offers_only_direwolves_to_the_owner():
+    t = Table(2, decks=["stark", "stark"], observe=["draws"])
+    t.play(p("S24"))
+    t.gold(0, 1)
+    begin(t)
+    t.until_ask("action", 0)
+    start = len(t.events)
+    use(t, 0, "action", p("S24"))
+    deck = list(t.g["players"][0]["deck"])
+    wolves = [i for i in deck if "Direwolf" in M.info(t.state, i)["traits"]]
+    assert sorted(c[1] for c in t.choices(0) if c[0] == "take") == sorted(wolves)
+    t.choose(0, "take", wolves[0])
+    assert t.where(wolves[0]) == "hand" and t.g["players"][0]["deck"] == sorted(t.g["players"][0]["deck"])
+    assert_unnamed(t, start, [i for i in deck if i != wolves[0]])
