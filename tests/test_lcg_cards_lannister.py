@@ -433,6 +433,26 @@ def test_L58_L59_western_fiefdoms_take_one_off_the_next_lannister_card_and_give_
         assert ["action", p(code, 0), 0] not in t.choices(0)
 
 
+def test_L60_queen_cerseis_chambers_played_on_the_house_card_is_no_location_for_chella():
+    t, plots, _ = begin()
+    t.hand(1, p("L60", 1))
+    t.play(p("L43", 0))
+    t.play(p("L55", 1))
+    reveal(t, plots)
+    at(t, "marshalling", 1, "marshal")
+    assert ["marshal", p("L60", 1)] in t.choices(1)             # as a location, or
+    gold = t.g["players"][1]["gold"]
+    t.choose(1, "action", p("L60", 1), 0)                       # as an attachment on the House card
+    t.auto(lambda t: t.g["phase"] == "challenges" or t.ask()["kind"] == "marshal" and t.ask()["seat"] == 1)
+    assert t.where(p("L60", 1)) == "play" and t.g["players"][1]["gold"] == gold - 1
+    assert A.available_influence(t.state, 1) == 1
+    t.declare(0, "military", 1, p("L43", 0))
+    t.gold(0, 5)
+    response(t, 0)
+    t.choose(0, "respond", p("L43", 0), 0)
+    assert t.choices(0) == [["target", p("L55", 1)]]
+
+
 def test_L60_queen_cerseis_chambers_income_and_influence():
     t, plots, _ = begin()
     t.play(p("L60", 0))

@@ -222,7 +222,7 @@ def _chella_when(state, src, seat, ev):
 def _chella_targets(state, src, seat, ev):
     gold = M.spendable_gold(state["g"], seat)
     return [c for c in M.in_play(state["g"]) if M.info(state, c)["type"] == "location"
-            and (M.info(state, c)["cost"] or 0) <= gold]
+            and (M.info(state, c)["cost"] or 0) <= gold and not _on_house(state, c)]
 
 
 def _chella(ctx, src, seat, target, ev):
@@ -434,6 +434,31 @@ card("L57", Ability("forced", lambda ctx, src, seat, t, ev: _draw(ctx, seat, 1),
 # L58, L59 Western Fiefdoms: Marshalling, kneel it: your next House Lannister card this phase costs 1 less.
 card(("L58", "L59"), Ability("action", lambda ctx, src, seat, t, ev: E.add_reducer(ctx, seat, 1, src, house="lannister"),
                              phases=("marshalling",), cost=(("kneel_self",),)))
+
+
+# L60 Queen Cersei's Chambers (+1 income, 1 influence): Marshalling, you may play it from your hand
+# as an attachment on your own House card, for its printed cost in gold; it then counts as an
+# attachment there (the lasting "on_house" mark Khal Drogo's Tent uses), not as a location, and still
+# gives its income and influence.
+def _chambers(ctx, src, seat, target, ev):
+    from . import flow
+    g = ctx.g
+    flow.pay_gold(g, seat, M.gold_cost(ctx.state, seat, src))
+    T.trigger(ctx, {"e": "played", "card": src, "seat": seat, "type": "attachment", "on": None}, seat)
+    E.put_into_play(ctx, seat, src, how="attached to the House card")
+    E.lasting(g, "on_house", src, seat, "game", src)
+
+
+def _chambers_when(state, src, seat, ev):
+    from . import flow
+    return flow.can_enter_play(state, seat, src) and M.spendable_gold(state["g"], seat) >= M.gold_cost(state, seat, src)
+
+
+card("L60", Ability("action", _chambers, phases=("marshalling",), from_hand=True, when=_chambers_when))
+
+
+def _on_house(state, inst):
+    return any(e["kind"] == "on_house" and e["target"] == inst for e in state["g"]["effects"])
 
 
 # L64 Hall of Heroes: Marshalling, kneel it: your next House Lannister character this phase costs 2 less.
