@@ -804,3 +804,20 @@ def test_L50_cerseis_attendant_in_play_answers_cerseis_death_but_not_a_strangers
     assert t.where(p("L39", 0)) == "dead" and t.g["cards"][p("L37", 1)]["kneel"]
     ev = {"e": "killed", "card": p("L46", 0), "seat": 0}
     assert A.response_choices(t.state, 0, ev) == []
+
+
+def test_L42_L46_L161_L164_the_lannister_cards_events_have_their_own_words():
+    from maester.games.lcg.text import describe_event
+    t, plots, _ = begin()
+    g, cards = t.g, t.state["config"]["cards"]
+    events = [{"e": "milled", "seat": 0, "cards": [p("L46", 0)], "why": "L42"},
+              {"e": "peeked", "vis": [0], "seat": 0, "whose": 1, "card": p("L46", 1)},
+              {"e": "peek", "seat": 0, "whose": 1}, {"e": "to_bottom", "seat": 0, "whose": 1},
+              {"e": "gold_on_card", "seat": 0, "card": p("L40", 0), "amount": 2},
+              {"e": "claim_lowered", "seat": 0, "amount": 2}, {"e": "named", "seat": 0, "name": "The Hound"},
+              {"e": "hand_revealed", "seat": 1, "cards": [p("L46", 1)], "why": "L164"},
+              {"e": "plots_traded", "seat": 0, "other": 2}, {"e": "no_taxation", "seat": 0}]
+    for e in events:
+        line = describe_event(g, e, e["vis"][0] if e.get("vis") else PUBLIC, cards)
+        assert line and not line.startswith(e["e"].replace("_", " ").capitalize() + ":"), e
+    assert describe_event(g, events[1], PUBLIC, cards) is None       # the peek is its user's alone

@@ -244,6 +244,26 @@ def describe_event(g, e, viewer=PUBLIC, cards=None):
     if k == "no_challenge":
         return "%s may not make %s challenges against each other this round (%s)" % (
             " and ".join(s(x) for x in e["seats"]), e["type"], e["why"])
+    if k == "milled":  # Lannister cards' events
+        return "%s puts %s from the top of their deck into the discard pile" % (s(e["seat"]), names.cards_text(e["cards"]))
+    if k == "peeked":
+        return "You look at the top card of %s's deck: %s" % (s(e["whose"]), c(e["card"]))
+    if k == "peek":
+        return "%s looks at the top card of %s's deck" % (s(e["seat"]), s(e["whose"]))
+    if k == "to_bottom":
+        return "%s puts the top card of %s's deck at the bottom" % (s(e["seat"]), s(e["whose"]))
+    if k == "gold_on_card":
+        return "%d gold from the treasury is set on %s" % (e["amount"], c(e["card"]))
+    if k == "claim_lowered":
+        return "%s lowers the claim by %d for this challenge" % (s(e["seat"]), e["amount"])
+    if k == "named":
+        return "%s names %s" % (s(e["seat"]), e["name"])
+    if k == "hand_revealed":
+        return "%s shows their hand: %s" % (s(e["seat"]), names.cards_text(e["cards"]))
+    if k == "plots_traded":
+        return "%s and %s trade plot decks until the end of the round" % (s(e["seat"]), s(e["other"]))
+    if k == "no_taxation":
+        return "%s skips the taxation phase this round" % s(e["seat"])
     if k == "game_over":
         return "Game over: %s win%s" % (" and ".join(s(w) for w in e["winners"]), "" if len(e["winners"]) > 1 else "s")
     fields = ", ".join("%s %s" % (key, v) for key, v in e.items() if key not in ("e", "vis"))
