@@ -640,6 +640,11 @@ def test_B170_lords_of_the_narrow_sea_makes_an_opponent_reveal_a_new_plot():
     assert t.g["players"][1]["revealed"] == p("B186", 1) and t.where(p("B182", 1)) == "used"
     assert t.g["players"][0]["power"] == power + 1 and t.g["cards"][p("B72", 0)]["kneel"]
     assert worded(t) == {"plot_replaced"}
+    # The plots the opponent could have chosen stay hidden from seat 0 and the public.
+    left = list(t.g["players"][1]["plots"])
+    for viewer in (PUBLIC, 0):
+        text = repr(filter_events(t.events, viewer)) + repr(t.view(viewer))
+        assert left and not [c for c in left if c in text]
 
 
 def test_B171_retreat_returns_a_killed_unique_character_to_hand():
