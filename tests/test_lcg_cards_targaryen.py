@@ -836,6 +836,8 @@ def test_T206_rule_by_decree_the_biggest_hand_discards_to_four_choosing_in_secre
     t.choose(t.ask()["seat"], "first", 0)
     t.auto(lambda t: any(a["kind"] == "discard" for a in t.state["asks"]))
     assert t.ask()["seat"] == 1 and len(t.choices(1)) == 6
+    from maester.games.lcg.text import describe_choice
+    assert describe_choice(t.state, t.ask(1), ["discard", p("T121", 1)], 1) == "Discard Dany's Handmaiden"
     assert p("T120", 1) not in repr(t.view(0)) and p("T120", 1) not in repr(t.view(PUBLIC))
     t.choose(1, "discard", p("T121", 1))
     t.choose(1, "discard", p("T122", 1))

@@ -86,7 +86,7 @@ def describe_choice(state, ask, choice, viewer=None):
              "attacker": "Attack with %s", "defender": "Defend with %s", "kill": "Kill %s",
              "dup": "Discard a duplicate to save (%s)", "drew": "Drew %s", "target": "Target %s",
              "kneel_influence": "Kneel %s for influence", "stand": "Stand %s", "card": "On %s",
-             "ambush": "Ambush: put %s into play"}
+             "ambush": "Ambush: put %s into play", "discard": "Discard %s", "take": "Take %s"}
     if kind in words and len(choice) > 1 and isinstance(choice[1], str):
         return words[kind] % c(choice[1]) + _detail(state, kind, choice[1])
     if kind == "keep" and len(choice) > 1:  # Fleeing to the Wall
