@@ -513,6 +513,11 @@ def ability(ctx, st, answer):
                 g["cards"][src]["kneel"] = True
             elif c[0] == "kneel_host":
                 g["cards"][g["cards"][src]["on"]]["kneel"] = True
+            elif c[0] == "kneel_target":  # the chosen target is knelt as the cost (I Never Bet...)
+                g["cards"][st["target"]]["kneel"] = True
+            elif c[0] == "target_cost":  # gold equal to the target's printed cost (Chella); its targets
+                from . import flow       # list only what the seat can pay for
+                flow.pay_gold(g, seat, M.info(state, st["target"])["cost"] or 0)
             elif c[0] == "discard_self":
                 timing.leave_play(ctx, src, "discard", why="cost")
             elif c[0] == "influence":
