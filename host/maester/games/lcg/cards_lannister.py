@@ -226,15 +226,11 @@ def _chella_targets(state, src, seat, ev):
 
 
 def _chella(ctx, src, seat, target, ev):
-    from . import flow
-    cost = M.info(ctx.state, target)["cost"] or 0
-    if M.spendable_gold(ctx.g, seat) < cost:
-        return
-    flow.pay_gold(ctx.g, seat, cost)
     E.return_to_hand(ctx, target, why="L43")
 
 
-card("L43", Ability("response", _chella, trigger=("won_challenge",), when=_chella_when, target=_chella_targets))
+card("L43", Ability("response", _chella, trigger=("won_challenge",), when=_chella_when, target=_chella_targets,
+                    cost=(("target_cost",),)))
 
 
 # L44 Bronn: Any phase, pay 2 gold and choose a character: until the end of the phase, if it would
@@ -519,7 +515,6 @@ def _never_bet_when(state, src, seat, ev):
 
 
 def _never_bet(ctx, src, seat, target, ev):
-    E.kneel(ctx, target, why="L161")
     ctx.push({"s": "lannister_never_bet", "seat": seat})
 
 
@@ -541,7 +536,7 @@ def lannister_never_bet(ctx, st, answer):
     ctx.emit("claim_lowered", seat=seat, amount=x)
 
 
-card("L161", Ability("action", _never_bet, phases=("challenges",), when=_never_bet_when,
+card("L161", Ability("action", _never_bet, phases=("challenges",), when=_never_bet_when, cost=(("kneel_target",),),
                      target=lambda s, src, seat, ev: [c for c in _standing_characters(s, seat)
                                                       if "lannister" in (M.info(s, c)["houses"] or ())]))
 
