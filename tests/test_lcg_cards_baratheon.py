@@ -478,6 +478,20 @@ def test_B92_B93_stormlands_fiefdoms_next_baratheon_card_costs_one_less(fief):
     assert M.influence_of(t.state, p(fief)) == 1
 
 
+def test_B94_king_roberts_chambers_may_go_on_the_house_card():
+    t = table()
+    t.hand(0, p("B94"))
+    begin(t, plots=[p("B182", 0), p("B182", 1)])
+    t.until_ask("marshal", 0)
+    assert ["marshal", p("B94")] in t.ask(0)["choices"]           # as a location, or
+    gold = t.g["players"][0]["gold"]
+    t.choose(0, "action", p("B94"), 0)                              # onto the House card
+    t.until_ask("marshal", 0)
+    assert t.where(p("B94")) == "play" and t.g["players"][0]["gold"] == gold - 1
+    assert E.on_house(t.state, p("B94")) and A.available_influence(t.state, 0) == 1
+    assert ["action", p("B94"), 0] not in t.ask(0)["choices"]       # it is in play now
+
+
 def test_B94_king_roberts_chambers_gives_income_and_influence():
     t = table()
     t.play(p("B94"))

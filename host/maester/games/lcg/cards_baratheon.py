@@ -625,3 +625,9 @@ def bara_fleeing(ctx, st, answer):
 
 
 card("B187", Ability("revealed", _fleeing))
+
+
+# B94 King Robert's Chambers (+1 income, 1 influence): Marshalling, you may play it from your hand
+# onto your own House card for its gold cost; there it is no location a card may choose, and it
+# still gives its income and influence (the same rule as the other three Chambers).
+E.house_card_location("B94")

@@ -436,25 +436,10 @@ card(("L58", "L59"), Ability("action", lambda ctx, src, seat, t, ev: E.add_reduc
 # as an attachment on your own House card, for its printed cost in gold; it then counts as an
 # attachment there (the lasting "on_house" mark Khal Drogo's Tent uses), not as a location, and still
 # gives its income and influence.
-def _chambers(ctx, src, seat, target, ev):
-    from . import flow
-    g = ctx.g
-    flow.pay_gold(g, seat, M.gold_cost(ctx.state, seat, src))
-    T.trigger(ctx, {"e": "played", "card": src, "seat": seat, "type": "attachment", "on": None}, seat)
-    E.put_into_play(ctx, seat, src, how="attached to the House card")
-    E.lasting(g, "on_house", src, seat, "game", src)
+E.house_card_location("L60")
 
 
-def _chambers_when(state, src, seat, ev):
-    from . import flow
-    return flow.can_enter_play(state, seat, src) and M.spendable_gold(state["g"], seat) >= M.gold_cost(state, seat, src)
-
-
-card("L60", Ability("action", _chambers, phases=("marshalling",), from_hand=True, when=_chambers_when))
-
-
-def _on_house(state, inst):
-    return any(e["kind"] == "on_house" and e["target"] == inst for e in state["g"]["effects"])
+_on_house = E.on_house
 
 
 # L64 Hall of Heroes: Marshalling, kneel it: your next House Lannister character this phase costs 2 less.

@@ -381,32 +381,8 @@ card(("S26", "S27"), Ability("action", lambda ctx, src, seat, t, ev: E.add_reduc
 
 # S28 Lord Eddard's Chambers: you may play it as an attachment on your own House card (it then is
 # no location a card may choose; its income and influence still count).
-def _chambers_when(state, src, seat, ev):
-    from . import flow
-    return flow._house_ok(state, seat, src) and M.unique_blocked(state, seat, src) is None \
-        and state["g"]["players"][seat]["gold"] >= M.gold_cost(state, seat, src)
-
-
-def _chambers(ctx, src, seat, target, ev):
-    from . import flow
-    from . import timing
-    g = ctx.g
-    if g["cards"][src]["zone"] != "hand":
-        return
-    flow.pay_gold(g, seat, M.gold_cost(ctx.state, seat, src))
-    used = M.matching_reducers(ctx.state, seat, src)
-    g["players"][seat]["reducers"] = [r for r in g["players"][seat]["reducers"] if r not in used]
-    timing.trigger(ctx, {"e": "played", "card": src, "seat": seat, "type": "location", "on": None}, seat)
-    ctx.emit("marshalled", seat=seat, card=src, on_house=True)
-    flow.enter_play(ctx, seat, src, how="marshal", announce=False)
-    E.lasting(g, "on_house", src, True, "game", src)  # held until it leaves play
-
-
-def _on_house(state, inst):
-    return any(e["kind"] == "on_house" and e["target"] == inst for e in state["g"]["effects"])
-
-
-card("S28", Ability("action", _chambers, phases=("marshalling",), from_hand=True, when=_chambers_when))
+E.house_card_location("S28")
+_on_house = E.on_house
 
 
 # S32 Godswood: Marshalling, kneel it: your next House Stark character this phase costs 2 gold less.

@@ -456,20 +456,7 @@ card(("T127", "T128", "T129"), Ability("action", lambda ctx, src, seat, t, ev: E
 # T130 Khal Drogo's Tent (+1 income, 1 influence): Marshalling, you may play it from your hand as an
 # attachment on your own House card (its printed cost in gold); it then counts as an attachment
 # (a lasting "on_house" mark) and still gives its income and influence.
-def _tent(ctx, src, seat, target, ev):
-    from . import flow
-    g = ctx.g
-    flow.pay_gold(g, seat, M.gold_cost(ctx.state, seat, src))
-    T.trigger(ctx, {"e": "played", "card": src, "seat": seat, "type": "attachment", "on": None}, seat)
-    E.put_into_play(ctx, seat, src, how="attached to the House card")
-    E.lasting(g, "on_house", src, seat, "game", src)
-
-
-def _tent_when(state, src, seat, ev):
-    return _may_enter(state, src, seat) and state["g"]["players"][seat]["gold"] >= M.gold_cost(state, seat, src)
-
-
-card("T130", Ability("action", _tent, phases=("marshalling",), from_hand=True, when=_tent_when))
+E.house_card_location("T130")
 
 
 # T131 T132 Temple of the Graces (Limited, +1 income), T153 T154 Crossroads (+1 income, 1 influence):

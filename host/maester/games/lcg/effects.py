@@ -172,3 +172,38 @@ def add_reducer_if(ctx, seat, amount, src, houses=None, kind=None, icon=None):
     ctx.g["players"][seat]["reducers"].append({"amount": amount, "house": list(houses) if houses else None,
                                                "kind": kind, "icon": icon, "src": src})
     ctx.emit("reducer", seat=seat, card=src, amount=amount)
+
+
+# --- a location played onto its owner's House card (the four Chambers) -----------------------------
+
+def on_house(state, inst):
+    """Whether `inst` was played onto its controller's House card: it then counts as an attachment
+    there, is no location a card may choose, and still gives its income and influence."""
+    return any(e["kind"] == "on_house" and e["target"] == inst for e in state["g"]["effects"])
+
+
+def may_play_on_house(state, src, seat, ev=None):
+    from . import flow
+    return flow._house_ok(state, seat, src) and flow.can_enter_play(state, seat, src) \
+        and M.spendable_gold(state["g"], seat) >= M.gold_cost(state, seat, src)
+
+
+def play_on_house(ctx, src, seat, target=None, ev=None):
+    """Marshal `src` from hand onto `seat`'s House card, for its gold cost (reductions used)."""
+    from . import flow
+    g = ctx.g
+    if g["cards"][src]["zone"] != "hand":
+        return
+    flow.pay_gold(g, seat, M.gold_cost(ctx.state, seat, src))
+    used = M.matching_reducers(ctx.state, seat, src)
+    g["players"][seat]["reducers"] = [r for r in g["players"][seat]["reducers"] if r not in used]
+    T.trigger(ctx, {"e": "played", "card": src, "seat": seat, "type": "attachment", "on": None}, seat)
+    ctx.emit("marshalled", seat=seat, card=src, on_house=True)
+    flow.enter_play(ctx, seat, src, how="marshal", announce=False)
+    lasting(g, "on_house", src, seat, "game", src)  # held while it stays in play
+
+
+def house_card_location(code):
+    """Register a Chambers: Marshalling, from hand, it may be played onto your House card."""
+    from .abilities import Ability, card
+    card(code, Ability("action", play_on_house, phases=("marshalling",), from_hand=True, when=may_play_on_house))
