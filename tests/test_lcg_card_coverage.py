@@ -15,7 +15,7 @@ CARDS = json.loads((HERE.parent / "cards_db" / "lcg" / "cards.json").read_text()
 CODE = re.compile(r"(?<=_)([SLBT]\d{1,3})(?=_|$)")
 
 
-def tested_codes():
+def codes_with_tests():
     out = {}
     for path in sorted(HERE.glob("test_lcg_cards_*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
@@ -26,14 +26,14 @@ def tested_codes():
 
 
 def test_every_core_card_has_a_test_named_after_its_code():
-    tested = tested_codes()
+    tested = codes_with_tests()
     missing = [c["id"] for c in CARDS if c["id"] not in tested]
     assert not missing, "%d of %d Core cards have no test: %s" % (len(missing), len(CARDS), " ".join(missing))
 
 
 def test_every_card_whose_ability_the_engine_claims_has_a_test():
     from maester.games.lcg import abilities
-    tested = tested_codes()
+    tested = codes_with_tests()
     untested = sorted(c for c in abilities.CARD_ABILITIES if c not in tested)
     assert not untested, "implemented without a test: %s" % " ".join(untested)
 
