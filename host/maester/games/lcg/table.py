@@ -47,7 +47,7 @@ from . import model as M
 from .text import Names, describe_choice
 
 CHOOSE_AFTER_TAP = True
-CROSS = ("target",)  # choices a card answers from another seat's reader: the card lies there
+CROSS = ("target", "top")  # choices a card answers from another seat's reader: the card lies there (a target; the top card of a deck Raff looks at)
 TYPES = ("military", "intrigue", "power")
 POWER_PIXELS = 15  # each seat's power bar in the profiles: one pixel per power toward 15
 
