@@ -169,6 +169,8 @@ def describe_event(g, e, viewer=PUBLIC, cards=None):
         return "%d power moves from %s to %s (%s)" % (e["amount"], s(e["frm"]), s(e["to"]), e["why"])
     if k == "discarded_at_random":
         return "%s discards %d card%s at random (intrigue claim)" % (s(e["seat"]), e["count"], "" if e["count"] == 1 else "s")
+    if k == "discarded_from_hand":
+        return "%s discards %s from hand (%s)" % (s(e["seat"]), names.cards_text(e["cards"]), e["why"])
     if k == "discarded_cards":
         return "Your discarded cards: %s" % names.cards_text(e["cards"])
     if k == "control":
