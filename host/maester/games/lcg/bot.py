@@ -207,7 +207,14 @@ class HeuristicBot(HeuristicBase):
             options = ask["choices"]
             base = None
         else:
-            options = [c for c in ask["choices"] if c[0] in ABILITY_CHOICES]
+            # A safety valve against a window held open for ever (two bots moving a card to and
+            # fro with an ability that has no limit): the engine counts every use of such an
+            # ability over the game (g["limits"], public), and the bot stops using one that has
+            # been used more than twice a round on average.
+            uses = state["g"]["limits"]
+            cap = 2 + 2 * state["g"]["round"]
+            options = [c for c in ask["choices"] if c[0] in ABILITY_CHOICES
+                       and not (c[0] == "action" and uses.get("%s/%d" % (c[1], c[2]), 0) >= cap)]
             base = evaluate(det, me) + MARGIN
         best, score = None, base
         for c in options:
