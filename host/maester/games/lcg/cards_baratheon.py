@@ -338,21 +338,16 @@ card("B91", Ability("action", lambda ctx, src, seat, t, ev: E.lasting(ctx.g, "na
 
 # B92 / B93 Stormlands Fiefdoms: Marshalling, kneel it: the next House Baratheon card you play this
 # phase costs 1 gold less.
-card(("B92", "B93"), Ability("action", lambda ctx, src, seat, t, ev: E.add_reducer(ctx, seat, 1, src, house="baratheon"),
-                             phases=("marshalling",), cost=(("kneel_self",),)))
+E.marshal_reducer(("B92", "B93"), 1, houses=["baratheon"])
 
 
 # B98 Great Hall: Marshalling, kneel it: the next House Baratheon character you play this phase costs 2 less.
-card("B98", Ability("action", lambda ctx, src, seat, t, ev: E.add_reducer(ctx, seat, 2, src, house="baratheon",
-                                                                          kind="character"),
-                    phases=("marshalling",), cost=(("kneel_self",),)))
+E.marshal_reducer("B98", 2, houses=["baratheon"], kind="character")
 
 
 # B99 Narrow Sea (a copy of S33): Marshalling, discard it from play: the next Stark or Baratheon
 # character you play this phase costs 2 gold less.
-card("B99", Ability("action", lambda ctx, src, seat, t, ev: E.add_reducer_if(ctx, seat, 2, src, houses=["stark", "baratheon"],
-                                                                             kind="character"),
-                    phases=("marshalling",), cost=(("discard_self",),)))
+E.marshal_reducer("B99", 2, houses=["stark", "baratheon"], kind="character", cost="discard_self")
 
 
 # B145 Milk of the Poppy: the text box of the character it is on is blank, its Traits apart
@@ -386,9 +381,7 @@ card("B147", Ability("forced", lambda ctx, src, seat, t, ev: T.gain_power(ctx, s
 
 # B149 Street of Sisters: Marshalling, kneel it: the next character with a power icon you play this
 # phase costs 1 gold less.
-card("B149", Ability("action", lambda ctx, src, seat, t, ev: E.add_reducer_if(ctx, seat, 1, src, kind="character",
-                                                                              icon="power"),
-                     phases=("marshalling",), cost=(("kneel_self",),)))
+E.marshal_reducer("B149", 1, kind="character", icon="power")
 
 
 # B168 Muster: Marshalling, kneel a Knight you control: search your deck for a Knight character,

@@ -428,8 +428,7 @@ card("L57", Ability("forced", lambda ctx, src, seat, t, ev: _draw(ctx, seat, 1),
 
 
 # L58, L59 Western Fiefdoms: Marshalling, kneel it: your next House Lannister card this phase costs 1 less.
-card(("L58", "L59"), Ability("action", lambda ctx, src, seat, t, ev: E.add_reducer(ctx, seat, 1, src, house="lannister"),
-                             phases=("marshalling",), cost=(("kneel_self",),)))
+E.marshal_reducer(("L58", "L59"), 1, houses=["lannister"])
 
 
 # L60 Queen Cersei's Chambers (+1 income, 1 influence): Marshalling, you may play it from your hand
@@ -443,17 +442,12 @@ _on_house = E.on_house
 
 
 # L64 Hall of Heroes: Marshalling, kneel it: your next House Lannister character this phase costs 2 less.
-card("L64", Ability("action", lambda ctx, src, seat, t, ev: E.add_reducer(ctx, seat, 2, src, house="lannister",
-                                                                         kind="character"),
-                    phases=("marshalling",), cost=(("kneel_self",),)))
+E.marshal_reducer("L64", 2, houses=["lannister"], kind="character")
 
 
 # L65 Sunset Sea: Marshalling, discard it from play: your next Lannister or Greyjoy character this phase
 # costs 2 less.
-card("L65", Ability("action", lambda ctx, src, seat, t, ev: E.add_reducer_if(ctx, seat, 2, src,
-                                                                            houses=["lannister", "greyjoy"],
-                                                                            kind="character"),
-                    phases=("marshalling",), cost=(("discard_self",),)))
+E.marshal_reducer("L65", 2, houses=["lannister", "greyjoy"], kind="character", cost="discard_self")
 
 
 # L140 Lordship: the character it is on is a Lord, gains a power icon and has +4 STR in the
@@ -487,9 +481,7 @@ card("L142", Ability("action", _varys, phases=("plot",), cost=(("kneel_self",),)
 
 # L144 Shadowblack Lane: Marshalling, kneel it: your next character with an intrigue icon this phase
 # costs 1 less.
-card("L144", Ability("action", lambda ctx, src, seat, t, ev: E.add_reducer_if(ctx, seat, 1, src, kind="character",
-                                                                             icon="intrigue"),
-                     phases=("marshalling",), cost=(("kneel_self",),)))
+E.marshal_reducer("L144", 1, kind="character", icon="intrigue")
 
 
 # L161 I Never Bet Against My Family: Challenges action, kneel a House Lannister character and pay X

@@ -320,9 +320,7 @@ card("S20", Ability("save", _kennel_master_save, trigger=("would_kill", "would_d
 
 # S21 House Tully Recruiter: Marshalling, kneel it: your next House Stark character this phase
 # costs 1 gold less.
-card("S21", Ability("action", lambda ctx, src, seat, t, ev: E.add_reducer(ctx, seat, 1, src, house="stark",
-                                                                        kind="character"),
-                    phases=("marshalling",), cost=(("kneel_self",),)))
+E.marshal_reducer("S21", 1, houses=["stark"], kind="character")
 
 
 # S22 Trident Reinforcements: Dominance action from your dead pile, while it holds 3 or more
@@ -375,8 +373,7 @@ def _castle(state, src, inst, what):
 
 # S26 S27 Northern Fiefdoms: Marshalling, kneel it: your next House Stark card this phase costs 1
 # gold less (its influence 1 is printed).
-card(("S26", "S27"), Ability("action", lambda ctx, src, seat, t, ev: E.add_reducer(ctx, seat, 1, src, house="stark"),
-                             phases=("marshalling",), cost=(("kneel_self",),)))
+E.marshal_reducer(("S26", "S27"), 1, houses=["stark"])
 
 
 # S28 Lord Eddard's Chambers: you may play it as an attachment on your own House card (it then is
@@ -386,17 +383,12 @@ _on_house = E.on_house
 
 
 # S32 Godswood: Marshalling, kneel it: your next House Stark character this phase costs 2 gold less.
-card("S32", Ability("action", lambda ctx, src, seat, t, ev: E.add_reducer(ctx, seat, 2, src, house="stark",
-                                                                        kind="character"),
-                    phases=("marshalling",), cost=(("kneel_self",),)))
+E.marshal_reducer("S32", 2, houses=["stark"], kind="character")
 
 
 # S33 Narrow Sea: Marshalling, discard it from play: your next Stark or Baratheon character this
 # phase costs 2 gold less.
-card("S33", Ability("action", lambda ctx, src, seat, t, ev: E.add_reducer_if(ctx, seat, 2, src,
-                                                                           houses=["stark", "baratheon"],
-                                                                           kind="character"),
-                    phases=("marshalling",), cost=(("discard_self",),)))
+E.marshal_reducer("S33", 2, houses=["stark", "baratheon"], kind="character", cost="discard_self")
 
 
 # === neutral characters and locations ============================================================
@@ -449,9 +441,7 @@ card("S137", Ability("save", A.saved, trigger=("would_kill", "would_discard"), c
 
 # S139 Street of Steel: Marshalling, kneel it: your next character with a military icon this phase
 # costs 1 gold less.
-card("S139", Ability("action", lambda ctx, src, seat, t, ev: E.add_reducer_if(ctx, seat, 1, src, kind="character",
-                                                                            icon="military"),
-                     phases=("marshalling",), cost=(("kneel_self",),)))
+E.marshal_reducer("S139", 1, kind="character", icon="military")
 
 
 # === events ========================================================================================

@@ -430,8 +430,7 @@ card("T124", Ability("response", _guildmaster, trigger=("won_challenge",), from_
 
 # T125 Illyrio's Man: Marshalling: kneel him for the next House Targaryen character you play this
 # phase to cost 1 gold less.
-card("T125", Ability("action", lambda ctx, src, seat, t, ev: E.add_reducer(ctx, seat, 1, src, "targaryen", "character"),
-                     phases=("marshalling",), cost=(("kneel_self",),)))
+E.marshal_reducer("T125", 1, houses=["targaryen"], kind="character")
 
 
 # === locations ===================================================================================
@@ -449,8 +448,7 @@ card("T126", Ability("response", lambda ctx, src, seat, t, ev: _draw(ctx, seat, 
 
 # T127 T128 T129 Eastern Fiefdoms (Limited, 1 influence): Marshalling: kneel it for the next House
 # Targaryen card you play this phase to cost 1 gold less.
-card(("T127", "T128", "T129"), Ability("action", lambda ctx, src, seat, t, ev: E.add_reducer(ctx, seat, 1, src, "targaryen"),
-                                       phases=("marshalling",), cost=(("kneel_self",),)))
+E.marshal_reducer(("T127", "T128", "T129"), 1, houses=["targaryen"])
 
 
 # T130 Khal Drogo's Tent (+1 income, 1 influence): Marshalling, you may play it from your hand as an
@@ -465,20 +463,12 @@ E.house_card_location("T130")
 
 # T133 Great Pyramid (Limited): Marshalling: kneel it for the next House Targaryen character you
 # play this phase to cost 2 gold less.
-card("T133", Ability("action", lambda ctx, src, seat, t, ev: E.add_reducer(ctx, seat, 2, src, "targaryen", "character"),
-                     phases=("marshalling",), cost=(("kneel_self",),)))
+E.marshal_reducer("T133", 2, houses=["targaryen"], kind="character")
 
 
 # T134 Summer Sea (1 influence): Marshalling: discard it from play for the next Targaryen or Martell
 # character you play this phase to cost 2 gold less.
-def _summer_sea(ctx, src, seat, target, ev):
-    if hasattr(E, "add_reducer_if"):
-        E.add_reducer_if(ctx, seat, 2, src, houses=("targaryen", "martell"), kind="character")
-    else:
-        E.add_reducer(ctx, seat, 2, src, "targaryen", "character")
-
-
-card("T134", Ability("action", _summer_sea, phases=("marshalling",), cost=(("discard_self",),)))
+E.marshal_reducer("T134", 2, houses=["targaryen", "martell"], kind="character", cost="discard_self")
 
 
 # T180 Lady Daenerys's Chambers: Response after you play a House Targaryen character: return an

@@ -97,13 +97,6 @@ def put_into_play(ctx, seat, inst, how="put", controller=None):
     flow.enter_play(ctx, seat if controller is None else controller, inst, how=how)
 
 
-def add_reducer(ctx, seat, amount, src, house=None, kind=None):
-    """The next card `seat` plays this phase that matches (`house`, `kind`: "character", ...) costs
-    `amount` gold less (the kneel-to-reduce locations and characters)."""
-    ctx.g["players"][seat]["reducers"].append({"amount": amount, "house": house, "kind": kind, "src": src})
-    ctx.emit("reducer", seat=seat, card=src, amount=amount)
-
-
 def extra_challenge(ctx, seat, ctype):
     """`seat` may make one more challenge of `ctype` this phase."""
     made = ctx.g["players"][seat]["challenges_made"]
@@ -167,8 +160,9 @@ def search_deck(ctx, st, answer):
 
 
 def add_reducer_if(ctx, seat, amount, src, houses=None, kind=None, icon=None):
-    """Like add_reducer, for the next card of any of `houses` (a list) and/or with printed
-    challenge `icon` (Sunset Sea: Lannister or Greyjoy; Shadowblack Lane: an intrigue icon)."""
+    """The next card `seat` plays this phase of any of `houses` (a list), of `kind` ("character"...)
+    and/or with printed challenge `icon` costs `amount` gold less (Sunset Sea: a Lannister or Greyjoy
+    character; Shadowblack Lane: one with an intrigue icon). marshal_reducer registers the usual cards."""
     ctx.g["players"][seat]["reducers"].append({"amount": amount, "house": list(houses) if houses else None,
                                                "kind": kind, "icon": icon, "src": src})
     ctx.emit("reducer", seat=seat, card=src, amount=amount)
@@ -207,3 +201,17 @@ def house_card_location(code):
     """Register a Chambers: Marshalling, from hand, it may be played onto your House card."""
     from .abilities import Ability, card
     card(code, Ability("action", play_on_house, phases=("marshalling",), from_hand=True, when=may_play_on_house))
+
+
+# --- the common shape of the Core's cost reducers ------------------------------------------------------
+
+def marshal_reducer(codes, amount, houses=None, kind=None, icon=None, cost="kneel_self"):
+    """Register "Marshalling: kneel (or discard) this card: the next <House> <kind> card you play
+    this phase costs `amount` gold less" for `codes` (a card and its copies): the Fiefdoms, the
+    halls, the seas and their like differ only in these values."""
+    from .abilities import Ability, card
+
+    def reduce(ctx, src, seat, target, ev):
+        add_reducer_if(ctx, seat, amount, src, houses=houses, kind=kind, icon=icon)
+
+    card(codes, Ability("action", reduce, phases=("marshalling",), cost=((cost,),)))

@@ -314,7 +314,7 @@ def gold_cost(state, seat, inst):
 
 def matching_reducers(state, seat, inst):
     """The pending "next card you play this phase costs N less" reductions `inst` would use
-    (effects.add_reducer): each applies to the next matching card only."""
+    (effects.add_reducer_if): each applies to the next matching card only."""
     rec = info(state, inst)
     return [r for r in state["g"]["players"][seat]["reducers"]
             if (r["house"] is None or r["house"] in (rec["houses"] or ())
