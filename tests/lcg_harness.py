@@ -109,7 +109,6 @@ class Table(Harness):
         if on is not None:
             c["on"] = on
             g["cards"][on]["att"].append(inst)
-        A.note_in_play(g, inst)
         self.refresh()
         return inst
 

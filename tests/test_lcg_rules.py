@@ -503,8 +503,8 @@ def test_titles_are_chosen_from_the_first_player_clockwise_and_all_return_each_r
 
 
 def test_titles_are_given_back_at_the_end_of_the_round():
-    """Nobody holds a title between the end of a round and the next choice (rulebook, Taxation:
-    "At the end of the round, all titles are returned"), except in a three-player game."""
+    """Nobody holds a title between the end of a round and the next choice: the rulebook's taxation
+    section sends every title back to the pool when the round ends (three players excepted)."""
     t = four_houses()
     start_melee(t, SUPPORT_TITLES)
     t.until_ask("plot")

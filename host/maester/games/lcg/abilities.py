@@ -91,12 +91,7 @@ def constant(state, inst, what):
     """Sum what every constant ability in play gives `inst` for `what` (str, icons, keywords...)."""
     g = state["g"]
     total = {} if what in ("icons", "keywords") else 0
-    sources = g["constant_sources"]
-    if not sources:
-        return total
-    for src in sources:
-        if g["cards"][src]["zone"] not in ("play", "revealed"):
-            continue
+    for src in constant_sources(g):
         if g["effects"] and M.blank(state, src):
             continue
         fn = CONSTANT[M.code(src)]
@@ -124,10 +119,16 @@ def cost_reduction(state, seat, inst):
     return total
 
 
-def note_in_play(g, inst):
-    """Keep the list of cards whose constant abilities must be summed (cheap lookups)."""
-    if M.code(inst) in CONSTANT and inst not in g["constant_sources"]:
-        g["constant_sources"].append(inst)
+def constant_sources(g):
+    """The cards in play and revealed plots that have a constant ability, worked out from where the
+    cards are (so a card put into play by any path counts at once)."""
+    code = M.code
+    out = []
+    for p in g["players"]:
+        out += [i for i in p["play"] if code(i) in CONSTANT]
+        if p["revealed"] and code(p["revealed"]) in CONSTANT:
+            out.append(p["revealed"])
+    return out
 
 
 # --- what may be used now ---------------------------------------------------------------------------
@@ -187,7 +188,7 @@ def payable(state, seat, src, ab):
             return False
     if TOLLS and toll_due(state, src) + sum(c[1] for c in ab.cost if c[0] == "gold") > p["gold"]:
         return False
-    if g["constant_sources"] and g["cards"][src]["zone"] == "hand" and M.info(state, src)["type"] == "event" \
+    if g["cards"][src]["zone"] == "hand" and M.info(state, src)["type"] == "event" \
             and p["gold"] < sum(c[1] for c in ab.cost if c[0] == "gold") + event_tax(state, src):
         return False
     return True
@@ -195,7 +196,7 @@ def payable(state, seat, src, ab):
 
 def event_tax(state, src):
     """Gold a player pays an opponent to play event `src` (a constant "event_tax": Calm Over Westeros)."""
-    return constant(state, src, "event_tax") if state["g"]["constant_sources"] else 0
+    return constant(state, src, "event_tax")
 
 
 def kneelable(state, seat, pred):
@@ -449,7 +450,6 @@ def ambush_in(ctx, st, answer):
     g["cards"][st["card"]]["ctrl"] = st["seat"]
     M.put(g, st["card"], "play")
     flow.attach(ctx, st["card"], host)
-    note_in_play(g, st["card"])
     from . import timing
     timing.trigger(ctx, {"e": "entered_play", "card": st["card"], "seat": st["seat"]}, st["seat"])
 

@@ -421,7 +421,6 @@ def bara_prosperity(ctx, st, answer):
     g["cards"][att]["ctrl"] = seat
     M.put(g, att, "play")
     flow.attach(ctx, att, host)
-    A.note_in_play(g, att)
     T.trigger(ctx, {"e": "entered_play", "card": att, "seat": seat}, seat)
 
 
@@ -457,7 +456,6 @@ def bara_new_plot(ctx, st, answer):
     if p["revealed"]:
         M.move(g, p["revealed"], "used")
     M.move(g, new, "revealed")
-    A.note_in_play(g, new)
     ctx.emit("plot_replaced", seat=opp, plot=new)
     steps = [A.ability_step(g, opp, plot, idx, {"e": "revealed"}) for plot, idx in A.when_revealed(state, opp)]
     steps.append({"s": "plot_recycle"})

@@ -339,12 +339,7 @@ def _jacelyn(ctx, src, seat, target, ev):
     for opp in M.order_from(g, seat)[1:]:
         if opp not in M.opponents(g, seat):
             continue
-        picked = E.random_from_hand(ctx, opp, 1)
-        for c in picked:
-            M.move(g, c, "discard")
-        if picked:
-            ctx.emit("discarded_at_random", seat=opp, count=len(picked))
-            ctx.emit("discarded_cards", vis=[opp], seat=opp, cards=picked)
+        E.discard_at_random(ctx, opp, 1)
 
 
 card("L47", _own_death(Ability("response", _jacelyn, trigger=("killed",), when=lambda s, src, seat, ev: ev["card"] == src)))
@@ -570,7 +565,6 @@ def lannister_writ_small(ctx, st, answer):
     g["cards"][inst]["ctrl"] = seat
     M.put(g, inst, "play")
     flow.attach(ctx, inst, host)
-    A.note_in_play(g, inst)
 
 
 @A.constant_for("L165")

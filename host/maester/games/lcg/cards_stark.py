@@ -241,7 +241,6 @@ def _bran(ctx, src, seat, target, ev):
     if p["revealed"]:
         M.move(g, p["revealed"], "used")
     M.move(g, target, "revealed")
-    A.note_in_play(g, target)
     E.reveal(ctx, seat, [target], "Bran Stark")
     ctx.push(*[A.ability_step(g, seat, plot, idx, {"e": "revealed"}) for plot, idx in A.when_revealed(ctx.state, seat)]
              + [{"s": "plot_recycle"}])

@@ -11,6 +11,7 @@ page), then "done": no list of every subset is ever built.
 """
 
 from . import abilities as A
+from . import effects as E
 from . import flow
 from . import model as M
 from . import timing as T
@@ -51,10 +52,7 @@ def challenge_options(state, seat):
 def challenge_toll(state, seat, ctype):
     """Gold `seat` must give the defending player before it starts a `ctype` challenge (a constant
     "toll:<type>" of a revealed plot: Uneasy Truce)."""
-    if not state["g"]["constant_sources"]:
-        return 0
-    from . import abilities
-    return abilities.constant(state, state["g"]["players"][seat]["revealed"], "toll:" + ctype)
+    return A.constant(state, state["g"]["players"][seat]["revealed"], "toll:" + ctype)
 
 
 @step
@@ -389,17 +387,7 @@ def claim(ctx, st, answer):
             T.move_house_power(ctx, target, ch["attacker"], n, "power claim")
         return
     if ch["type"] == "intrigue":
-        hand = g["players"][target]["hand"]
-        picked = []
-        for _ in range(min(n, len(hand))):
-            rest = [c for c in sorted(hand) if c not in picked]
-            picked.append(rest[ctx.chance.below(len(rest))])
-        for c in picked:
-            M.move(g, c, "discard")
-        # The host drew the cards from the hand it knows; only their owner is told which (the
-        # discard pile itself is open to all, as at a real table once they are laid there).
-        ctx.emit("discarded_at_random", seat=target, count=len(picked))
-        ctx.emit("discarded_cards", vis=[target], seat=target, cards=picked)
+        E.discard_at_random(ctx, target, n)
         return
     ctx.push({"s": "claim_kill", "seat": target, "n": n, "chosen": []})
 

@@ -73,6 +73,18 @@ def random_from_hand(ctx, seat, n):
     return picked
 
 
+def discard_at_random(ctx, seat, n):
+    """`seat` discards `n` cards at random, drawn by the host from the hand it knows: the table
+    hears how many, only the seat hears which (the cards then lie face up in its discard pile)."""
+    picked = random_from_hand(ctx, seat, n)
+    for inst in picked:
+        M.move(ctx.g, inst, "discard")
+    if picked:
+        ctx.emit("discarded_at_random", seat=seat, count=len(picked))
+        ctx.emit("discarded_cards", vis=[seat], seat=seat, cards=picked)
+    return picked
+
+
 def shuffle_deck(ctx, seat):
     """Shuffle `seat`'s deck; a real deck (observed draws) is shuffled by hand and its order was
     never known."""
@@ -188,9 +200,7 @@ def play_on_house(ctx, src, seat, target=None, ev=None):
     g = ctx.g
     if g["cards"][src]["zone"] != "hand":
         return
-    flow.pay_gold(g, seat, M.gold_cost(ctx.state, seat, src))
-    used = M.matching_reducers(ctx.state, seat, src)
-    g["players"][seat]["reducers"] = [r for r in g["players"][seat]["reducers"] if r not in used]
+    flow.pay_for(ctx, seat, src)
     T.trigger(ctx, {"e": "played", "card": src, "seat": seat, "type": "attachment", "on": None}, seat)
     ctx.emit("marshalled", seat=seat, card=src, on_house=True)
     flow.enter_play(ctx, seat, src, how="marshal", announce=False)

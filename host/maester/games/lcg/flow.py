@@ -25,7 +25,7 @@ def setup(ctx, config):
         "melee": n >= 3 and not teams, "littlefinger": "littlefinger" in config["variants"],
         "observe_draws": "draws" in config["observe"],
         "players": [], "cards": {}, "effects": [], "limits": {}, "limit_scopes": [], "event_limits": {},
-        "constant_sources": [], "canceled": [], "uid": 0, "challenge": None, "bank": {}, "title_pool": [], "title_used": {},
+        "canceled": [], "uid": 0, "challenge": None, "bank": {}, "title_pool": [], "title_used": {},
         "titles_taken_last": [], "initiative": None,
     })
     for seat in range(n):
@@ -193,8 +193,6 @@ def setup_reveal(ctx, st, answer):
         for inst in placed:
             if inst not in attachments:
                 M.move(g, inst, "play")
-                from .abilities import note_in_play
-                note_in_play(g, inst)
         for inst in attachments:
             hosts = [t for t in p["play"] if attach_ok(state, seat, inst, t)]
             M.take_out(g, inst)
@@ -295,8 +293,6 @@ def plot_reveal(ctx, st, answer):
                 M.move(g, p["revealed"], "used")
             M.move(g, p["chosen"], "revealed")
             p["chosen"] = None
-            from .abilities import note_in_play
-            note_in_play(g, p["revealed"])
         ctx.emit("plots_revealed", plots=[p["revealed"] for p in g["players"]])
         totals = [initiative(state, s) for s in range(g["n"])]
         best = max(totals)
@@ -527,10 +523,7 @@ def play_from_hand(ctx, seat, choice):
         g["cards"][host]["dups"].append(inst)
         ctx.emit("duplicate", seat=seat, card=inst, on=host)
         return
-    pay_gold(g, seat, M.gold_cost(state, seat, inst))
-    used = M.matching_reducers(state, seat, inst)
-    if used:
-        g["players"][seat]["reducers"] = [r for r in g["players"][seat]["reducers"] if r not in used]
+    pay_for(ctx, seat, inst)
     # "After you play X from your hand" responses: queued first, so they come after entering play.
     T.trigger(ctx, {"e": "played", "card": inst, "seat": seat, "type": rec["type"],
                     "on": choice[2] if kind == "attach" else None}, seat)
@@ -541,12 +534,20 @@ def play_from_hand(ctx, seat, choice):
         M.put(g, inst, "play")
         _hang(g, inst, choice[2])
         ctx.emit("marshalled", seat=seat, card=inst, on=choice[2])
-        from .abilities import note_in_play
-        note_in_play(g, inst)
         T.trigger(ctx, {"e": "entered_play", "card": inst, "seat": seat}, seat)
         return
     ctx.emit("marshalled", seat=seat, card=inst)
     enter_play(ctx, seat, inst, how="marshal", announce=False)
+
+
+def pay_for(ctx, seat, inst):
+    """Pay `inst`'s gold cost to play it from hand; the "next card costs less" reductions it used
+    are spent."""
+    g = ctx.g
+    pay_gold(g, seat, M.gold_cost(ctx.state, seat, inst))
+    used = M.matching_reducers(ctx.state, seat, inst)
+    if used:
+        g["players"][seat]["reducers"] = [r for r in g["players"][seat]["reducers"] if r not in used]
 
 
 def enter_play(ctx, seat, inst, how="put", announce=True):
@@ -555,8 +556,6 @@ def enter_play(ctx, seat, inst, how="put", announce=True):
     g["cards"][inst]["ctrl"] = seat
     M.put(g, inst, "play")
     g["cards"][inst]["kneel"] = False
-    from .abilities import note_in_play
-    note_in_play(g, inst)
     if announce:
         ctx.emit("put_into_play", seat=seat, card=inst, how=how)
     T.trigger(ctx, {"e": "entered_play", "card": inst, "seat": seat}, seat)

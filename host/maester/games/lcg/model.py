@@ -97,15 +97,11 @@ def opponents(g, seat):
 
 # --- card facts with their modifiers ------------------------------------------------------------
 
-def in_play(g, seat=None, kind=None, state=None):
-    """Cards in play (controlled by `seat` when given), optionally of one printed type."""
-    seats = range(g["n"]) if seat is None else (seat,)
-    out = []
-    for s in seats:
-        for inst in g["players"][s]["play"]:
-            if kind is None or state is None or info(state, inst)["type"] == kind:
-                out.append(inst)
-    return out
+def in_play(g, seat=None):
+    """Cards in play (controlled by `seat` when given)."""
+    if seat is not None:
+        return list(g["players"][seat]["play"])
+    return [i for p in g["players"] for i in p["play"]]
 
 
 def characters(state, seat=None):
@@ -119,7 +115,6 @@ def is_character(state, inst):
 
 def _constants(state, inst, what):
     """What the cards' constant abilities add to `inst` (see abilities.constant)."""
-    from . import abilities
     return abilities.constant(state, inst, what)
 
 
@@ -306,7 +301,6 @@ def gold_cost(state, seat, inst):
     house = state["g"]["players"][seat]["house"]
     if rec["houses"] and house not in rec["houses"]:
         cost += table(state)["components"]["gold_penalty"]
-    from . import abilities
     cost -= abilities.cost_reduction(state, seat, inst)
     cost -= sum(r["amount"] for r in matching_reducers(state, seat, inst))
     return max(0, cost)
@@ -331,3 +325,6 @@ def blank(state, inst):
 def spendable_gold(g, seat):
     """Gold `seat` may spend: its pool and gold set on cards it controls (Tywin Lannister)."""
     return g["players"][seat]["gold"] + sum(g["cards"][i].get("gold", 0) for i in g["players"][seat]["play"])
+
+
+from . import abilities  # noqa: E402  (last: abilities imports this module; used only at call time)

@@ -32,7 +32,6 @@ def open_window(ctx, phase, start=None, tag=None):
 
 
 def window_choices(state, seat, phase):
-    from . import abilities
     out = abilities.action_choices(state, seat, phase)
     g = state["g"]
     if g["littlefinger"] and phase != "marshalling" and g["players"][seat]["gold"] > 0:
@@ -42,7 +41,6 @@ def window_choices(state, seat, phase):
 
 @step
 def window(ctx, st, answer):
-    from . import abilities
     g = ctx.g
     n = g["n"]
     if answer is not None:
@@ -78,7 +76,6 @@ def window(ctx, st, answer):
 
 def take_action(ctx, seat, choice, phase):
     """Start resolving an action chosen in a window (the window is queued under it)."""
-    from . import abilities
     abilities.start(ctx, seat, choice)
 
 
@@ -94,7 +91,6 @@ def give_gold(ctx, seat, to):
 
 def trigger(ctx, ev, initiator):
     """Something happened that cards may respond to: forced effects, then a response window."""
-    from . import abilities
     g = ctx.g
     if ev["e"] not in abilities.listened():
         return  # no card waits for this: no window to open
@@ -105,7 +101,6 @@ def trigger(ctx, ev, initiator):
 
 @step
 def forced(ctx, st, answer):
-    from . import abilities
     abilities.run_forced(ctx, st["ev"])
 
 
@@ -122,7 +117,6 @@ def round_answer(st, answer):
 
 @step
 def responses(ctx, st, answer):
-    from . import abilities
     order = st["order"]
     n = len(order)
     if answer is not None:
@@ -157,7 +151,6 @@ def kill(ctx, insts, by, src=None, saveable=True, how="kill"):
 
 @step
 def remove(ctx, st, answer):
-    from . import abilities
     g = ctx.g
     insts = st["insts"]
     if answer is not None:
@@ -213,7 +206,6 @@ def remove(ctx, st, answer):
 
 
 def save_choices(state, seat, target, how):
-    from . import abilities
     g = state["g"]
     out = []
     c = g["cards"][target]
@@ -324,3 +316,6 @@ def finish(ctx, winners):
     g = ctx.g
     ctx.end({"winners": winners, "rounds": g["round"],
              "power": [M.total_power(g, s) for s in range(g["n"])]})
+
+
+from . import abilities  # noqa: E402  (last: abilities imports this module lazily; used at call time)
