@@ -1,9 +1,10 @@
-"""Make docs/screenshots/seat.png and table.png: a B'Twixt game mid-round, in headless Chromium.
+"""Make docs/screenshots/: every game's seat page at phone size and table page at TV size.
 
     .venv/bin/python docs/make_screenshots.py [OUT_DIR]
 
-The game is always the same one (fixed seed and fixed moves), so the pictures change only when the
-pages do. The test suite calls `make()` into a temporary folder to check that this still works.
+Each game is always the same one (fixed seed, fixed random moves until a chosen seat must decide),
+so the pictures change only when the pages do. The tests call `make()` into a temporary folder and
+check every page these games give (tests/test_web_screens.py).
 """
 
 import os
@@ -18,23 +19,44 @@ from maester.web.app import WebGame, build_app
 from maester.web.server import WebServer
 
 OUT = Path(__file__).resolve().parent / "screenshots"
-SEED, MOVES, SEAT = 11, 40, 1
+PHONE = {"width": 390, "height": 844}
+TV = {"width": 1920, "height": 1080}
+# game: (config, seed, moves at least, the seat whose page is shown: the next to decide after that)
+GAMES = {
+    "btwixt": ({"players": 4}, 11, 40),
+    "intrigue": ({"players": 4}, 3, 14),
+    "oathbreaker": ({"players": 6}, 5, 60),
+    "lcg": ({"players": 2, "decks": ["stark", "lannister"]}, 7, 120),
+}
 
 
-def game():
-    """A 4-player B'Twixt game some way into its first rounds, with seat 1 to decide."""
-    session = Session.new("btwixt", {"players": 4, "owner_cards": False}, SEED)
-    rng = random.Random(SEED)
-    moves = 0
-    while moves < MOVES or session.state["asks"][0]["seat"] != SEAT:
+def game(name):
+    """`name`'s game some way in, stopped when a seat (not the table) is to decide. Returns
+    (session, that seat)."""
+    config, seed, moves = GAMES[name]
+    session = Session.new(name, dict(config, owner_cards=False), seed)
+    rng = random.Random(seed)
+    done = 0
+    while done < moves or not isinstance(session.state["asks"][0]["seat"], int):
         ask = session.state["asks"][0]
         assert session.submit({"seat": ask["seat"], "ask": ask["id"], "choice": rng.choice(ask["choices"])}).ok
-        moves += 1
-    return session
+        done += 1
+    return session, session.state["asks"][0]["seat"]
 
 
-def make(out=OUT, chromium=None):
-    """Write the two pictures into `out`; `chromium`: a Playwright browser to use (else one is started)."""
+def shoot(chromium, url, viewport, path):
+    page = chromium.new_page(viewport=viewport)
+    try:
+        page.goto(url)
+        page.wait_for_selector("body[data-updates]")
+        page.screenshot(path=str(path), full_page=True)
+    finally:
+        page.close()
+
+
+def make(out=OUT, chromium=None, games=None):
+    """Write `<game>-seat.png` and `<game>-table.png` into `out` for each game; returns the paths.
+    `chromium`: a Playwright browser to use (else one is started)."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     if chromium is None:
@@ -42,22 +64,22 @@ def make(out=OUT, chromium=None):
         with sync_playwright() as p:
             b = browser.launch(p)
             try:
-                return make(out, b)
+                return make(out, b, games)
             finally:
                 b.close()
-    session = game()
-    web = WebGame(session)
-    with WebServer(build_app(web)) as server:
-        page = chromium.new_page(viewport={"width": 1100, "height": 900})
-        shots = {"seat.png": "%s/seat/%d/%s" % (server.base, SEAT, web.tokens[SEAT]),
-                 "table.png": server.base + "/table"}
-        for name, url in shots.items():
-            page.goto(url)
-            page.wait_for_selector("body[data-updates]")
-            page.screenshot(path=str(out / name), full_page=True)
-        page.close()
-    web.close()
-    return [out / name for name in ("seat.png", "table.png")]
+    paths = []
+    for name in games or GAMES:
+        session, seat = game(name)
+        web = WebGame(session)
+        try:
+            with WebServer(build_app(web)) as server:
+                seat_png, table_png = out / ("%s-seat.png" % name), out / ("%s-table.png" % name)
+                shoot(chromium, "%s/seat/%d/%s" % (server.base, seat, web.tokens[seat]), PHONE, seat_png)
+                shoot(chromium, server.base + "/table", TV, table_png)
+                paths += [seat_png, table_png]
+        finally:
+            web.close()
+    return paths
 
 
 if __name__ == "__main__":

@@ -23,7 +23,21 @@ def lit_pixels(mode, level, length):
     return list(range(length)), level  # "dim": every pixel, level is the brightness
 
 
-def strip(game, public_view, players):
+# What each segment tracks, in words (segment names are the profiles', hardware/profiles/*.json).
+SEGMENT_WORDS = {"round": "Round", "season": "Season", "order": "Order", "chaos": "Chaos", "phase": "Phase",
+                 "challenge": "Challenge", "power": "power", "first": "first player", "seat": ""}
+
+
+def segment_label(name, seat_name=lambda s: "Seat %d" % s):
+    """A segment's name for people: "Round", "Seat 2", "Seat 2 power"."""
+    base = name.rstrip("0123456789")
+    words = SEGMENT_WORDS.get(base, base.replace("_", " ").capitalize())
+    if base == name:
+        return words
+    return (seat_name(int(name[len(base):])) + " " + words).strip()
+
+
+def strip(game, public_view, players, seat_name=None):
     """A list of segments in strip order: name, pixels (one rgb or None each), pattern, period.
 
     Empty when the game has no table module or no profile for this many players: the page then
@@ -47,6 +61,7 @@ def strip(game, public_view, players):
         pixels = [colour if i in lit else None for i in range(length)]
         if seg.get("reversed"):
             pixels.reverse()  # logical pixel 0 is the far end of the segment
-        out.append({"name": seg["name"], "mode": seg.get("mode", "fill"), "level": level,
+        label = segment_label(seg["name"], seat_name) if seat_name else segment_label(seg["name"])
+        out.append({"name": seg["name"], "label": label, "mode": seg.get("mode", "fill"), "level": level,
                     "pixels": pixels, "pattern": pattern, "period": period or 1000})
     return out

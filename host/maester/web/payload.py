@@ -115,7 +115,46 @@ def _common(state, view, words, viewer):
         "game": state["game"], "title": game.title or state["game"], "players": players,
         "seat_names": [words.seat(s) for s in range(players)], "view": view,
         "names": words.names_in(view), "hints": hints.for_game(state["game"]),
+        "waiting": waiting(view, words),
     }
+
+
+def _web_module(game):
+    name = "maester.games.%s.web" % game
+    if importlib.util.find_spec(name) is None:
+        return None
+    return importlib.import_module(name)
+
+
+def waiting(view, words):
+    """Who the table waits for, in words: [{"seat", "name", "doing"}] (the asks' public side)."""
+    out = []
+    for a in view.get("asks", []):
+        seat = a["seat"]
+        name = "The table" if seat == core.TABLE else words.seat(seat)
+        out.append({"seat": seat, "name": name, "doing": a.get("public") or ""})
+    return out
+
+
+def layout(state, view, words, viewer):
+    """The game's own page layout (web/blocks.py) for this viewer, or None: the generic renderer."""
+    module = _web_module(state["game"])
+    if viewer == PUBLIC:
+        make = getattr(module, "table_blocks", None)
+        return make(view, words) if make is not None else None
+    make = getattr(module, "seat_blocks", None)
+    return make(view, words, viewer) if make is not None else None
+
+
+def _option(words, module, view, ask, choice):
+    """A button: the choice, its words, and where it points when the game says so (a card to pick
+    and a place to tap, e.g. the Intrigue court), so the page can offer a picture instead of a list."""
+    out = {"label": words.choice(ask, choice), "choice": choice}
+    mark = getattr(module, "option_mark", None)
+    where = mark(view, ask, choice) if mark is not None else None
+    if where:
+        out.update(where)
+    return out
 
 
 def seat_payload(state, events, seat, pending=None, can_choose=True, notice=None):
@@ -126,11 +165,13 @@ def seat_payload(state, events, seat, pending=None, can_choose=True, notice=None
     out = _common(state, view, words, seat)
     out.update(kind="seat", seat=seat, can_choose=bool(can_choose), log=log(words, events, seat), notice=notice)
     # Only this seat's own asks: their choices are in its view already; the labels word them.
+    module = _web_module(state["game"])
     out["decisions"] = [{"ask": a["id"], "kind": a["kind"], "prompt": a.get("prompt", ""),
-                         "options": [{"label": words.choice(a, c), "choice": c} for c in a["choices"]]}
+                         "options": [_option(words, module, view, a, c) for c in a["choices"]]}
                         for a in view["asks"] if a["seat"] == seat and "choices" in a]
     if can_choose:
         out["decisions"] += table_decisions(state, words)
+    out["layout"] = layout(state, view, words, seat)
     out["pending"] = None
     if pending is not None and core.find_ask(state, pending["ask"]) is not None:
         out["pending"] = {"ask": pending["ask"], "card": pending["card"],
@@ -166,5 +207,6 @@ def table_payload(state, events):
     words = Words(state, view, PUBLIC)
     out = _common(state, view, words, PUBLIC)
     out.update(kind="table", log=log(words, events, PUBLIC),
-               strip=leds.strip(state["game"], view, out["players"]))
+               strip=leds.strip(state["game"], view, out["players"], words.seat),
+               layout=layout(state, view, words, PUBLIC))
     return out

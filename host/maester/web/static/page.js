@@ -2,10 +2,17 @@
 // A live page: the server pushes the whole payload on every change over a websocket; a seat's
 // buttons post the command (ask id + choice) and the push that follows redraws the page.
 // The page's own URL is its address: /table, or /seat/<n>/<token> (the token never leaves it).
+//
+// A seat's page is built for a phone: first what is happening now (the decision, what it is about,
+// its buttons), then a short feed of what just happened; the table, the seat's hand and secrets and
+// the whole log are tabs one tap away in the bar at the bottom. The table page is for a TV.
 
 const BASE = location.pathname.replace(/\/+$/, "");
 const SEAT_PAGE = document.body.dataset.page === "seat";
+const FEED_LINES = 4;
+const TV_LOG_LINES = 14;  // what a room can read at a glance; the whole log is in the file
 let updates = 0;
+let picked = null;  // the card chosen first in a two-step choice (a card, then its place)
 
 function status(text, cls) {
   const s = document.getElementById("status");
@@ -13,31 +20,52 @@ function status(text, cls) {
   s.className = "status " + (cls || "");
 }
 
+function byId(id) {
+  return document.getElementById(id);
+}
+
 function draw(p) {
   const ctx = new Ctx(p);
   const who = SEAT_PAGE ? ctx.seat(p.seat).replace(" (you)", "") : "table";
-  document.getElementById("title").textContent = p.title + " — " + who;
+  byId("title").textContent = SEAT_PAGE ? who : p.title;
   document.title = "Maester — " + who;
-  drawTurn(ctx, document.getElementById("turn"));
-  let skip = [];
-  if (SEAT_PAGE) {
-    drawDecisions(ctx, document.getElementById("decide"));
-    skip = drawSecrets(ctx, document.getElementById("secrets"));
-  } else {
-    drawStrip(ctx, document.getElementById("strip"));
-  }
-  drawView(ctx, document.getElementById("view"), skip);
-  drawLog(ctx, document.getElementById("log"));
+  if (SEAT_PAGE) drawSeat(ctx);
+  else drawTable(ctx);
   updates += 1;
   document.body.dataset.updates = String(updates);
 }
 
-function drawDecisions(ctx, into) {
+// --- the seat's page -----------------------------------------------------------------------------
+
+function drawSeat(ctx) {
   const p = ctx.p;
-  into.replaceChildren();
-  const open = (p.decisions || []).length || p.pending || p.notice;
-  into.hidden = !open;
-  // Why this seat's last tap was refused, naming its card: for this page only.
+  const lay = p.layout;
+  const now = byId("now");
+  now.replaceChildren();
+  const about = el("div", "about");
+  if (lay) drawBlocks(lay.about, about);
+  drawDecisions(ctx, now, about);
+  drawFeed(ctx, byId("feed"));
+  const board = byId("tab-board");
+  const secret = byId("tab-secret");
+  board.replaceChildren();
+  secret.replaceChildren();
+  if (lay) {
+    drawBlocks(lay.board, board);
+    drawBlocks(lay.secret, secret);
+    if (!(lay.secret || []).length) secret.appendChild(el("p", "muted", "Nothing hidden is yours right now."));
+  } else {
+    // A game without a layout: the generic drawing of its view.
+    const keys = drawSecrets(ctx, secret);
+    drawView(ctx, board, keys);
+  }
+  drawLog(ctx, byId("tab-log"));
+  const hand = byId("tab-hand-count");
+  if (hand) hand.textContent = lay && lay.hand_count !== undefined ? " (" + lay.hand_count + ")" : "";
+}
+
+function drawDecisions(ctx, into, about) {
+  const p = ctx.p;
   if (p.notice) into.appendChild(el("p", "notice", "Your tap was refused: " + p.notice));
   if (p.pending) {
     into.appendChild(el("h2", "", "Where does " + p.pending.card_name + " go?"));
@@ -51,10 +79,22 @@ function drawDecisions(ctx, into) {
     });
     into.appendChild(row);
   }
-  (p.decisions || []).forEach((d) => {
-    into.appendChild(el("h2", "", d.prompt || "Your decision"));
+  const mine = p.decisions || [];
+  if (!mine.length) {
+    if (!p.pending) into.appendChild(waitingLine(ctx));
+    into.appendChild(about);
+    into.classList.remove("deciding");
+    return;
+  }
+  into.classList.add("deciding");
+  mine.forEach((d, n) => {
+    into.appendChild(el("h2", "prompt", d.prompt || "Your decision"));
+    if (n === 0) into.appendChild(about);  // what the decision is about, right by its buttons
     const row = el("div", "options");
+    const pickable = d.options.filter((o) => o.pick && o.at);
+    if (pickable.length && about.querySelector("[data-target]")) drawPicker(ctx, d, pickable, row, about);
     d.options.forEach((o, i) => {
+      if (o.pick && o.at && row.dataset.picker) return;  // chosen on the picture instead
       const b = el("button", "option", o.label);
       b.dataset.ask = d.ask;
       b.dataset.index = i;
@@ -68,9 +108,53 @@ function drawDecisions(ctx, into) {
   into.appendChild(el("p", "reason", ""));
 }
 
+// A choice of a card and a place (the Intrigue court): tap a card, then one of the places lit for it.
+function drawPicker(ctx, d, options, row, about) {
+  row.dataset.picker = "1";
+  const cards = [];
+  options.forEach((o) => { if (!cards.some((c) => c.pick === o.pick)) cards.push(o); });
+  if (!cards.some((c) => c.pick === picked)) picked = cards.length === 1 ? cards[0].pick : null;
+  const hint = el("p", "muted", picked ? "Now tap a lit place." : "Tap a card, then a lit place for it.");
+  cards.forEach((c) => {
+    const b = el("button", "option pick" + (c.pick === picked ? " picked" : ""), c.pick_name || c.label);
+    b.dataset.ask = d.ask;
+    b.dataset.pick = c.pick;
+    b.disabled = !ctx.p.can_choose;
+    b.onclick = () => { picked = c.pick; draw(ctx.p); };
+    row.appendChild(b);
+  });
+  row.appendChild(hint);
+  options.filter((o) => o.pick === picked).forEach((o) => {
+    const spot = about.querySelector('[data-target="' + o.at + '"]');
+    if (!spot || !ctx.p.can_choose) return;
+    spot.classList.add("legal");
+    spot.setAttribute("role", "button");
+    spot.dataset.ask = d.ask;
+    spot.title = o.label;
+    spot.onclick = () => { picked = null; send({ ask: d.ask, choice: o.choice }, row); };
+  });
+}
+
+function waitingLine(ctx) {
+  const v = ctx.view;
+  if (v.over) return el("h2", "over", "The game is over");
+  const w = ctx.p.waiting || [];
+  if (!w.length) return el("p", "muted", "");
+  return el("p", "waiting", "Waiting for " + w.map((x) => x.name + (x.doing ? " (" + x.doing + ")" : "")).join(", "));
+}
+
+function drawFeed(ctx, into) {
+  into.replaceChildren(el("h3", "", "Just now"));
+  const lines = (ctx.p.log || []).slice(-FEED_LINES).reverse();
+  const ul = el("ul");
+  lines.forEach((line) => ul.appendChild(el("li", line.private ? "private" : "", line.text)));
+  if (!lines.length) ul.appendChild(el("li", "muted", "Nothing yet."));
+  into.appendChild(ul);
+}
+
 async function send(body, row) {
   row.querySelectorAll("button").forEach((b) => { b.disabled = true; });
-  const reason = document.querySelector("#decide .reason");
+  const reason = document.querySelector(".reason");
   try {
     const r = await fetch(BASE + "/choose", {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
@@ -83,6 +167,25 @@ async function send(body, row) {
   row.querySelectorAll("button").forEach((b) => { b.disabled = false; });
 }
 
+function showTab(name) {
+  document.querySelectorAll("[data-tab]").forEach((b) => b.classList.toggle("on", b.dataset.tab === name));
+  document.querySelectorAll(".tab").forEach((t) => { t.hidden = t.id !== "tab-" + name; });
+}
+
+// --- the table page (a TV) -----------------------------------------------------------------------
+
+function drawTable(ctx) {
+  const p = ctx.p;
+  const head = byId("waiting");
+  head.replaceChildren(waitingLine(ctx));
+  drawStrip(ctx, byId("strip"));
+  const board = byId("board");
+  board.replaceChildren();
+  if (p.layout) drawBlocks(p.layout, board);
+  else drawView(ctx, board, []);
+  drawLog(ctx, byId("log"), TV_LOG_LINES);
+}
+
 function connect(delay) {
   const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + BASE + "/ws");
   ws.onopen = () => { delay = 500; status("live", "live"); };
@@ -93,4 +196,6 @@ function connect(delay) {
   };
 }
 
+document.querySelectorAll("[data-tab]").forEach((b) => { b.onclick = () => showTab(b.dataset.tab); });
+if (SEAT_PAGE) showTab("board");
 connect(500);

@@ -183,30 +183,10 @@ function drawSecrets(ctx, into) {
   return keys;
 }
 
-function drawTurn(ctx, into) {
-  into.replaceChildren();
-  const v = ctx.view;
-  if (v.over) {
-    into.appendChild(el("h2", "", "The game is over"));
-    if (v.result) into.appendChild(value(ctx, v.result, "result", 0));
-    return;
-  }
-  into.appendChild(el("h2", "", "Waiting for"));
-  const ul = el("ul", "turn");
-  (v.asks || []).forEach((a) => {
-    const li = el("li");
-    li.dataset.seat = a.seat;
-    li.appendChild(el("strong", "", a.seat === "table" ? "The table" : ctx.seat(a.seat)));
-    li.appendChild(el("span", "muted", " — " + (a.public || a.kind || "")));
-    ul.appendChild(li);
-  });
-  into.appendChild(ul);
-}
-
-function drawLog(ctx, into) {
-  into.replaceChildren(el("h2", "", ctx.p.kind === "seat" ? "Your log" : "Table log"));
+function drawLog(ctx, into, max) {
+  into.replaceChildren(el("h2", "", ctx.p.kind === "seat" ? "Your log" : "What happened"));
   const ol = el("ul");  // the newest line first
-  (ctx.p.log || []).slice().reverse().forEach((line) => {
+  (ctx.p.log || []).slice(-(max || 1000)).reverse().forEach((line) => {
     const li = el("li", line.private ? "private" : "", line.text);
     if (line.private) li.title = "only you saw this";
     ol.appendChild(li);
@@ -215,7 +195,7 @@ function drawLog(ctx, into) {
 }
 
 function drawStrip(ctx, into) {
-  into.replaceChildren(el("h2", "", "Trackers (as the LEDs show them)"));
+  into.replaceChildren(el("h3", "", "The table's lights"));
   const row = el("div", "strip");
   (ctx.p.strip || []).forEach((seg) => {
     const g = el("div", "segment");
@@ -231,10 +211,130 @@ function drawStrip(ctx, into) {
       px.appendChild(d);
     });
     g.appendChild(px);
-    const m = /^seat(\d+)$/.exec(seg.name);
-    g.appendChild(el("div", "segname", m ? ctx.seat(Number(m[1])) : ctx.label(seg.name)));
+    g.appendChild(el("div", "segname", seg.label || seg.name));
     row.appendChild(g);
   });
   into.appendChild(row);
   into.hidden = !(ctx.p.strip || []).length;
+}
+
+// --- a game's own layout: blocks (web/blocks.py) ---------------------------------------------------
+// Every label comes from the game's layout, in its words; this code only draws shapes.
+
+function cardChip(c, cls) {
+  const e = el("span", "card" + (cls ? " " + cls : ""), c.name);
+  if (c.id) e.dataset.card = c.id;
+  if (c.house) e.dataset.house = c.house;
+  if (c.note) e.appendChild(el("small", "note", " " + c.note));
+  (c.tags || []).forEach((t) => e.classList.add("tag-" + t));
+  return e;
+}
+
+function cellContent(x) {
+  if (Array.isArray(x)) {
+    if (!x.length) return el("span", "muted", "—");
+    const row = el("div", "chips");
+    x.forEach((c) => row.appendChild(cardChip(c)));
+    return row;
+  }
+  if (isRecord(x) && x.name) return cardChip(x);
+  return el("span", "", x === null || x === undefined || x === "" ? "—" : x);
+}
+
+const BLOCKS = {
+  facts(b) {
+    const d = el("div", "facts");
+    b.items.forEach(([label, v]) => {
+      const f = el("div", "fact");
+      f.appendChild(el("span", "fact-label", label));
+      f.appendChild(el("span", "fact-value", v));
+      d.appendChild(f);
+    });
+    return d;
+  },
+  track(b) {
+    const d = el("div", "track");
+    b.cells.forEach((c) => d.appendChild(el("span", "space " + (c.state || "todo"), c.label)));
+    const out = el("div");
+    out.appendChild(d);
+    if (b.caption) out.appendChild(el("div", "caption", b.caption));
+    return out;
+  },
+  cards(b) {
+    if (!b.cards.length) return el("span", "muted", b.empty || "none");
+    const row = el("div", "chips");
+    b.cards.forEach((c) => row.appendChild(cardChip(c)));
+    return row;
+  },
+  seats(b) {
+    const t = el("table", "seatrows");
+    const head = el("tr");
+    head.appendChild(el("th", "", ""));
+    b.columns.forEach((c) => head.appendChild(el("th", "", c)));
+    t.appendChild(head);
+    b.rows.forEach((r) => {
+      const tr = el("tr", (r.tags || []).map((x) => "is-" + x).join(" "));
+      tr.dataset.seat = r.seat;
+      const th = el("th", "who");
+      th.appendChild(el("span", "", r.name));
+      (r.tags || []).forEach((x) => th.appendChild(el("span", "badge " + x, TAG_WORDS[x] || x)));
+      tr.appendChild(th);
+      r.cells.forEach((x) => { const td = el("td"); td.appendChild(cellContent(x)); tr.appendChild(td); });
+      t.appendChild(tr);
+    });
+    return t;
+  },
+  pyramid(b) {
+    // Rows top first; each row is shifted right by half a place per step up (`indent`), so a card
+    // sits across the two it rests on. Widths are fractions of the box: it never overflows.
+    const box = el("div", "pyramid");
+    box.style.setProperty("--cols", String(b.columns || 1));
+    b.rows.forEach((r) => {
+      const line = el("div", "pyr-row");
+      line.style.setProperty("--indent", String(r.indent || 0));
+      r.cells.forEach((c) => {
+        let cell;
+        if (c && c.slot) {
+          cell = el("span", "pyr-cell slot", "");
+          if (c.target) cell.dataset.target = c.target;
+        } else if (c) {
+          cell = cardChip(c, "pyr-cell");
+        } else {
+          cell = el("span", "pyr-cell gap", "");
+        }
+        line.appendChild(cell);
+      });
+      box.appendChild(line);
+    });
+    if (!b.rows.length) box.appendChild(el("span", "muted", b.empty || "empty"));
+    return box;
+  },
+  panels(b) {
+    const d = el("div", "panels");
+    b.items.forEach((it) => {
+      const p = el("div", "panel " + (it.tags || []).map((x) => "is-" + x).join(" "));
+      if (it.title) p.appendChild(el("div", "panel-title", it.title));
+      (it.tags || []).forEach((x) => p.appendChild(el("span", "badge " + x, TAG_WORDS[x] || x)));
+      if (it.cards && it.cards.length) p.appendChild(cellContent(it.cards));
+      (it.lines || []).forEach((line) => p.appendChild(el("div", "panel-line", line)));
+      d.appendChild(p);
+    });
+    return d;
+  },
+  text(b) {
+    return el("p", "say " + (b.tone || ""), b.text);
+  },
+};
+
+// Seat-row and panel tags, in words (the layouts name the tags; these are the badges' texts).
+const TAG_WORDS = { you: "you", turn: "to play", first: "first", out: "out", knelt: "knelt", winner: "winner",
+  done: "done", won: "succeeded", lost: "failed", now: "now" };
+
+function drawBlocks(blocks, into) {
+  (blocks || []).forEach((b) => {
+    const s = el("section", "box block block-" + b.type);
+    if (b.title) s.appendChild(el("h3", "", b.title));
+    s.appendChild((BLOCKS[b.type] || ((x) => tree(null, x, 0)))(b));
+    into.appendChild(s);
+  });
 }
