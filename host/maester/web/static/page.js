@@ -29,6 +29,7 @@ function draw(p) {
   const who = SEAT_PAGE ? ctx.seat(p.seat).replace(" (you)", "") : "table";
   byId("title").textContent = SEAT_PAGE ? who : p.title;
   document.title = "Maester — " + who;
+  document.body.dataset.game = p.game;
   if (SEAT_PAGE) drawSeat(ctx);
   else drawTable(ctx);
   updates += 1;
