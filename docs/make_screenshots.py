@@ -1,4 +1,5 @@
-"""Make docs/screenshots/: every game's seat page at phone size and table page at TV size.
+"""Make docs/screenshots/: every game's seat page on a phone (390×844: the page as it opens, and its
+hand tab) and its table page on a TV (1920×1080), one screenful each.
 
     .venv/bin/python docs/make_screenshots.py [OUT_DIR]
 
@@ -44,18 +45,22 @@ def game(name):
     return session, session.state["asks"][0]["seat"]
 
 
-def shoot(chromium, url, viewport, path):
+def shoot(chromium, url, viewport, path, tab=None):
+    """What the screen shows (not the whole scrolled page): a phone or a TV shows one screenful."""
     page = chromium.new_page(viewport=viewport)
     try:
         page.goto(url)
         page.wait_for_selector("body[data-updates]")
-        page.screenshot(path=str(path), full_page=True)
+        if tab:
+            page.click('[data-tab="%s"]' % tab)
+        page.screenshot(path=str(path))
     finally:
         page.close()
 
 
 def make(out=OUT, chromium=None, games=None):
-    """Write `<game>-seat.png` and `<game>-table.png` into `out` for each game; returns the paths.
+    """Write `<game>-seat.png`, `<game>-seat-hand.png` and `<game>-table.png` into `out` for each game;
+    returns the paths.
     `chromium`: a Playwright browser to use (else one is started)."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -73,10 +78,13 @@ def make(out=OUT, chromium=None, games=None):
         web = WebGame(session)
         try:
             with WebServer(build_app(web)) as server:
-                seat_png, table_png = out / ("%s-seat.png" % name), out / ("%s-table.png" % name)
-                shoot(chromium, "%s/seat/%d/%s" % (server.base, seat, web.tokens[seat]), PHONE, seat_png)
-                shoot(chromium, server.base + "/table", TV, table_png)
-                paths += [seat_png, table_png]
+                seat_url = "%s/seat/%d/%s" % (server.base, seat, web.tokens[seat])
+                pictures = [(seat_url, PHONE, "seat", None), (seat_url, PHONE, "seat-hand", "secret"),
+                            (server.base + "/table", TV, "table", None)]
+                for url, size, kind, tab in pictures:
+                    path = out / ("%s-%s.png" % (name, kind))
+                    shoot(chromium, url, size, path, tab)
+                    paths.append(path)
         finally:
             web.close()
     return paths

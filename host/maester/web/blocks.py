@@ -14,7 +14,8 @@ Blocks (every "title" optional):
     pyramid  {"rows": [[card or slot or None]]}                top row first; see `slot`
     panels   {"items": [{"title", "lines", "tags", "cards"}]}   side-by-side boxes (missions, councils)
     text     {"text", "tone"}                                  a sentence (tone: muted, good, bad)
-A cell of a seats row is a string or a list of cards.
+A cell of a seats row is a string or a list of cards. On the TV page a block may carry "column": 0
+or 1: the board is then drawn as two columns (the first narrower), instead of blocks flowing in rows.
 """
 
 

@@ -73,24 +73,23 @@ def leaders(view, words, viewer):
     return B.seats("Leaders", ["Cards in hand", "Bid", "Total"], rows)
 
 
-def _tokens_line(view, c):
+def _tokens(view, c):
     toks = view["councils"][c]["tokens"]
     values = view.get("token_values")
     if values is not None and view.get("over"):
         shown = [values[t] for t in toks]
-        return "power tokens %s = %d" % (" + ".join(str(x) for x in shown) or "none", sum(shown))
-    return "%d power token%s face down" % (len(toks), "" if len(toks) == 1 else "s")
+        return "%s = %d" % (" + ".join(str(x) for x in shown) or "none", sum(shown))
+    return "%d face down" % len(toks)
 
 
 def councils(view, words):
+    """One row a council: the two neighbours it lies between, its allies, their power, its tokens."""
     n = view["players"]
-    items = []
-    for c, council in enumerate(view["councils"]):
-        allies = council["allies"]
-        items.append({"title": "%s & %s" % (words.seat(c), words.seat((c + 1) % n)),
-                      "cards": [B.card(words, a) for a in allies],
-                      "lines": ["ally power %d" % sum(_power(words, a) for a in allies), _tokens_line(view, c)]})
-    return B.panels("Councils", items)
+    rows = [{"seat": c, "name": "%s & %s" % (words.seat(c), words.seat((c + 1) % n)),
+             "cells": [[B.card(words, a) for a in council["allies"]],
+                       str(sum(_power(words, a) for a in council["allies"])), _tokens(view, c)]}
+            for c, council in enumerate(view["councils"])]
+    return B.seats("Councils", ["Allies", "Ally power", "Power tokens"], rows)
 
 
 def decks(view):
@@ -114,9 +113,9 @@ def _row(view, words):
 
 
 def table_blocks(view, words):
-    out = [result(view, words), time_track(view, words), season_track(view), ally_up(view, words),
-           _row(view, words), leaders(view, words, None), councils(view, words), decks(view)]
-    return [b for b in out if b]
+    side = [time_track(view, words), season_track(view), ally_up(view, words), _row(view, words), decks(view)]
+    main = [result(view, words), leaders(view, words, None), councils(view, words)]
+    return [dict(b, column=0) for b in side if b] + [dict(b, column=1) for b in main if b]
 
 
 def seat_blocks(view, words, seat):

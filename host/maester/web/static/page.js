@@ -182,7 +182,15 @@ function drawTable(ctx) {
   drawStrip(ctx, byId("strip"));
   const board = byId("board");
   board.replaceChildren();
-  if (p.layout) drawBlocks(p.layout, board);
+  if (p.layout && p.layout.some((b) => b.column)) {
+    // The game placed its blocks in columns (0 and 1) for the TV's width.
+    [0, 1].forEach((n) => {
+      const col = el("div", "column");
+      drawBlocks(p.layout.filter((b) => (b.column || 0) === n), col);
+      board.appendChild(col);
+    });
+    board.classList.add("columns");
+  } else if (p.layout) drawBlocks(p.layout, board);
   else drawView(ctx, board, []);
   drawLog(ctx, byId("log"), TV_LOG_LINES);
 }
