@@ -124,8 +124,8 @@ def updates(page):
 
 
 def titles(page, selector=".card"):
-    """The card ids drawn on the page (each card chip carries its id as its title)."""
-    return set(page.eval_on_selector_all(selector, "els => els.map(e => e.title)"))
+    """The card ids drawn on the page (each card chip carries its id, never shown as text)."""
+    return set(page.eval_on_selector_all(selector, "els => els.map(e => e.dataset.card || e.title)"))
 
 
 def wait_until(predicate, timeout=WAIT_MS / 1000):
@@ -173,8 +173,11 @@ def test_a_refused_choice_says_why_to_that_seat_only_and_changes_nothing(tmp_pat
         assert r.status_code == 409 and "closed" in r.json()["reason"]
         r = httpx.post(seat_url(web, base, seat) + "/choose", json={"ask": ask["id"], "choice": ["nonsense"]})
         assert r.status_code == 409 and "not a legal choice" in r.json()["reason"]
-        r = httpx.post(seat_url(web, base, other) + "/choose", json={"ask": ask["id"], "choice": ask["choices"][0]})
-        assert r.status_code == 409 and "bot" in r.json()["reason"]  # a seat the page does not play
+        # A seat no page plays (a bot's) has no token, so no page: the same bare 403 as a wrong token.
+        assert other not in web.tokens
+        r = httpx.post(seat_url(web, base, other, web.tokens[seat]) + "/choose",
+                       json={"ask": ask["id"], "choice": ask["choices"][0]})
+        assert (r.status_code, r.text) == (403, "forbidden")
         r = httpx.post(seat_url(web, base, seat) + "/choose", content=b"{not json")
         assert r.status_code == 400
     assert session.state == before
@@ -222,9 +225,10 @@ def test_a_seat_page_shows_its_own_secrets_and_never_another_seats(page):
     me, other = g["nobles"][0], g["nobles"][1]
     with served(session) as (web, base):
         open_page(page, seat_url(web, base, me))
-        secret_box = titles(page, "#secrets .card")
+        secret_box = titles(page, "#tab-secret .card")
         assert set(g["hands"][me]) <= secret_box and g["ambition"][me] in secret_box
-        assert page.inner_text("#secrets").lower().count(g["loyalty"][me]) >= 1
+        page.click('[data-tab="secret"]')
+        assert page.inner_text("#tab-secret").lower().count(g["loyalty"][me]) >= 1
         drawn = titles(page)
         assert not drawn & set(g["hands"][other]), "another noble's hand is on the page"
         assert g["ambition"][other] not in drawn
@@ -254,7 +258,7 @@ def test_a_peek_granted_by_a_card_shows_on_that_seat_page_only(page):
     hand = set(session.state["g"]["hands"][target])
     with served(session) as (web, base):
         open_page(page, seat_url(web, base, peeker))
-        assert hand <= titles(page, '#secrets [data-key="seen_hands"] .card')
+        assert hand <= titles(page, '#tab-secret .card')
         for seat in range(4):
             if seat in (peeker, target):
                 continue
@@ -323,7 +327,7 @@ def test_the_table_page_follows_a_tap(page):
         open_page(page, base + "/table")
         assert page.locator("[data-segment]").count() == len(P.for_game("btwixt", 4)["segments"])
         assert "pulse" in page.get_attribute('[data-segment="seat%d"] .pixels' % seat, "class")
-        assert page.locator('#turn li[data-seat="%d"]' % seat).count() == 1
+        assert page.locator('#waiting [data-seat="%d"]' % seat).count() == 1
         log_before = page.inner_text("#log")
         before = updates(page)
         tap(runner, seat, card)
@@ -334,7 +338,7 @@ def test_the_table_page_follows_a_tap(page):
         name = web.session.state["config"]["cards"]["info"][card.split("#")[0]]["name"]
         wait_until(lambda: name in page.inner_text("#log"))
         now = session.state["asks"][0]["seat"]
-        page.wait_for_selector('#turn li[data-seat="%d"]' % now)
+        page.wait_for_selector('#waiting [data-seat="%d"]' % now)
         if now != seat:
             assert "pulse" not in page.get_attribute('[data-segment="seat%d"] .pixels' % seat, "class")
         assert "pulse" in page.get_attribute('[data-segment="seat%d"] .pixels' % now, "class")
@@ -373,9 +377,15 @@ def test_every_game_renders_its_pages_with_no_script_error(page, game):
         assert page.locator("[data-segment]").count() == len(P.for_game(game, players)["segments"])
         assert page.locator("#log li").count() > 0
         open_page(page, seat_url(web, base, ask["seat"]))
-        assert page.locator('button[data-ask="%d"]' % ask["id"]).count() == len(ask["choices"])
-        assert page.locator("#secrets section").count() > 0
-        assert page.locator("#view section").count() > 5
+        # Every choice is offered: as a button, or as a card to pick and then a place to tap.
+        picks = page.eval_on_selector_all('[data-ask="%d"]' % ask["id"], "els => els.map(e => e.dataset.pick || '')")
+        buttons = sum(1 for p in picks if not p)
+        payload = web.seat_json(ask["seat"])
+        options = json.loads(payload)["decisions"][0]["options"]
+        assert buttons == sum(1 for o in options if "at" not in o) and len(options) == len(ask["choices"])
+        assert set(p for p in picks if p) == {o["pick"] for o in options if "at" in o}
+        assert page.locator("#tab-secret section").count() > 0
+        assert page.locator("#tab-board section").count() >= 3
 
 
 # --- leaks: payloads over HTTP and websockets ---------------------------------------------------------

@@ -76,3 +76,28 @@ def test_the_screenshot_script_pictures_every_game(chromium, tmp_path):  # noqa:
     for path in paths:
         data = path.read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+
+
+def test_a_game_without_a_layout_still_gets_its_pages_from_the_generic_renderer(chromium, monkeypatch):  # noqa: F811
+    """A new game needs no page code to be played in the browser: without a layout the view is drawn
+    by shape (hints only choose words and order)."""
+    from maester.web import payload
+    monkeypatch.setattr(payload, "_web_module", lambda game: None)
+    session, seat = shots.game("btwixt")
+    ask = session.state["asks"][0]
+    web = WebGame(session)
+    try:
+        with WebServer(build_app(web)) as server:
+            page = chromium.new_page(viewport=shots.PHONE)
+            try:
+                page.goto("%s/seat/%d/%s" % (server.base, seat, web.tokens[seat]))
+                page.wait_for_selector("body[data-updates]")
+                assert page.locator('button[data-ask="%d"]' % ask["id"]).count() == len(ask["choices"])
+                hand = set(core.view(session.state, seat)["hand"])
+                drawn = set(page.eval_on_selector_all("#tab-secret .card", "els => els.map(e => e.title)"))
+                assert hand and hand <= drawn
+                assert page.locator("#tab-board section.item").count() > 5  # the view's parts, drawn by shape
+            finally:
+                page.close()
+    finally:
+        web.close()

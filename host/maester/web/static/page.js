@@ -140,8 +140,13 @@ function waitingLine(ctx) {
   const v = ctx.view;
   if (v.over) return el("h2", "over", "The game is over");
   const w = ctx.p.waiting || [];
-  if (!w.length) return el("p", "muted", "");
-  return el("p", "waiting", "Waiting for " + w.map((x) => x.name + (x.doing ? " (" + x.doing + ")" : "")).join(", "));
+  const line = el("p", "waiting", w.length ? "Waiting for " : "");
+  w.forEach((x, i) => {
+    const who = el("span", "", (i ? ", " : "") + x.name + (x.doing ? " (" + x.doing + ")" : ""));
+    who.dataset.seat = x.seat;
+    line.appendChild(who);
+  });
+  return line;
 }
 
 function drawFeed(ctx, into) {
