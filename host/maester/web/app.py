@@ -7,9 +7,10 @@
     POST .../choose                     {"ask": id, "choice": [...]} or {"ask": id, "pending": i}
 
 A seat's URL carries its token; a missing or wrong token, or another seat's, gets a bare 403 and no
-game data, the page itself included. Tokens are drawn afresh for every game (secrets.token_urlsafe)
-and compared in constant time. A choice from a page is a command with the ask id, exactly like a
-tap, and goes through TableRunner.submit when there is a table (so it is logged and the LEDs follow
+game data, the page itself included. Only a seat decided on its page has a token: a bot's seat
+has no page at all. Tokens are drawn once per game (secrets.token_urlsafe) and, for a logged
+game, kept beside its log (keys.py) so its links last; they are compared in constant time. A
+choice from a page is a command with the ask id, exactly like a tap, and goes through TableRunner.submit when there is a table (so it is logged and the LEDs follow
 the same way) or Session.submit otherwise. Every accepted command, whatever sent it, reaches the
 pages through Session.watchers; each connection then sends its new payload if it changed.
 """
@@ -17,7 +18,6 @@ pages through Session.watchers; each connection then sends its new payload if it
 import asyncio
 import hmac
 import json
-import secrets
 import threading
 from pathlib import Path
 
@@ -29,7 +29,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
 from ..engine import core
-from . import payload
+from . import keys, payload
 
 STATIC = Path(__file__).resolve().parent / "static"
 # No referrer (a token must not travel to another site), no caching of private pages, and only
@@ -41,14 +41,18 @@ HEADERS = {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store", "X-Con
 class WebGame:
     """A game as the pages see it: the session (or table runner), the seat tokens, the broadcast."""
 
-    def __init__(self, session, runner=None, answerable=None):
+    def __init__(self, session, runner=None, answerable=None, tokens=None):
+        """`answerable`: the seats decided on their pages (default all); `tokens`: seat -> token,
+        as kept beside the game's log (default: fresh ones, kept in memory only)."""
         self.session = session
         self.runner = runner
         state = session.state
         self.players = core.get_game(state["game"]).seat_count(state)
-        self.tokens = {s: secrets.token_urlsafe(16) for s in range(self.players)}
-        # Seats whose page may decide; in `maester play` the bots' seats only watch.
         self.answerable = set(range(self.players)) if answerable is None else set(answerable)
+        # A seat its page cannot decide for (a bot's) gets no token, so no page: its URL gets the
+        # same bare 403 as a wrong token, and nobody reads a bot's hand from it.
+        tokens = keys.draw(self.players) if tokens is None else tokens
+        self.tokens = {s: t for s, t in tokens.items() if s in self.answerable}
         self.listeners = set()  # one per open websocket; added and removed on the server's thread
         self.listeners_lock = threading.Lock()  # ...and read on whichever thread accepted a command
         self.notices = {}  # seat -> its last refused tap, named for it alone; gone with its next command

@@ -8,7 +8,12 @@ play.run wraps around its loop, starts the pages for that session when it is set
 In `play`, the seats' pages show their views live, but a decision is still made where the loop
 asks it (the terminal for `--human` seats, the bots for the others): the loop reads the state
 without the session lock and prompts with input(), so a page that answered for it would leave a
-stale prompt behind. `maester serve` has no such loop: every seat decides on its page.
+stale prompt behind. `maester serve` has no such loop: the people's seats decide on their pages
+and the bots' seats are played by bots on a background thread (seatbots.py).
+
+Links last: a logged game's seat tokens and web port are kept beside its log (keys.py), so
+`play --web`, `resume` and `serve` for one log print the same links (the port aside, when it has
+been taken meanwhile). Bots' seats get no token and no link.
 """
 
 import argparse
@@ -18,13 +23,16 @@ import os
 import socket
 import sys
 
-from ..argtypes import int_range
+from ..argtypes import int_range, seconds
+from ..engine import core
 from ..engine.session import Session
+from . import keys
 
 # The app and the server (starlette, uvicorn) are imported only when pages are wanted, so every
 # other `maester` command starts as fast as before.
 
 WEB_PORT = int_range(0, 65535)  # 0: the system picks a free one
+BOT_DELAY = seconds(0, 60)  # serve --delay, as play's
 
 _WANTED = contextvars.ContextVar("maester_web", default=None)  # {"lan": bool, "port": int} or None
 
@@ -111,6 +119,53 @@ def _host(lan):
     return "0.0.0.0" if lan else "127.0.0.1"
 
 
+def open_pages(session, host, port=0, out=None):
+    """(tokens, a bound WebServer not yet started) for `session`'s pages.
+
+    A logged game reuses the tokens and port kept beside its log, or keeps the ones drawn now
+    there; a game without a log gets tokens None (WebGame draws fresh ones, in memory only).
+    A port given with --web-port wins. Raises ValueError (exit 2) for a tokens file that cannot
+    be used, or a port that is taken when it was asked for by number.
+    """
+    from .server import WebServer
+    out = out or sys.stdout
+    if session.log is None:
+        return None, _bind(WebServer(None, host, port))
+    header = session.log.header()
+    path = keys.tokens_path(session.log.path)
+    seats = core.get_game(session.state["game"]).seat_count(session.state)
+    kept = keys.load(path, header, seats)
+    if kept is None:
+        server = _bind(WebServer(None, host, port))
+        try:
+            tokens, _ = keys.save(path, header, keys.draw(seats), server.port)
+        except BaseException:
+            server.stop()
+            raise
+        return tokens, server
+    tokens, kept_port = kept
+    if port:
+        if port != kept_port:
+            print("The pages are on port %d (--web-port), not on port %d as before: the links differ in "
+                  "their port." % (port, kept_port), file=out)
+        return tokens, _bind(WebServer(None, host, port))
+    try:
+        return tokens, WebServer(None, host, kept_port).bind()
+    except OSError:
+        server = _bind(WebServer(None, host, 0))
+        print("Port %d, where this game's pages were before, is taken now: they are on port %d this time, "
+              "so the links differ from the earlier ones in their port only." % (kept_port, server.port), file=out)
+        return tokens, server
+
+
+def _bind(server):
+    try:
+        return server.bind()
+    except OSError as e:
+        raise ValueError("cannot serve the pages on port %d: %s; choose another with --web-port "
+                         "(0: a free one)" % (server.port, e.strerror or e)) from None
+
+
 @contextlib.contextmanager
 def serving(session, sim=None, humans=(), board=False):
     """Serve `session`'s pages while the block runs, if the command line asked for them.
@@ -123,12 +178,13 @@ def serving(session, sim=None, humans=(), board=False):
         yield None
         return
     from .app import WebGame, build_app
-    from .server import WebServer
     runner = getattr(sim, "runner", None)
-    # The people's seats decide on their pages; bots' seats cannot be answered from a page.
-    web = WebGame(session, runner, answerable=[s for s in humans if isinstance(s, int)])
-    server = WebServer(build_app(web), _host(wanted["lan"]), wanted.get("port") or 0).start()
+    tokens, server = open_pages(session, _host(wanted["lan"]), wanted.get("port") or 0)
+    # The people's seats decide on their pages; bots' seats have none.
+    web = WebGame(session, runner, answerable=[s for s in humans if isinstance(s, int)], tokens=tokens)
+    server.app = build_app(web)
     try:
+        server.start()
         save = session.log.path + ".links" if session.log is not None else None
         announce(web, server, wanted["lan"], _seat_names(web), save_to=save)
         if sys.stdin.isatty() and sys.stdout.isatty():
@@ -162,45 +218,97 @@ def add_web_options(parser, default_on):
                         help="serve the pages to the whole network, not just this machine (implies --web)")
     # Not --port: that name is kept for the table's serial port.
     parser.add_argument("--web-port", type=WEB_PORT, default=0, metavar="N",
-                        help="the web port, %s (default 0: a free one)" % WEB_PORT.span)
+                        help="the web port, %s (default: the game's port as before if free, else a free "
+                             "one)" % WEB_PORT.span)
     parser.set_defaults(func=_with_web(parser.get_default("func"), default_on))
 
 
+def served_people(extra, seats):
+    """The seats people play under `serve`: those the log's header names. Every seat for a game
+    on a board, or when the header does not say (an older log): a person can always take a page."""
+    humans = extra.get("humans")
+    if extra.get("table") == "board" or not isinstance(humans, list):
+        return list(range(seats))
+    return [s for s in humans if type(s) is int and 0 <= s < seats]
+
+
+def _bot_delay(args, extra):
+    if args.delay is not None:
+        return args.delay
+    from ..play import PLAY_DELAY
+    delay = extra.get("delay")
+    return delay if type(delay) in (int, float) and 0 <= delay <= 60 else PLAY_DELAY
+
+
 def cmd_serve(args):
-    from .app import WebGame, build_app
-    from .server import WebServer
     session = Session.resume(args.log)  # LogError (a ValueError) → exit 2, the file untouched
-    web = WebGame(session)  # no loop and no bots here: every seat decides on its page
     try:
-        server = WebServer(build_app(web), _host(args.lan), args.web_port).start()
-        try:
-            announce(web, server, args.lan, _seat_names(web), qr=not args.no_qr)
-            print("Serving %s (%d moves%s). Ctrl-C stops." % (args.log, session.state["seq"],
-                                                              ", over" if session.state["over"] else ""))
-            sys.stdout.flush()
-            server.thread.join()
-        except KeyboardInterrupt:
-            print("\nStopped serving; the game is in %s." % args.log)
-        finally:
-            server.stop()
+        return _serve(session, args)
     finally:
-        web.close()
         session.close()
+
+
+def _serve(session, args):
+    from .app import WebGame, build_app
+    from .seatbots import BotSeats
+    extra = session.log.header().get("extra") or {}
+    seats = core.get_game(session.state["game"]).seat_count(session.state)
+    people = served_people(extra, seats)
+    tokens, server = open_pages(session, _host(args.lan), args.web_port)
+    web = WebGame(session, answerable=people, tokens=tokens)
+    bots = None
+    try:
+        bots = BotSeats(session, [s for s in range(seats) if s not in people], extra.get("bots", "heuristic"),
+                        _bot_delay(args, extra))
+        server.app = build_app(web)
+        server.start()
+        names = _seat_names(web)
+        announce(web, server, args.lan, names, qr=not args.no_qr, save_to=session.log.path + ".links")
+        if bots.bots:
+            print("Bots play %s." % ", ".join(names[s] for s in sorted(bots.bots)))
+        print("Serving %s (%d moves%s). Ctrl-C stops." % (args.log, session.state["seq"],
+                                                          ", over" if session.state["over"] else ""))
+        sys.stdout.flush()
+        bots.start()
+        _until_stopped(server, bots)
+    except KeyboardInterrupt:
+        print("\nStopped serving; the game is in %s." % args.log)
+    finally:
+        if bots is not None:
+            bots.stop()
+        server.stop()
+        web.close()
     return 0
+
+
+def _until_stopped(server, bots):
+    """Serve until Ctrl-C; say once when the game is over (its pages keep showing the result)."""
+    told = False
+    while server.thread.is_alive():
+        server.thread.join(0.25)
+        if bots.over.is_set() and not told:
+            print("The game is over; its pages show the result until you stop serving (Ctrl-C).", flush=True)
+            told = True
 
 
 def register(sub):
     p = sub.add_parser("serve", help="serve a saved game's seat and table pages in the browser",
                        description="Serve a game from its log: a public table page and a private page per "
-                                   "seat (a secret link, printed with a QR code). Every seat decides on its "
-                                   "page; each choice is logged like a tap. Example: maester serve --log "
-                                   "game.sqlite")
+                                   "person's seat (a secret link, printed with a QR code, and saved in "
+                                   "LOG.links). The people decide on their pages, bots play the seats that "
+                                   "were bots; each choice is logged like a tap. The links are kept beside "
+                                   "the log (LOG.web.json): `play`, `resume` and `serve` of one game give "
+                                   "the same ones. Example: maester serve --log game.sqlite")
     p.add_argument("--log", required=True, metavar="PATH", help="the game log to serve")
     p.add_argument("--lan", action="store_true", help="serve to the whole network, not just this machine")
     # --web-port, as on `play`: --port is the board's serial port in every other command.
     p.add_argument("--web-port", type=WEB_PORT, default=0, metavar="N",
-                   help="the web port, %s (default 0: a free one)" % WEB_PORT.span)
+                   help="the web port, %s (default: the game's port as before if free, else a free "
+                        "one)" % WEB_PORT.span)
     p.add_argument("--no-qr", action="store_true", help="print the links without QR codes")
+    p.add_argument("--delay", type=BOT_DELAY, metavar="SECONDS",
+                   help="pause before each bot move, %s (default: as the game was started, else 0.4)"
+                        % BOT_DELAY.span)
     p.set_defaults(func=cmd_serve)
     # The terminal commands registered before this module get the web options.
     for name, default_on in (("play", True), ("resume", True), ("demo", False)):

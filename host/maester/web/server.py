@@ -20,16 +20,28 @@ class WebServer:
         self.port = port
         self.server = None
         self.thread = None
+        self.sock = None
+
+    def bind(self):
+        """Take the port now (the app may be given later). Raises OSError when it is taken."""
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((self.host, self.port))
+        except OSError:
+            sock.close()
+            raise
+        self.sock = sock
+        self.port = sock.getsockname()[1]
+        return self
 
     def start(self, timeout=10.0):
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((self.host, self.port))
-        self.port = sock.getsockname()[1]
+        if self.sock is None:
+            self.bind()
         config = uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="off",
                                 timeout_graceful_shutdown=1)
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]},
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
                                        name="maester-web", daemon=True)
         self.thread.start()
         deadline = time.monotonic() + timeout
@@ -44,6 +56,8 @@ class WebServer:
             self.server.should_exit = True
         if self.thread is not None:
             self.thread.join(timeout)
+        elif self.sock is not None:  # bound, never started
+            self.sock.close()
 
     @property
     def base(self):
