@@ -218,10 +218,27 @@ def run(session, humans, bots_kind, delay, plain, note="", table=False, board=No
         with serving(session, sim, humans, board=board is not None) as web:
             if board is not None and web is None:
                 _table_report("no seat pages (--no-web): only what a tap can say can be played")
-            return _loop(session, humans, bots_kind, delay, plain, note, sim, pages=web is not None)
+            status = _loop(session, humans, bots_kind, delay, plain, note, sim, pages=web is not None)
+            if web is not None and session.state["over"]:
+                _keep_pages_up()
+            return status
     finally:
         if sim is not None:
             sim.close()
+
+
+def _keep_pages_up():
+    """The pages show the final result until the person at the keyboard lets them go.
+
+    Only when someone is there to answer (a terminal, as for the prompt before the game): from a
+    pipe or a test it returns at once, so nothing hangs."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return
+    print("The game is over; its pages stay up until you press Enter (or Ctrl-C).", flush=True)
+    try:
+        input()
+    except (EOFError, KeyboardInterrupt):
+        print()
 
 
 def _wait_for_page(session, ask_id, poll=0.05):
