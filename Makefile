@@ -25,7 +25,19 @@ browser:
 	  { echo "apt-get install chromium failed, see $(VENV)/browser-install.log" > $(BROWSER_MARK); \
 	    echo "WARNING: Chromium could not be installed: the browser tests will be skipped"; }
 
-test: $(STAMP) browser
+# The firmware's type-check (tests/test_firmware_types.py) reads MicroPython's own stubs of each port
+# it runs on. The two ports' stubs define the same modules, so each gets a folder of its own; the
+# version is the MicroPython release the firmware targets (README: "Flash the firmware").
+MICROPYTHON_STUBS := 1.29.0.post1
+STUBS := $(VENV)/stubs/.installed-$(MICROPYTHON_STUBS)
+
+$(STUBS): $(STAMP)
+	rm -rf $(VENV)/stubs
+	$(BIN)/pip install --quiet --target $(VENV)/stubs/rp2 micropython-rp2-stubs==$(MICROPYTHON_STUBS)
+	$(BIN)/pip install --quiet --target $(VENV)/stubs/esp32 micropython-esp32-stubs==$(MICROPYTHON_STUBS)
+	touch $@
+
+test: $(STAMP) $(STUBS) browser
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

@@ -104,7 +104,13 @@ class Board:
         machine.reset()
 
     def bootloader(self):
-        machine.bootloader()
+        # rp2 and the ESP32-S2/S3 builds with native USB can restart into their USB loader; a port
+        # without machine.bootloader only restarts (hold BOOT while it does to reach the ROM loader).
+        enter = getattr(machine, "bootloader", None)
+        if enter is None:
+            machine.reset()
+        else:
+            enter()
 
 
 def run():

@@ -64,19 +64,21 @@ class ConfigError(ValueError):
     """The config file is not valid; the message names the offending field."""
 
 
-def _fail(where, text):
-    raise ConfigError(where + ": " + text)
+def _error(where, text):
+    # Returned, not raised here, so each caller says `raise`: then readers (and the type-checker)
+    # see that the line ends the function.
+    return ConfigError(where + ": " + text)
 
 
 def _int(v, where, lo, hi):
     if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-        _fail(where, "must be an integer %d..%d, got %r" % (lo, hi, v))
+        raise _error(where, "must be an integer %d..%d, got %r" % (lo, hi, v))
     return v
 
 
 def _str(v, where, limit=32):
     if not isinstance(v, str) or not v or len(v.encode()) > limit:
-        _fail(where, "must be a non-empty string of at most %d bytes, got %r" % (limit, v))
+        raise _error(where, "must be a non-empty string of at most %d bytes, got %r" % (limit, v))
     return v
 
 
@@ -84,13 +86,13 @@ def _section(obj, key, defaults, where):
     """A dict section: defaults filled in, unknown keys refused."""
     got = obj.get(key, {})
     if not isinstance(got, dict):
-        _fail(where, "must be an object, got %r" % (got,))
+        raise _error(where, "must be an object, got %r" % (got,))
     out = {}
     for k in defaults:
         out[k] = got.get(k, defaults[k])
     for k in got:
         if k not in defaults:
-            _fail(where, "unknown key %r (known: %s)" % (k, ", ".join(sorted(defaults))))
+            raise _error(where, "unknown key %r (known: %s)" % (k, ", ".join(sorted(defaults))))
     return out
 
 
@@ -100,8 +102,10 @@ def validate(obj):
         raise ConfigError("config: must be a JSON object")
     for k in obj:
         if k not in _TOP:
-            _fail("config", "unknown key %r (known: %s)" % (k, ", ".join(_TOP)))
-    cfg = {"board": _str(obj.get("board", "maester"), "board")}
+            raise _error("config", "unknown key %r (known: %s)" % (k, ", ".join(_TOP)))
+    # Sections of different shapes: start empty so no one section's type stands for them all.
+    cfg = {}
+    cfg["board"] = _str(obj.get("board", "maester"), "board")
 
     spi = _section(obj, "spi", _SPI, "spi")
     _int(spi["id"], "spi.id", 0, 3)
@@ -112,53 +116,53 @@ def validate(obj):
 
     readers = obj.get("readers")
     if not isinstance(readers, list):
-        _fail("readers", "must be a list of {type, cs, name}, got %r" % (readers,))
+        raise _error("readers", "must be a list of {type, cs, name}, got %r" % (readers,))
     if len(readers) > MAX_READERS:
-        _fail("readers", "at most %d readers, got %d" % (MAX_READERS, len(readers)))
+        raise _error("readers", "at most %d readers, got %d" % (MAX_READERS, len(readers)))
     out = []
     pins = {}
     names = {}
     for i, r in enumerate(readers):
         where = "readers[%d]" % i
         if not isinstance(r, dict):
-            _fail(where, "must be an object, got %r" % (r,))
+            raise _error(where, "must be an object, got %r" % (r,))
         for k in r:
             if k not in ("type", "cs", "name"):
-                _fail(where, "unknown key %r (known: cs, name, type)" % (k,))
+                raise _error(where, "unknown key %r (known: cs, name, type)" % (k,))
         kind = r.get("type")
         if kind not in READER_TYPES:
-            _fail(where + ".type", "must be mfrc522 or pn532, got %r" % (kind,))
+            raise _error(where + ".type", "must be mfrc522 or pn532, got %r" % (kind,))
         cs = _int(r.get("cs"), where + ".cs", 0, 63)
         if cs in (spi["sck"], spi["mosi"], spi["miso"]):
-            _fail(where + ".cs", "pin %d is already an SPI pin" % cs)
+            raise _error(where + ".cs", "pin %d is already an SPI pin" % cs)
         if cs in pins:
-            _fail(where + ".cs", "pin %d is also the chip select of readers[%d]" % (cs, pins[cs]))
+            raise _error(where + ".cs", "pin %d is also the chip select of readers[%d]" % (cs, pins[cs]))
         pins[cs] = i
         name = _str(r.get("name", "reader%d" % i), where + ".name")
         if name in names:
-            _fail(where + ".name", "%r is also the name of readers[%d]" % (name, names[name]))
+            raise _error(where + ".name", "%r is also the name of readers[%d]" % (name, names[name]))
         names[name] = i
         out.append({"type": kind, "cs": cs, "name": name})
         cap = SPI_MAX_HZ[kind]
         if spi["baudrate"] > cap:  # the bus runs at one clock for every reader on it
-            _fail("spi.baudrate", "at most %d with a %s reader (readers[%d]), got %d"
+            raise _error("spi.baudrate", "at most %d with a %s reader (readers[%d]), got %d"
                   % (cap, kind, i, spi["baudrate"]))
     cfg["readers"] = out
 
     leds = _section(obj, "leds", _LEDS, "leds")
     _int(leds["pin"], "leds.pin", 0, 63)
     if leds["pin"] in pins:
-        _fail("leds.pin", "pin %d is the chip select of readers[%d]" % (leds["pin"], pins[leds["pin"]]))
+        raise _error("leds.pin", "pin %d is the chip select of readers[%d]" % (leds["pin"], pins[leds["pin"]]))
     n = _int(leds["pixels"], "leds.pixels", 1, 1024)
     _int(leds["budget_ma"], "leds.budget_ma", n + 1, 100000)
     _int(leds["max_hz"], "leds.max_hz", 1, 200)
     if leds["order"] not in ("GRB", "RGB", "BRG", "RBG", "GBR", "BGR"):
-        _fail("leds.order", "must be a permutation of RGB, got %r" % (leds["order"],))
+        raise _error("leds.order", "must be a permutation of RGB, got %r" % (leds["order"],))
     cfg["leds"] = leds
 
     segs = obj.get("segments", {"status": [0, n]})
     if not isinstance(segs, dict):
-        _fail("segments", "must be an object {name: [start, length, reversed, mode]}")
+        raise _error("segments", "must be an object {name: [start, length, reversed, mode]}")
     cfg["segments"] = _segments(segs, n)
 
     poll = _section(obj, "poll", _POLL, "poll")
@@ -181,27 +185,27 @@ def _segments(segs, pixels):
         _str(name, where)
         spec = segs[name]
         if not isinstance(spec, list) or not 2 <= len(spec) <= 4:
-            _fail(where, "must be [start, length] or [start, length, reversed, mode], got %r" % (spec,))
+            raise _error(where, "must be [start, length] or [start, length, reversed, mode], got %r" % (spec,))
         start = _int(spec[0], where + " start", 0, pixels - 1)
         length = _int(spec[1], where + " length", 1, pixels)
         if start + length > pixels:
-            _fail(where, "pixels %d..%d do not fit a strip of %d" % (start, start + length - 1, pixels))
+            raise _error(where, "pixels %d..%d do not fit a strip of %d" % (start, start + length - 1, pixels))
         rev = spec[2] if len(spec) > 2 else False
         if not isinstance(rev, bool):
-            _fail(where + " reversed", "must be true or false, got %r" % (rev,))
+            raise _error(where + " reversed", "must be true or false, got %r" % (rev,))
         mode = spec[3] if len(spec) > 3 else "fill"
         if mode not in MODES:
-            _fail(where + " mode", "must be one of %s, got %r" % (", ".join(MODES), mode))
+            raise _error(where + " mode", "must be one of %s, got %r" % (", ".join(MODES), mode))
         rows.append((start, name, length, rev, mode))
     if len(rows) > 255:
-        _fail("segments", "at most 255 segments")
+        raise _error("segments", "at most 255 segments")
     rows.sort()
     out = []
     end = 0
     last = None
     for start, name, length, rev, mode in rows:
         if last is not None and start < end:
-            _fail("segments." + name, "overlaps segment %r" % (last,))
+            raise _error("segments." + name, "overlaps segment %r" % (last,))
         end = start + length
         last = name
         out.append((name, start, length, rev, mode))

@@ -49,9 +49,7 @@ from array import array
 try:
     from micropython import const
 except ImportError:  # CPython
-
-    def const(x):
-        return x
+    from .cpython import const
 
 
 # patterns, the values of SEGMENT_SET's `pattern` (maester_fw.wire)

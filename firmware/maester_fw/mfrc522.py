@@ -38,8 +38,7 @@ through preallocated buffers and memoryviews prepared in __init__.
 try:
     from micropython import const
 except ImportError:  # CPython
-    def const(x):
-        return x
+    from .cpython import const
 
 from .clock import sleep_us as _sleep_us, ticks_diff as _ticks_diff, ticks_us as _ticks_us
 from .status import (  # noqa: F401  (re-exported: callers use driver.OK, driver.NO_CARD...)

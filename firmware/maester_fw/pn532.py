@@ -46,8 +46,7 @@ frame length is made the first time that length occurs (a handful of lengths in 
 try:
     from micropython import const
 except ImportError:  # CPython
-    def const(x):
-        return x
+    from .cpython import const
 
 from .clock import sleep_us as _sleep_us
 from .status import (  # noqa: F401  (re-exported: callers use driver.OK, driver.NO_CARD...)
@@ -120,10 +119,11 @@ class PN532:
         mo = memoryview(self._out)
         mi = memoryview(self._in)
         self._mo = mo
-        self._outv = [None] * (_OUT + 1)
+        self._outv = [None] * (_OUT + 1)  # type: list[memoryview | None]
         self._lenv = mi[3:5]               # LEN, LCS
         self._mi = mi
-        self._bodyv = [None] * (_IN - 4)   # views made on first use of each length
+        # views made on first use of each length
+        self._bodyv = [None] * (_IN - 4)  # type: list[memoryview | None]
         self._op = bytearray(1)
         self._one = bytearray(1)
         self._sr = bytearray(2)

@@ -35,8 +35,7 @@ NONE, PLACED, REMOVED or SWAPPED.  No allocation in poll(): fixed buffers, int c
 try:
     from micropython import const
 except ImportError:  # CPython
-    def const(x):
-        return x
+    from .cpython import const
 
 from .status import (  # noqa: F401  (re-exported: callers use driver.OK, driver.NO_CARD...)
     ERR_COLLISION, ERR_CRC, ERR_HW, ERR_NAK, ERR_OVERFLOW, ERR_PARITY, ERR_PROTOCOL, NO_CARD, OK)

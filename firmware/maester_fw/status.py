@@ -7,8 +7,7 @@ NO_CARD is a clean timeout: the only result that counts as a miss. Everything el
 try:
     from micropython import const
 except ImportError:  # CPython
-    def const(x):
-        return x
+    from .cpython import const
 
 OK = const(0)
 NO_CARD = const(1)

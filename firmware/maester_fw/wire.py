@@ -17,9 +17,7 @@ import struct
 try:
     from micropython import const
 except ImportError:  # CPython
-
-    def const(x):
-        return x
+    from .cpython import const
 
 
 VERSION = const(1)  # protocol version, byte 0 of every header
@@ -677,7 +675,7 @@ def message_to_json(obj):
     if isinstance(obj, (bytes, bytearray)):
         from binascii import hexlify
 
-        return hexlify(obj).decode()
+        return hexlify(bytes(obj)).decode()  # MicroPython's hexlify is typed for bytes alone
     return obj
 
 

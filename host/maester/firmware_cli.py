@@ -38,6 +38,7 @@ FIRMWARE_SRC = ROOT / "firmware"
 BUILD_DIR = ROOT / "build" / "firmware"
 PACKAGES = ("maester_fw",)  # shipped to the board; firmware/sim and firmware/vectors are host-side
 KEEP_SOURCE = ("main.py", "boot.py")  # MicroPython looks these up by name at boot
+HOST_ONLY = ("cpython.py",)  # CPython stand-ins for MicroPython built-ins: never needed on a board
 CONFIG_NAME = fwconfig.PATH  # the file the firmware reads at boot ("maester.json")
 MANIFEST = "manifest.json"
 DEFAULT_PROFILE = "btwixt-4p"
@@ -133,7 +134,7 @@ def board_modules(src):
     for pkg in PACKAGES:
         if not (src / pkg).is_dir():
             raise FirmwareError("%s has no %s/ package" % (src, pkg))
-        files += sorted(p.relative_to(src) for p in (src / pkg).rglob("*.py"))
+        files += sorted(p.relative_to(src) for p in (src / pkg).rglob("*.py") if p.name not in HOST_ONLY)
     return files + sorted(p.relative_to(src) for p in src.glob("*.py"))
 
 
