@@ -42,7 +42,10 @@ _LAYOUT_JS = r"""
 ENGINE_WORDS = ["Box 0", "Tiebreak", "Next start", "Round track", "Last space", "Removed unseen", "Track length",
                 "undefined", "null", "NaN", "[object", "true", "false"]
 # View keys whose plain words are also the rulebook's words for the thing: fine to show.
-GAME_WORDS = {"ally deck", "mission deck", "decree deck", "throne deck"}
+GAME_WORDS = {"ally deck", "mission deck", "decree deck", "throne deck",
+              # The LCG's log in plain English: "Seat 1 (Lannister) has chosen a plot" (face down, not
+              # which), "Seat 0 (Stark) takes back its used plots" (the rulebook's used pile of plots).
+              "has chosen", "used plots"}
 SNAKE = re.compile(r"\b[a-z]+_[a-z0-9_]+\b")
 CARD_ID = re.compile(r"[a-z]#\d")
 

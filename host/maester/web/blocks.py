@@ -12,7 +12,8 @@ Blocks (every "title" optional):
     cards    {"cards": [card], "empty"}                        a row of cards by name
     seats    {"columns": [...], "rows": [{"seat", "name", "cells", "tags"}]}  one row a seat
     pyramid  {"rows": [[card or slot or None]]}                top row first; see `slot`
-    panels   {"items": [{"title", "lines", "tags", "cards"}]}   side-by-side boxes (missions, councils)
+    panels   {"items": [{"title", "lines", "tags", "cards", "groups"}]}   side-by-side boxes (missions,
+             councils, a seat); "groups": [[label, [card]]], labelled rows of cards under the lines
     text     {"text", "tone"}                                  a sentence (tone: muted, good, bad)
 A cell of a seats row is a string or a list of cards. On the TV page a block may carry "column": 0
 or 1: the board is then drawn as two columns (the first narrower), instead of blocks flowing in rows.

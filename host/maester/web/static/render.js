@@ -317,6 +317,12 @@ const BLOCKS = {
       (it.tags || []).forEach((x) => p.appendChild(el("span", "badge " + x, TAG_WORDS[x] || x)));
       if (it.cards && it.cards.length) p.appendChild(cellContent(it.cards));
       (it.lines || []).forEach((line) => p.appendChild(el("div", "panel-line", line)));
+      (it.groups || []).forEach(([label, cards]) => {  // labelled rows of cards (a seat's characters, ...)
+        const g = el("div", "panel-group");
+        g.appendChild(el("span", "panel-group-label", label));
+        g.appendChild(cellContent(cards));
+        p.appendChild(g);
+      });
       d.appendChild(p);
     });
     return d;
@@ -328,7 +334,7 @@ const BLOCKS = {
 
 // Seat-row and panel tags, in words (the layouts name the tags; these are the badges' texts).
 const TAG_WORDS = { you: "you", turn: "to play", first: "first", out: "out", knelt: "knelt", winner: "winner",
-  done: "done", won: "succeeded", lost: "failed", now: "now" };
+  done: "done", won: "succeeded", lost: "failed", now: "now", initiative: "won initiative" };
 
 function drawBlocks(blocks, into) {
   (blocks || []).forEach((b) => {
