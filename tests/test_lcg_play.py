@@ -306,6 +306,7 @@ def test_every_event_has_words_and_private_ones_are_not_the_publics():
     for e in events:
         line = describe_event(state["g"], e, REFEREE, cards)
         assert line and line != _generic(e), e
+        assert not re.search(r"\b[A-Z]\d{1,3}\b", line), "a card code where its name belongs: %s" % line
         kinds.add(e["e"])
         if "vis" in e:
             assert describe_event(state["g"], e, PUBLIC, cards) is None

@@ -45,6 +45,11 @@ class Names:
         rec = self.cards.get(code)
         return rec["name"] if rec else inst
 
+    def reason(self, why):
+        """Why something happened: a card's ability is named by the card, not by its code."""
+        rec = self.cards.get(why) if isinstance(why, str) else None
+        return rec["name"] if rec else why
+
     def cards_text(self, insts):
         return ", ".join(self.card(c) for c in insts) or "none"
 
@@ -162,15 +167,15 @@ def describe_event(g, e, viewer=PUBLIC, cards=None):
                                                        " (unopposed)" if e["unopposed"] else "")
     if k == "power":
         on = " on %s" % c(e["card"]) if e.get("card") else ""
-        return "%s gains %d power%s (%s)" % (s(e["seat"]), e["amount"], on, e["why"])
+        return "%s gains %d power%s (%s)" % (s(e["seat"]), e["amount"], on, names.reason(e["why"]))
     if k == "power_moved" and not e["amount"]:
-        return "%s has no power on its House to take (%s)" % (s(e["frm"]), e["why"])
+        return "%s has no power on its House to take (%s)" % (s(e["frm"]), names.reason(e["why"]))
     if k == "power_moved":
-        return "%d power moves from %s to %s (%s)" % (e["amount"], s(e["frm"]), s(e["to"]), e["why"])
+        return "%d power moves from %s to %s (%s)" % (e["amount"], s(e["frm"]), s(e["to"]), names.reason(e["why"]))
     if k == "discarded_at_random":
         return "%s discards %d card%s at random (intrigue claim)" % (s(e["seat"]), e["count"], "" if e["count"] == 1 else "s")
     if k == "discarded_from_hand":
-        return "%s discards %s from hand (%s)" % (s(e["seat"]), names.cards_text(e["cards"]), e["why"])
+        return "%s discards %s from hand (%s)" % (s(e["seat"]), names.cards_text(e["cards"]), names.reason(e["why"]))
     if k == "discarded_cards":
         return "Your discarded cards: %s" % names.cards_text(e["cards"])
     if k == "control":
@@ -198,7 +203,7 @@ def describe_event(g, e, viewer=PUBLIC, cards=None):
         how = "by discarding a duplicate" if e.get("by") == "duplicate" else "by %s" % c(e["by"])
         return "%s is saved %s" % (c(e["card"]), how)
     if k == "stood_card":
-        return "%s stands (%s)" % (c(e["card"]), e["why"])
+        return "%s stands (%s)" % (c(e["card"]), names.reason(e["why"]))
     if k == "stood":
         return "Every card stands"
     if k == "taxed":
@@ -206,7 +211,7 @@ def describe_event(g, e, viewer=PUBLIC, cards=None):
     if k == "plots_recycled":
         return "%s takes back its used plots" % s(e["seat"])
     if k == "power_lost":
-        return "%s loses %d power (%s)" % (s(e["seat"]), e["amount"], e["why"])
+        return "%s loses %d power (%s)" % (s(e["seat"]), e["amount"], names.reason(e["why"]))
     if k == "gold_given":
         return "%s gives %d gold to %s" % (s(e["seat"]), e["amount"], s(e["to"]))
     if k == "influence_paid":
@@ -232,20 +237,20 @@ def describe_event(g, e, viewer=PUBLIC, cards=None):
     if k == "redirected":
         return "The challenge turns on %s (%s)" % (s(e["to"]), TITLE_NAMES.get(e["by"], e["by"]))
     if k == "knelt":  # the effects' verbs (effects.py) and the Stark cards' events
-        return "%s kneels (%s)" % (c(e["card"]), e["why"] or "an effect")
+        return "%s kneels (%s)" % (c(e["card"]), names.reason(e["why"]) or "an effect")
     if k == "reducer":
         return "%s: %s's next card costs %d less" % (c(e["card"]), s(e["seat"]), e["amount"])
     if k == "revealed":
-        return "%s reveals %s (%s)" % (s(e["seat"]), names.cards_text(e["cards"]), e["why"])
+        return "%s reveals %s (%s)" % (s(e["seat"]), names.cards_text(e["cards"]), names.reason(e["why"]))
     if k == "shuffled":
         return "%s shuffles their deck" % s(e["seat"])
     if k == "joins_challenge":
         return "%s joins the challenge among the %s" % (c(e["card"]), e["side"])
     if k == "to_deck_top":
-        return "%s goes back on top of %s's deck (%s)" % (c(e["card"]), s(e["seat"]), e["why"])
+        return "%s goes back on top of %s's deck (%s)" % (c(e["card"]), s(e["seat"]), names.reason(e["why"]))
     if k == "no_challenge":
         return "%s may not make %s challenges against each other this round (%s)" % (
-            " and ".join(s(x) for x in e["seats"]), e["type"], e["why"])
+            " and ".join(s(x) for x in e["seats"]), e["type"], names.reason(e["why"]))
     if k == "milled":  # Lannister cards' events
         return "%s puts %s from the top of their deck into the discard pile" % (s(e["seat"]), names.cards_text(e["cards"]))
     if k == "peeked":
