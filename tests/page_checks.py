@@ -45,7 +45,10 @@ ENGINE_WORDS = ["Box 0", "Tiebreak", "Next start", "Round track", "Last space", 
 GAME_WORDS = {"ally deck", "mission deck", "decree deck", "throne deck",
               # The LCG's log in plain English: "Seat 1 (Lannister) has chosen a plot" (face down, not
               # which), "Seat 0 (Stark) takes back its used plots" (the rulebook's used pile of plots).
-              "has chosen", "used plots"}
+              "has chosen", "used plots",
+              # Oathbreaker: Arya Stark plays a card "face up" to a mission (the rulebook's words; the
+              # view's face_up list is those cards).
+              "face up"}
 SNAKE = re.compile(r"\b[a-z]+_[a-z0-9_]+\b")
 CARD_ID = re.compile(r"[a-z]#\d")
 

@@ -92,7 +92,10 @@ def describe_choice(state, ask, choice, viewer=None):
     if op == "face_up":
         return "play %s face up to %s" % (nm.card(choice[1]), nm.mission(g, choice[2]))
     if op == "decree":
-        return "play %s" % nm.card(choice[1]) + (" on %s" % nm.seat(choice[2]) if len(choice) > 2 else "")
+        # A noble plays a decree only through Daenerys, and then always sideways (it says so: the
+        # side is what sets it apart from the King's decrees).
+        sideways = " sideways" if ask is not None and ask["seat"] in g.get("nobles", ()) else ""
+        return "play %s%s" % (nm.card(choice[1]), sideways) + (" on %s" % nm.seat(choice[2]) if len(choice) > 2 else "")
     if op in ("resolve", "bar", "sigil"):
         return {"resolve": "resolve %s", "bar": "bar %s", "sigil": "House Sigil on %s"}[op] % nm.mission(g, choice[1])
     if op == "look":
@@ -109,7 +112,7 @@ def describe_choice(state, ask, choice, viewer=None):
                 "accept": "accept, giving "}[op]
         return verb + nm.card(choice[1])
     if op == "character":
-        return nm.name(choice[1])
+        return character_side(nm, choice[1])
     if op == "ability":
         paid = cubes(dict(zip(RES, choice[1:])))
         return "use the ability, paying %s" % (paid or "nothing")
@@ -121,7 +124,25 @@ def describe_choice(state, ask, choice, viewer=None):
         return "%s %+d" % (op.capitalize(), choice[1])
     if op == "draw":
         return "draw a card"
-    return " ".join(str(x) for x in choice)
+    if op == "done" and ask is not None and ask["kind"] == "play":
+        return "done playing cards"
+    if op in OTHER_CHOICES:
+        return OTHER_CHOICES[op]
+    return " ".join(str(x) for x in choice).replace("_", " ")
+
+
+# Choices with nothing to name but themselves.
+OTHER_CHOICES = {"pass": "pass", "no_trade": "no trade now",
+                 "decline": "decline the trade", "loyalist": "a loyalist", "conspirator": "a conspirator"}
+
+
+def character_side(names, cid):
+    """A character as the board shows it: its name, its board and the side it is on (the choice of
+    a Character Board is a choice of a board and a side)."""
+    rec = names.info.get(cid.split("#", 1)[0])
+    if rec is None or "board" not in rec:
+        return names.name(cid)
+    return "%s (%s board, %s side)" % (rec["name"], rec["board"].capitalize(), rec["side"])
 
 
 def describe_event(g, event, viewer=PUBLIC, cards=None):

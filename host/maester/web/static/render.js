@@ -334,7 +334,8 @@ const BLOCKS = {
 
 // Seat-row and panel tags, in words (the layouts name the tags; these are the badges' texts).
 const TAG_WORDS = { you: "you", turn: "to play", first: "first", out: "out", knelt: "knelt", winner: "winner",
-  done: "done", won: "succeeded", lost: "failed", now: "now", initiative: "won initiative" };
+  done: "done", won: "succeeded", lost: "failed", now: "now", initiative: "won initiative",
+  hand: "Hand of the King", used: "ability used", cells: "one card only", cornered: "cornered", taken: "taken" };
 
 function drawBlocks(blocks, into) {
   (blocks || []).forEach((b) => {
