@@ -7,7 +7,7 @@ from . import __version__
 
 # Modules that add commands; each has register(subparsers) and sets `func` on its parsers.
 COMMAND_MODULES = ("maester.sim", "maester.cards_cli", "maester.play", "maester.firmware_cli", "maester.enroll",
-                   "maester.decks_cli", "maester.hwtest", "maester.simboard_cli", "maester.web.launch")  # web last: it adds --web to play, resume, demo
+                   "maester.tags_cli", "maester.decks_cli", "maester.hwtest", "maester.simboard_cli", "maester.web.launch")  # web last: it adds --web to play, resume, demo
 
 
 def build_parser():

@@ -10,6 +10,12 @@ written at once, atomically, to $MAESTER_HOME/tags/<game>.json. Two ways to work
 A tag that is already bound to another card is refused. With --sim the command runs against the
 simulated board; Enter (or `t`) lays a fresh simulated sticker for the prompted card on the
 reader, and `t UID` lays the sticker with that UID.
+
+With `--reader PATH`, PATH an nfcpy device path (usb, usb:072f:2200, tty:USB0:pn532, udp:HOST:PORT),
+the taps come from an NFC reader at the desk (nfcreader.py) and no board is needed; a sticker that
+already carries a card's record (`maester tags write`) must be tapped for that card. Any other
+--reader value names one of the board's readers, as in the table profile (seat0, deck): nfcpy paths
+all start with usb, tty, com or udp, and no profile names a reader so.
 """
 
 import hashlib
@@ -23,7 +29,7 @@ from collections import OrderedDict, namedtuple
 
 from maester_fw import wire
 
-from . import cardsdb, hwconfig
+from . import cardsdb, hwconfig, nfcreader, tagrecord
 from .argtypes import BOARD_WAIT, int_range, serial_port
 from .table import profile as profiles
 
@@ -219,7 +225,10 @@ def register(sub):
     where = p.add_mutually_exclusive_group()
     where.add_argument("--port", type=serial_port, help="the board's serial port (default: the first board found)")
     where.add_argument("--sim", action="store_true", help="use the simulated board (Enter lays the next sticker)")
-    p.add_argument("--reader", metavar="NAME", help="take taps from this reader only (default: any reader)")
+    p.add_argument("--reader", metavar="NAME|PATH",
+                   help="a board reader's name (seat0): take taps from it only (default: any reader); or an nfcpy "
+                        "device path (usb, usb:072f:2200, tty:USB0:pn532): enroll on an NFC reader at your desk, "
+                        "no board needed (pip install 'maester[nfc]')")
     p.add_argument("--profile", help="table profile naming the readers (default: the board's, else the game's smallest)")
     p.add_argument("--board", default="pico", choices=hwconfig.BOARDS, help="pin map of the simulated board")
     p.add_argument("--pick", action="store_true", help="tap any card, then pick which card it is from the list")
@@ -287,6 +296,10 @@ class Session:
         self.shown = []  # --pick: the rows last listed
         self.board = None
         self.link = None
+        self.desk = None  # the nfcpy reader at the desk, when --reader is a device path
+        # tags write: writer(tap, card) puts the card's record on the tag before it is bound;
+        # (True, note) when written and read back, (False, reason) when not
+        self.writer = None
         self.bound_now = 0
 
     # -- setup ---------------------------------------------------------------------------
@@ -295,6 +308,8 @@ class Session:
         from .link import BoardLink
         from .link.simboard import start_simulated_board
 
+        if nfcreader.is_device_path(self.args.reader):
+            return self.connect_desk()
         port = self.args.port
         if self.args.sim:
             self.profile = _game_profile(self.args.game, self.args.profile)
@@ -319,6 +334,19 @@ class Session:
             self.only = self.names.index(self.args.reader)
         self.seg_ids = {s["name"]: i for i, s in enumerate(sorted(self.profile["segments"], key=lambda s: s["start"]))}
 
+    def connect_desk(self):
+        """The reader at the desk: one reader, no board, no profile, no LEDs."""
+        if self.args.sim or self.args.port:
+            raise ValueError("--reader %s is a reader at your desk; leave out --%s"
+                             % (self.args.reader, "sim" if self.args.sim else "port"))
+        self.desk = nfcreader.DeskReader(self.args.reader, on_tap=lambda t: self.events.put(("tap", t)),
+                                         on_error=lambda m: self.events.put(("lost", m)))
+        self.desk.start()
+        self.profile = None
+        self.names = [self.args.reader]
+        self.only = None
+        self.seg_ids = {}
+
     def keyboard(self):
         for line in sys.stdin:
             self.events.put(("key", line.strip()))
@@ -330,9 +358,13 @@ class Session:
         try:
             self.connect()
             n, total = self.en.progress()
-            where = "any reader" if self.only is None else "reader %s" % self.args.reader
-            self.out("enrolling %s on %s (profile %s): %d of %d cards already bound"
-                     % (self.args.game, where, self.profile["name"], n, total))
+            if self.desk is not None:
+                where = "the reader at %s" % self.args.reader
+            else:
+                where = "%s (profile %s)" % ("any reader" if self.only is None else "reader %s" % self.args.reader,
+                                            self.profile["name"])
+            self.out("%s %s on %s: %d of %d cards already bound"
+                     % ("writing the stickers of" if self.writer else "enrolling", self.args.game, where, n, total))
             self.out(HELP + (", t [UID] = lay a simulated sticker" if self.args.sim else ""))
             threading.Thread(target=self.keyboard, daemon=True).start()
             self.prompt()
@@ -340,6 +372,8 @@ class Session:
                 kind, value = self.next_event()
                 if kind == "eof":
                     break
+                if kind == "lost":
+                    raise ValueError(value)
                 if kind == "tap":
                     self.on_tap(value)
                 elif self.on_key(value) == "quit":
@@ -349,6 +383,8 @@ class Session:
                 self.link.close()
             if self.board is not None:
                 self.board.stop()
+            if self.desk is not None:
+                self.desk.close()
         n, total = self.en.progress()
         self.out("%d of %d cards of %s bound, saved in %s" % (n, total, self.args.game, tags_path(self.args.game)))
         if self.en.queue:
@@ -398,11 +434,62 @@ class Session:
         uid = tap.uid_hex
         if len(tap.uid) == 4:
             self.out("note: tag %s has a 4-byte UID, which is not guaranteed unique; NTAG21x stickers have 7" % uid)
+        if self.desk is not None:
+            return self.desk_tap(tap)
         if self.args.pick:
             return self.picked_tag(uid, tap.reader)
         ok, message = self.en.bind(uid)
         self.report(ok, message, tap.reader)
         self.prompt()
+
+    def desk_tap(self, tap):
+        """A tag on the desk reader: what its own record says decides before its UID is bound."""
+        card, refusal = self.sticker_card(tap)
+        if refusal:
+            self.out("refused: %s" % refusal)
+        elif self.args.pick and card is None:
+            self.picked_tag(tap.uid_hex, tap.reader)
+        else:
+            card = card or self.en.current
+            ok, message = self.write(tap, card) if self.writer else (True, None)
+            if ok:
+                ok, message = self.en.bind(tap.uid_hex, card)
+            self.report(ok, message, tap.reader)
+        self.prompt()
+
+    def sticker_card(self, tap):
+        """(card the sticker's record names or None, None) or (None, why it is refused)."""
+        try:
+            found = tagrecord.decode(tap.ndef)
+        except tagrecord.RecordError as e:
+            if self.writer:  # it is about to be overwritten (when --force allows it)
+                return None, None
+            self.out("note: this sticker's %s; it is bound by its UID" % str(e)[len("its "):])
+            return None, None
+        if found is None or self.writer:  # tags write decides itself what it may overwrite
+            return None, None
+        game, card = found
+        if game != self.args.game:
+            return None, ("this sticker carries a card of %s (%s). Use a sticker of its own, or rewrite this one "
+                          "with `maester tags write %s CARD --force`" % (game, card, self.args.game))
+        if card not in self.en.by_id:
+            return None, "this sticker names %s, which is not a card of %s to enroll" % (card, game)
+        if self.en.tags.get(tap.uid_hex) == card:
+            return card, None  # bound already: Enroller.bind says so
+        if card not in self.en.queue:
+            return None, ("this sticker names %s, which another sticker is bound to (`maester enroll %s --forget %s` "
+                          "frees it)" % (self.en.name(card), game, card))
+        if not self.args.pick and card != self.en.current:
+            return None, ("this sticker's record says it is %s, not %s. Put it on its own card, or rewrite it with "
+                          "`maester tags write %s %s --force`" % (self.en.name(card), self.en.name(self.en.current),
+                                                                   game, self.en.current))
+        return card, None
+
+    def write(self, tap, card):
+        owner = self.en.tags.get(tap.uid_hex)
+        if owner is not None and owner != card:  # refused before the sticker is touched
+            return self.en.bind(tap.uid_hex, card)
+        return self.writer(tap, card)
 
     def report(self, ok, message, reader):
         self.out(message)

@@ -113,6 +113,9 @@ class TableRunner:
             return
         reader = self.profile["readers"][tap.reader]["name"] if tap.reader < len(self.profile["readers"]) else None
         card = self.tags.get(tap.uid_hex)
+        problem = None
+        if card is None:  # a sticker that names its own card (`maester tags write`), read by a host-side reader
+            card, problem = self.card_from_record(getattr(tap, "ndef", None))
         with self.lock:
             if reader is None:
                 return self._refuse(None, "a tap on reader %d, which the table profile does not know" % tap.reader)
@@ -122,6 +125,8 @@ class TableRunner:
                 # reader sees two cards (the firmware's anticollision picked the other one).
                 return self._refuse(place, "two cards on %s: take one off, then tap again" % reader)
             if card is None:
+                if problem is not None:
+                    return self._refuse(place, "%s on %s: %s" % (problem[0], reader, problem[1]))
                 other = self.foreign.get(tap.uid_hex)
                 if other:
                     return self._refuse(place, "a card of %s on %s: it is not part of this game" % (other, reader))
@@ -139,6 +144,17 @@ class TableRunner:
                 return self._refuse(place, result.reason)
             self.changed.notify_all()
         self.refresh_leds()
+
+    def card_from_record(self, ndef):
+        """(card, None), (None, (what, why)) or (None, None) for a tag's NDEF message (tagrecord.py).
+
+        The board's firmware reads UIDs only, so its taps carry no NDEF and this is (None, None).
+        """
+        if ndef is None:
+            return None, None
+        from ..tagrecord import card_from_record
+        known = set(sim_tags(self.session.state).values())  # every card instance of this game's setup
+        return card_from_record(self.session.state["game"], ndef, known, set(self.tags.values()))
 
     def submit(self, command):
         """A choice made off the table (a seat page, the host prompt), logged the same way."""
