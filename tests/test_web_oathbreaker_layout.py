@@ -5,7 +5,8 @@ functions read as a person would read the pages: the table never changes with a 
 loyalty or an ambition; a seat's hand and secrets are behind its own tab; the missions of the
 round lie side by side with their counts, sigils and results; the choice of a Character Board
 names the side, and so does Daenerys's sideways decree; the result comes first at the end; no
-engine word or card id reaches a page at any decision of a whole game.
+engine word or card id reaches a page at any decision of a whole game. In Chromium, on a phone: a
+noble taps a card, then one of the missions lit for it, and the card is played there.
 """
 
 import copy
@@ -15,11 +16,13 @@ import random
 import pytest
 
 from maester.engine import PUBLIC, core
+from maester.engine.session import Session
 from maester.games.oathbreaker import web
 from maester.games.oathbreaker.text import describe_choice
 from maester.web.payload import Words
 from oathbreaker_harness import Table
 from page_checks import word_problems
+from test_web import chromium, open_page, seat_url, served, wait_until  # noqa: F401 — chromium is a fixture
 
 pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
 
@@ -204,6 +207,33 @@ def test_the_court_shows_cubes_decrees_in_front_and_the_hand_of_the_king():
     assert phone["rows"][2]["cells"][0] == "1 coin, 2 power"
 
 
+def test_the_kings_decree_is_a_decree_then_a_noble_lit_in_the_court_by_his_buttons():
+    t = mid_round()
+    t.to_decree_round()
+    ask = t.ask(0)
+    view = core.view(t.state, 0)
+    marks = [web.option_mark(view, ask, c) for c in ask["choices"]]
+    court = block(seat(t.state, 0)["about"], "The court")
+    places = {r["target"]: r["seat"] for r in court["rows"]}
+    assert len({c[1] for c in ask["choices"] if len(c) == 3}) > 1
+    for choice, mark in zip(ask["choices"], marks):
+        if len(choice) == 3:  # a Favor or Suspicion on a noble
+            assert mark["pick"] == choice[1] and places[mark["at"]] == choice[2]
+        else:  # a Proclamation, or a decree the nobles vote on: a button of its own
+            assert mark is None
+
+
+def test_a_single_card_is_played_with_buttons_that_say_where():
+    t = mid_round()
+    t.hand(3, "raven#2")
+    ask = t.ask(3)
+    view = core.view(t.state, 3)
+    assert [web.option_mark(view, ask, c) for c in ask["choices"]] == [None] * len(ask["choices"])
+    labels = [describe_choice(t.state, ask, c, 3) for c in ask["choices"] if c[0] == "play"]
+    assert labels == ["play Raven face down to mission %d (%s)" % (i + 1, n) for i, n in
+                      enumerate(["Feed Flea Bottom", "Hire the Faceless Men"])]
+
+
 def test_choosing_a_character_board_names_the_board_and_side_of_every_choice():
     t = Table(6, seed=2, characters=None)
     ask = t.ask()
@@ -315,3 +345,42 @@ def test_no_engine_word_or_card_id_at_any_decision_of_a_whole_game(players, seed
     assert {"character", "first_hand", "play", "sigil", "resolve", "decree", "guess"} | met <= kinds
     shown = texts(table(t.state)) + [w for s in range(players) for w in texts(seat(t.state, s))]
     assert not word_problems("\n".join(shown), core.view(t.state, 0))
+
+
+# --- the phone: tap a card, then a lit mission --------------------------------------------------------
+
+def test_on_a_phone_a_noble_taps_a_card_then_a_lit_mission_and_the_card_is_played_there(chromium):  # noqa: F811
+    session = Session.new("oathbreaker", {"players": 6, "owner_cards": False}, 5)
+    rng = random.Random(5)
+    while True:  # on to a noble's turn with cards to choose from and missions to choose between
+        ask = session.state["asks"][0]
+        plays = [c for c in ask["choices"] if c[0] == "play"]
+        if ask["kind"] == "play" and len({c[1] for c in plays}) > 1 and len({c[2] for c in plays}) > 1:
+            break
+        assert session.submit({"seat": ask["seat"], "ask": ask["id"], "choice": rng.choice(ask["choices"])}).ok
+    seat = ask["seat"]
+    _, card, mission = plays[-1]
+    before = session.state["g"]["missions"][mission]["counts"][seat]
+    page = chromium.new_page(viewport={"width": 390, "height": 844})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        with served(session) as (w, base):
+            open_page(page, seat_url(w, base, seat))
+            buttons = page.locator('button[data-ask="%d"]:not([data-pick])' % ask["id"])
+            assert buttons.count() == len(ask["choices"]) - len(plays)  # done, the ability: no long list
+            assert page.locator(".panel.legal").count() == 0  # nothing lit before a card is picked
+            page.locator('button[data-pick="%s"]' % card).click()
+            lit = page.locator(".panel.legal")
+            lit.first.wait_for()
+            assert sorted(lit.evaluate_all("els => els.map(e => e.dataset.target)")) == sorted(
+                "mission-%d" % c[2] for c in plays if c[1] == card)
+            spot = page.locator('.panel.legal[data-target="mission-%d"]' % mission)
+            box = spot.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390  # on the screen, no sideways scroll
+            spot.click()
+            wait_until(lambda: session.state["g"]["missions"][mission]["counts"][seat] == before + 1)
+        assert card not in session.state["g"]["hands"][seat]
+    finally:
+        page.close()
+    assert not errors, errors

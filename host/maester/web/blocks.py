@@ -17,6 +17,8 @@ Blocks (every "title" optional):
     text     {"text", "tone"}                                  a sentence (tone: muted, good, bad)
 A cell of a seats row is a string or a list of cards. On the TV page a block may carry "column": 0
 or 1: the board is then drawn as two columns (the first narrower), instead of blocks flowing in rows.
+A seats row or a panel may carry "target", like a `slot`: a place to tap in a two-step choice (the
+game's `option_mark` names it as "at"; an Oathbreaker mission, a noble for a decree).
 """
 
 

@@ -125,7 +125,30 @@ def mission_panel(view, words, i, m, mine=()):
         gain = "Order +%d" % r["order"] if r["success"] else "Chaos +%d" % r["chaos"]
         lines.append("%d helping, %d sabotage: %s" % (r["match"], r["sabotage"], gain))
     cards = [B.card(words, c, "face up") for c in m.get("face_up", [])]
-    return {"title": "%d. %s" % (i + 1, nm.name(m["card"])), "lines": lines, "tags": tags, "cards": cards}
+    return {"title": "%d. %s" % (i + 1, nm.name(m["card"])), "lines": lines, "tags": tags, "cards": cards,
+            "target": _mission_spot(i)}
+
+
+def _mission_spot(i):
+    return "mission-%d" % i
+
+
+def _seat_spot(s):
+    return "seat-%d" % s
+
+
+def option_mark(view, ask, choice):
+    """A card played to a mission (face down, or face up for Arya) and a decree played on a noble are
+    a card and a place: on a phone the seat taps the card, then the mission or the noble lit for it
+    (page.js names the card from the page's names). With one card only, its buttons say where: there
+    is nothing to pick first."""
+    if len(choice) != 3 or len({c[1] for c in ask["choices"] if c[0] == choice[0] and len(c) == 3}) < 2:
+        return None
+    if choice[0] in ("play", "face_up"):
+        return {"pick": choice[1], "at": _mission_spot(choice[2])}
+    if choice[0] == "decree":
+        return {"pick": choice[1], "at": _seat_spot(choice[2])}
+    return None
 
 
 def _last_missions(view):
@@ -225,7 +248,7 @@ def court(view, words, viewer=None, phone=False):
     for s in range(view["players"]):
         cells = [cell for _, make in cols for cell in make(s)]
         tags = ["winner" if s in res["winners"] else None] if res else _tags(view, s, viewer, phone)
-        rows.append(B.seat_row(words, s, cells, tags))
+        rows.append(dict(B.seat_row(words, s, cells, tags), target=_seat_spot(s)))
     return B.seats("Final Judgment" if res else "The court", [h for heads, _ in cols for h in heads], rows)
 
 

@@ -117,7 +117,7 @@ function drawPicker(ctx, d, options, row, about) {
   if (!cards.some((c) => c.pick === picked)) picked = cards.length === 1 ? cards[0].pick : null;
   const hint = el("p", "muted", picked ? "Now tap a lit place." : "Tap a card, then a lit place for it.");
   cards.forEach((c) => {
-    const b = el("button", "option pick" + (c.pick === picked ? " picked" : ""), c.pick_name || c.label);
+    const b = el("button", "option pick" + (c.pick === picked ? " picked" : ""), c.pick_name || ctx.names[c.pick] || c.label);
     b.dataset.ask = d.ask;
     b.dataset.pick = c.pick;
     b.disabled = !ctx.p.can_choose;

@@ -275,6 +275,7 @@ const BLOCKS = {
     b.rows.forEach((r) => {
       const tr = el("tr", (r.tags || []).map((x) => "is-" + x).join(" "));
       tr.dataset.seat = r.seat;
+      if (r.target) tr.dataset.target = r.target;  // a place to tap in a two-step choice (page.js)
       const th = el("th", "who");
       th.appendChild(el("span", "", r.name));
       (r.tags || []).forEach((x) => th.appendChild(el("span", "badge " + x, TAG_WORDS[x] || x)));
@@ -313,6 +314,7 @@ const BLOCKS = {
     const d = el("div", "panels");
     b.items.forEach((it) => {
       const p = el("div", "panel " + (it.tags || []).map((x) => "is-" + x).join(" "));
+      if (it.target) p.dataset.target = it.target;  // a place to tap in a two-step choice (page.js)
       if (it.title) p.appendChild(el("div", "panel-title", it.title));
       (it.tags || []).forEach((x) => p.appendChild(el("span", "badge " + x, TAG_WORDS[x] || x)));
       if (it.cards && it.cards.length) p.appendChild(cellContent(it.cards));
