@@ -141,8 +141,15 @@ def test_the_empty_court_offers_the_first_card_its_place_and_other_asks_stay_but
     blocks, v, _ = blocks_for(session.state, ask["seat"])
     first = {web.option_mark(v, ask, c)["at"] for c in ask["choices"]}
     assert first == {"0,7"} and first <= set(places(pyramid_in(blocks["about"])))
-    # A tap of a dealt card or an Iron Throne card is a plain choice, not a place.
-    assert web.option_mark(v, {"kind": "observe_hand"}, ["card", "stark#1"]) is None
+
+
+def test_while_the_seats_tap_in_their_dealt_cards_nobody_has_the_turn_and_the_taps_stay_buttons():
+    state = session_of({"players": 3, "observe": ["hands"]}, 1).state
+    facts = dict(blocks_for(state, PUBLIC)[0][0]["items"])
+    assert facts["Round"] == "1 of 3" and "Turn" not in facts
+    ask = state["asks"][0]
+    v = core.view(state, ask["seat"])
+    assert ask["kind"] == "observe_hand" and all(web.option_mark(v, ask, c) is None for c in ask["choices"])
 
 
 # --- what the pages hold -----------------------------------------------------------------------------

@@ -104,8 +104,9 @@ def round_facts(view, words, viewer=None, deck=True):
     """The round, who started it, whose turn it is (and the Iron Throne cards still to win)."""
     if view.get("over"):
         return None
-    turn = view["turn"]
-    who = "nobody" if turn is None else "you" if turn == viewer else words.seat(turn)
+    # Whose turn it is only while a seat is placing (not while the hands are tapped in, say).
+    turn = sorted(_turn_seats(view))
+    who = ("you" if turn[0] == viewer else words.seat(turn[0])) if turn else None
     return B.facts([("Round", "%d of %d" % (view["round"], view["rounds"])),
                     ("Started by", "you" if view["starter"] == viewer else words.seat(view["starter"])),
                     ("Turn", who), ("Iron Throne cards left", view["throne_deck"] if deck else None)])
