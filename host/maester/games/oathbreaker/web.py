@@ -37,12 +37,15 @@ def _plural(k, one, many=None):
 
 # --- the realm: the tracks and the round track ------------------------------------------------------
 
-def realm(view, words, title="The realm"):
+def realm(view, words, title="The realm", agent=True):
+    """Order and Chaos, the Hand of the King, whether an Agent is in the game (`agent`: the TV says
+    that in the round track's caption, for room), the optional rules."""
     n = view["track_length"]
     items = [("Order", "%d of %d" % (view["order"], n)), ("Chaos", "%d of %d" % (view["chaos"], n))]
     if view["hand_of_king"] is not None:
         items.append(("Hand of the King", words.seat(view["hand_of_king"])))
-    items.append(("Agent", "in the game" if view["agent_in_game"] else "none"))
+    if agent:
+        items.append(("Agent", "in the game" if view["agent_in_game"] else "none"))
     if view["variants"]:
         items.append(("Optional rules", ", ".join(VARIANT_NAMES[v] for v in view["variants"])))
     return B.facts(items, title)
@@ -73,8 +76,9 @@ def round_track(view, with_decks=False):
         cells.append({"label": label, "state": state})
     caption = _round_caption(view)
     if with_decks:
-        caption += " Decks: influence %d · discard pile %d · decrees %d · missions %d." % (
-            view["deck"], view["discard"], view["decree_deck"], view["mission_deck"])
+        caption += " Decks: influence %d · discard %d · decrees %d · missions %d. %s" % (
+            view["deck"], view["discard"], view["decree_deck"], view["mission_deck"],
+            "An Agent is in play." if view["agent_in_game"] else "No Agent.")
     return B.track("Rounds", cells, caption)
 
 
@@ -199,10 +203,11 @@ def _cubes(view, s, phone):
     return [cubes_words(c) or "none"] if phone else [str(c[r]) for r in RES]
 
 
-def _in_hand(view, s):
+def _in_hand(view, s, phone):
     if s in view["monarchs"]:
-        # A no-break space: "5 decrees" on one line keeps the row one line high.
-        return _plural(view["decree_hand_sizes"][s], "decree").replace(" ", "\u00a0")
+        decrees = _plural(view["decree_hand_sizes"][s], "decree")
+        # On the TV a no-break space keeps "5 decrees" on one line, the row one line high.
+        return decrees if phone else decrees.replace(" ", "\u00a0")
     return str(view["hand_sizes"][s])
 
 
@@ -218,13 +223,14 @@ def _final(view, words, s):
 
 def _court_columns(view, words, phone):
     """[(heading, cells of seat s)]: what the court shows, for the moment and the screen. A phone has
-    the cubes in one column and, at the end, only what the reveal tells."""
+    the cubes in one column; at the end the court shows what the reveal tells (an ambition met or
+    not stands for the cubes), and a phone leaves out the decrees too."""
     over = bool(view.get("result"))
     cols = []
-    if not (phone and over):
+    if not over:
         cols.append((["Cubes"] if phone else [r.capitalize() for r in RES], lambda s: _cubes(view, s, phone)))
     if not over:
-        cols.append((["Hand" if phone else "In hand"], lambda s: [_in_hand(view, s)]))
+        cols.append((["Hand" if phone else "In hand"], lambda s: [_in_hand(view, s, phone)]))
         if not phone:  # a phone says it with a tag: no room for a column
             cols.append((["Ability"], lambda s: ["used" if view["used"][s] else "—"]))
     if not (phone and over):
@@ -281,9 +287,9 @@ def table_blocks(view, words):
     round track with the decks' sizes (style.css places them). At the end the result and the final
     court come first."""
     if view.get("result"):
-        out = [result(view, words), realm(view, words, None), court(view, words), round_track(view, True)]
+        out = [result(view, words), realm(view, words, None, False), court(view, words), round_track(view, True)]
     else:  # the realm's facts need no title on the TV: their labels say it, and the room is short
-        out = [realm(view, words, None), missions(view, words), court(view, words), round_track(view, True)]
+        out = [realm(view, words, None, False), missions(view, words), court(view, words), round_track(view, True)]
     return [b for b in out if b]
 
 
