@@ -217,6 +217,19 @@ def test_tags_write_refuses_a_tag_carrying_another_cards_record_unless_forced(ho
         assert bytes.fromhex(dump.read_text()) == tagrecord.encode("btwixt", "leader:eddard")
 
 
+def test_tags_write_without_a_card_walks_the_cards_not_bound_yet_and_writes_each(home, port, tmp_path,
+                                                                                   monkeypatch, capsys):
+    first, second = [c.id for c in enroll.cards_to_tag("btwixt")[:2]]
+    enroll.save_tags("btwixt", {"04aabbccddeeff": first})  # bound already: the walk starts at the next card
+    dump = tmp_path / "on-the-tag.hex"
+    with keyboard(monkeypatch), tag_on_reader(port, TAG_B, dump=dump):
+        rc = cli.main(["tags", "write", "btwixt", "--reader", desk(port), "--only", "1"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "writing the stickers of btwixt" in out
+    assert bytes.fromhex(dump.read_text()) == tagrecord.encode("btwixt", second)
+    assert enroll.load_tags("btwixt") == {"04aabbccddeeff": first, TAG_B: second}
+
+
 # ---------------------------------------------------------------- the table takes a sticker by its record
 
 def _table():
