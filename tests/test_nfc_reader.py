@@ -226,6 +226,7 @@ def test_tags_write_without_a_card_walks_the_cards_not_bound_yet_and_writes_each
         rc = cli.main(["tags", "write", "btwixt", "--reader", desk(port), "--only", "1"])
     out = capsys.readouterr().out
     assert rc == 0 and "writing the stickers of btwixt" in out
+    assert "wrote the record of %s and read it back; bound %s" % (second, TAG_B) in out
     assert bytes.fromhex(dump.read_text()) == tagrecord.encode("btwixt", second)
     assert enroll.load_tags("btwixt") == {"04aabbccddeeff": first, TAG_B: second}
 

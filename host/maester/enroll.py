@@ -453,7 +453,10 @@ class Session:
             card = card or self.en.current
             ok, message = self.write(tap, card) if self.writer else (True, None)
             if ok:
+                written = message
                 ok, message = self.en.bind(tap.uid_hex, card)
+                if ok and written:  # "wrote the record of X and read it back; bound UID -> X"
+                    message = "%s; %s" % (written, message)
             self.report(ok, message, tap.reader)
         self.prompt()
 
