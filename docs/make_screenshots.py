@@ -25,7 +25,7 @@ TV = {"width": 1920, "height": 1080}
 # game: (config, seed, moves at least, the seat whose page is shown: the next to decide after that)
 GAMES = {
     "btwixt": ({"players": 4}, 11, 40),
-    "intrigue": ({"players": 4}, 3, 14),
+    "intrigue": ({"players": 4, "variants": ["winner_starts"]}, 3, 14),  # a house rule: said in words
     "oathbreaker": ({"players": 6}, 5, 60),
     "lcg": ({"players": 2, "decks": ["stark", "lannister"]}, 7, 120),
 }

@@ -14,6 +14,11 @@ def winners_line(names, winners):
     return "shared victory between %s" % " and ".join(names.seat(s) for s in winners)
 
 
+def variants_words(variants, none):
+    """The variants in play as words ("most swords, winner starts"), or `none` when there are none."""
+    return ", ".join(v.replace("_", " ") for v in variants or []) or none
+
+
 def generic_line(event):
     """A plain line for an event kind the game's text module has no words for."""
     data = ", ".join("%s=%s" % (key, v) for key, v in event.items() if key not in ("e", "vis"))

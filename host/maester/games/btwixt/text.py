@@ -7,7 +7,7 @@ viewer may not see. Power token values are never named before `tokens_revealed`.
 """
 
 from ...engine import PUBLIC
-from ..text import generic_line, hidden_from, winners_line
+from ..text import generic_line, hidden_from, variants_words, winners_line
 
 COUNCIL_WORD = "council"
 
@@ -61,7 +61,7 @@ def describe_event(g, event, viewer=PUBLIC, cards=None):
 
     if k == "setup":
         first = nm.leader(event["first"])
-        variants = ", ".join(event.get("variants") or []) or "standard game"
+        variants = variants_words(event.get("variants"), "standard game")
         return "B'Twixt for %d (%s): %s. %s is first player." % (
             event["players"], variants, ", ".join(nm.leader(s) for s in range(event["players"])), first)
     if k == "season":

@@ -8,7 +8,7 @@ before `thrones_revealed`.
 """
 
 from ...engine import PUBLIC
-from ..text import generic_line, hidden_from, winners_line
+from ..text import generic_line, hidden_from, variants_words, winners_line
 
 
 class Names:
@@ -81,7 +81,7 @@ def describe_event(g, event, viewer=PUBLIC, cards=None):
     who = _you(nm, seat, viewer)
 
     if k == "setup":
-        variants = ", ".join(event.get("variants") or []) or "standard rules"
+        variants = variants_words(event.get("variants"), "standard rules")
         return "Westeros Intrigue for %d players (%s): %d rounds, a court %d cards wide. %s starts." % (
             event["players"], variants, event["rounds"], event["base_width"], nm.seat(event["first"]))
     if k == "round":

@@ -7,7 +7,7 @@ the mission, never the card; a card tapped face down is named to nobody.
 """
 
 from ...engine import PUBLIC
-from ..text import generic_line, hidden_from
+from ..text import generic_line, hidden_from, variants_words
 
 RES = ("coin", "honor", "power")
 
@@ -158,7 +158,7 @@ def describe_event(g, event, viewer=PUBLIC, cards=None):
         crown = "%s is the King" % nm.seat(event["king"])
         if event.get("queen") is not None:
             crown += " and %s the Queen" % nm.seat(event["queen"])
-        rules = ", ".join(event.get("variants") or []) or "standard rules"
+        rules = variants_words(event.get("variants"), "standard rules")
         return "Oathbreaker for %d players (%s): %s; %s." % (
             event["players"], rules, crown, "an Agent is in the game" if event.get("agent") else "no Agent")
     if k == "loyalty":
