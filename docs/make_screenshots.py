@@ -22,23 +22,25 @@ from maester.web.server import WebServer
 OUT = Path(__file__).resolve().parent / "screenshots"
 PHONE = {"width": 390, "height": 844}
 TV = {"width": 1920, "height": 1080}
-# game: (config, seed, moves at least, the seat whose page is shown: the next to decide after that)
+# game: (config, seed, moves at least, the kind of decision to stop at or None). The page shown is
+# that of the seat deciding then.
 GAMES = {
-    "btwixt": ({"players": 4}, 11, 40),
-    "intrigue": ({"players": 4, "variants": ["winner_starts"]}, 3, 14),  # a house rule: said in words
-    "oathbreaker": ({"players": 6}, 5, 60),
-    "lcg": ({"players": 2, "decks": ["stark", "lannister"]}, 7, 120),
+    "btwixt": ({"players": 4}, 11, 40, None),
+    "intrigue": ({"players": 4, "variants": ["winner_starts"]}, 3, 14, None),  # a house rule: said in words
+    "oathbreaker": ({"players": 6}, 5, 60, None),
+    "lcg": ({"players": 2, "decks": ["stark", "lannister"]}, 7, 120, "defenders"),  # a challenge to answer
 }
 
 
 def game(name):
     """`name`'s game some way in, stopped when a seat (not the table) is to decide. Returns
     (session, that seat)."""
-    config, seed, moves = GAMES[name]
+    config, seed, moves, kind = GAMES[name]
     session = Session.new(name, dict(config, owner_cards=False), seed)
     rng = random.Random(seed)
     done = 0
-    while done < moves or not isinstance(session.state["asks"][0]["seat"], int):
+    while (done < moves or not isinstance(session.state["asks"][0]["seat"], int)
+           or kind and session.state["asks"][0]["kind"] != kind):
         ask = session.state["asks"][0]
         assert session.submit({"seat": ask["seat"], "ask": ask["id"], "choice": rng.choice(ask["choices"])}).ok
         done += 1
