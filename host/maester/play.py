@@ -407,12 +407,15 @@ def _missing_text(state, missing):
     return text
 
 
-def open_board(state, port, profile_name, allow_missing, sim_stickers=False):
+def open_board(state, port, profile_name, allow_missing, sim_stickers=False, table="board"):
     """Check the stickers, connect and check the board; returns a table.board.Board ready for `run`.
 
+    With table "pi" (or a profile with a "pi" section) the readers and the strip hang off this
+    Raspberry Pi instead (table/pi.py): a PiBoard, which `run` takes like a board.
     Raises ValueError (exit 2) with the reason and the command that fixes it; nothing is written.
     """
     from .enroll import load_tags
+    from .table import pi
     from .table import profile as profiles
     from .table.board import connect, find_port
     from .table.runner import sim_tags
@@ -422,7 +425,11 @@ def open_board(state, port, profile_name, allow_missing, sim_stickers=False):
     if profile.get("game") not in (None, game) or profile.get("players") not in (None, players):
         raise ValueError("table profile %s is for %s with %s players; this is %s with %d"
                          % (profile["name"], profile.get("game"), profile.get("players"), game, players))
-    port = find_port(port)  # no board at all is the first thing to say
+    on_pi = table == "pi" or pi.uses_pi(profile)
+    if on_pi:
+        pi.pi_config(profile)  # no Pi config is the first thing to say
+    else:
+        port = find_port(port)  # no board at all is the first thing to say
     tags = sim_tags(state) if sim_stickers else load_tags(game)
     missing = missing_stickers(state, tags)
     if missing and not allow_missing:
@@ -430,7 +437,7 @@ def open_board(state, port, profile_name, allow_missing, sim_stickers=False):
     if missing:
         _table_report("%d cards have no sticker: choose them on the seat pages when they come up" % len(missing))
     foreign = {uid: TITLES.get(g, g) for g in GAMES if g != game for uid in load_tags(g) if uid not in tags}
-    board = connect(port, profile, _table_report)
+    board = pi.connect_pi(profile, _table_report) if on_pi else connect(port, profile, _table_report)
     board.tags, board.foreign = tags, foreign
     return board
 
@@ -444,11 +451,12 @@ def _start_board(args):
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     config["observe"] = list(importlib.import_module("maester.games.%s" % game).OBSERVABLE)  # shuffled by hand
     state, _ = new_game(game, config, seed)  # the card table, to check the stickers before anything is written
-    board = open_board(state, args.port, args.profile, args.allow_missing, args.sim_stickers)
+    board = open_board(state, args.port, args.profile, args.allow_missing, args.sim_stickers,
+                       table="pi" if args.table == "pi" else "board")
     try:
         path = Path(args.log).resolve() if args.log else _default_log(game)
         path.parent.mkdir(parents=True, exist_ok=True)
-        extra = {"humans": list(range(players)), "bots": args.bots, "delay": 0, "table": "board",
+        extra = {"humans": list(range(players)), "bots": args.bots, "delay": 0, "table": _table_kind(board),
                  "port": board.port, "profile": board.profile["name"], "allow_missing": bool(args.allow_missing),
                  "sim_stickers": bool(args.sim_stickers)}
         session = Session.new(game, config, seed, str(path), extra)
@@ -456,7 +464,8 @@ def _start_board(args):
         board.close()
         raise
     _remember(path)
-    note = "%s on the table: %d players, board %s, log %s" % (TITLES[game], players, board.port, path)
+    where = "board %s" % board.port if _table_kind(board) == "board" else "readers and LEDs on this Raspberry Pi"
+    note = "%s on the table: %d players, %s, log %s" % (TITLES[game], players, where, path)
     try:
         return run(session, _board_humans(session), args.bots, 0, _plain(args), note, board=board)
     finally:
@@ -468,15 +477,29 @@ def _board_humans(session):
     return list(range(core.get_game(session.state["game"]).seat_count(session.state))) + [core.TABLE]
 
 
+def _table_kind(board):
+    """"pi" for a table driven by this Raspberry Pi, "board" for a board on a serial port (kept in the log)."""
+    from .table.pi import PiBoard
+    return "pi" if isinstance(board, PiBoard) else "board"
+
+
+def _no_pi_with_sim(table):
+    if table == "pi":
+        raise ValueError("--table pi plays on the readers and strip of this Raspberry Pi; a simulated game "
+                         "(--sim, demo) takes --table or --no-table")
+
+
 def cmd_play(args):
     if not args.sim:
         return _start_board(args)
+    _no_pi_with_sim(args.table)
     delay = PLAY_DELAY if args.delay is None else args.delay
     return _start(args.game, args.players, args.human, args.variant, args.seed, args.bots, delay, args.log,
                   _plain(args), TITLES[args.game], table=args.table is not False, decks=args.decks)
 
 
 def cmd_demo(args):
+    _no_pi_with_sim(args.table)
     delay = 0 if args.fast else DEMO_DELAY
     return _start(args.game, args.players, args.human, (), args.seed, "heuristic", delay, args.log, _plain(args),
                   "%s demo" % TITLES[args.game], table=args.table is not False, decks=args.decks)
@@ -497,10 +520,12 @@ def cmd_resume(args):
             return 0
         _remember(path.resolve())
         note = "Resumed %s after %d moves" % (path, session.state["seq"])
-        if extra.get("table") == "board":  # a real table: reattach to the board
+        if extra.get("table") in ("board", "pi"):  # a real table: reattach to the board (or the Pi's readers)
             board = open_board(session.state, args.port or extra.get("port"), extra.get("profile"),
-                               extra.get("allow_missing", False), extra.get("sim_stickers", False))
+                               extra.get("allow_missing", False), extra.get("sim_stickers", False),
+                               table=extra["table"])
             return run(session, _board_humans(session), extra.get("bots", "heuristic"), 0, plain, note, board=board)
+        _no_pi_with_sim(args.table)
         table = extra.get("table", False) if args.table is None else args.table
         return run(session, humans, extra.get("bots", "heuristic"), delay, plain, note, table=table)
     finally:
@@ -520,10 +545,27 @@ DECKS_HELP = ("the LCG: one deck per seat, comma-separated: a starter deck from 
 def _screen_options(p):
     """What play, resume and demo share about the screen and the table."""
     p.add_argument("--plain", action="store_true", help="print simple lines, no screen drawing")
-    p.add_argument("--table", action=argparse.BooleanOptionalAction, default=None,
+    p.add_argument("--no-table", dest="table", action="store_const", const=False,
+                   help="no table: the engine alone, the moves typed or made by bots")
+    p.add_argument("--table", action=_TableOption, default=None,
                    help="play through the simulated table (the default for play and demo): the firmware "
                         "under MicroPython with simulated NFC readers and LED strip, over a pty and the "
-                        "serial link, taps making the moves; --no-table plays the engine alone")
+                        "serial link, taps making the moves. "
+                        "`play GAME --table pi`: a real table whose NFC readers and LED strip hang off this "
+                        "Raspberry Pi, no board (hardware/PI.md)")
+
+
+class _TableOption(argparse.Action):
+    """--table (the simulated table) or --table pi (a table on this Raspberry Pi)."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs="?", metavar="pi", **kwargs)
+
+    def __call__(self, parser, namespace, value, option_string=None):
+        if value not in (None, "pi"):  # `demo --table intrigue`: the word after --table is taken as its value
+            parser.error("--table takes no value, or pi (a table on this Raspberry Pi), not %r; name the game "
+                         "before --table" % value)
+        setattr(namespace, self.dest, True if value is None else value)
 
 
 def register(sub):
