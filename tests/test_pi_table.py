@@ -168,6 +168,8 @@ def test_a_pi_config_with_a_reader_the_profile_lacks_or_no_path_is_refused_by_na
         pi._checked({"readers": {"seat0": "seat0"}}, profile)
     with pytest.raises(ValueError, match="the strip has 10 pixels; the profile's segments need 22"):
         pi._checked({"readers": {"seat0": "usb"}, "leds": {"pixels": 10}}, profile)
+    with pytest.raises(ValueError, match="budget_ma '2A' should be a whole number"):
+        pi._checked({"readers": {"seat0": "usb"}, "leds": {"budget_ma": "2A"}}, profile)
 
 
 @pytest.fixture

@@ -100,6 +100,9 @@ def _checked(cfg, profile):
                          % (leds["pixels"], profile["pixels"]))
     if leds["order"] not in ORDERS:
         raise ValueError("leds: order %r is not one of %s" % (leds["order"], ", ".join(ORDERS)))
+    for key, low, high in (("budget_ma", 100, 100000), ("max_hz", 1, 1000)):
+        if not isinstance(leds[key], int) or not low <= leds[key] <= high:
+            raise ValueError("leds: %s %r should be a whole number from %d to %d" % (key, leds[key], low, high))
     if not isinstance(leds["pin"], str):
         raise ValueError("leds: pin %r should be a name of Blinka's board module, e.g. \"D18\"" % (leds["pin"],))
     return {"readers": dict(readers), "leds": leds}
@@ -239,7 +242,12 @@ class PiBoard:
         self.tags, self.foreign = {}, {}
         self.readers = []
         self.tap_lock = threading.Lock()  # the board link gives taps one at a time; so do the Pi's readers
-        self.link = PiLink(profile, config["leds"], open_strip(config["leds"]), report, clock)
+        pixels = open_strip(config["leds"])
+        try:
+            self.link = PiLink(profile, config["leds"], pixels, report, clock)
+        except BaseException:
+            pixels.deinit()  # the pin is let go, so a second try can take it
+            raise
 
     def start_readers(self):
         """Open every configured reader (ValueError naming the reader that does not answer)."""
