@@ -17,6 +17,7 @@ from maester.engine.session import Session
 from maester.games.intrigue import court as C
 from maester.games.intrigue import web
 from maester.web.payload import Words
+from layout_blocks import texts
 from page_checks import word_problems
 from test_intrigue import hide_differently
 from test_web import chromium, open_page, seat_url, served, wait_until  # noqa: F401 — chromium is a fixture
@@ -185,22 +186,12 @@ def test_the_table_shows_the_round_the_turn_and_the_seats_in_words_and_no_hand()
     text = json.dumps(blocks)
     assert not any(c in text for h in g["hands"] for c in h)
     assert not any(c in text for t in g["thrones"] for c in t)
-    assert word_problems(" ".join(_words(blocks)), v) == []
+    assert word_problems(" ".join(texts(blocks)), v) == []
     assert "House rules" not in text  # the rulebook's rules: nothing to say
 
 
-def _words(value):
-    """Every string a block shows (its card ids and targets left out: those are for the page's code)."""
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [w for k, x in value.items() if k not in ("id", "target", "house", "type") for w in _words(x)]
-    if isinstance(value, list):
-        return [w for x in value for w in _words(x)]
-    return []
 
-
-def test_rules_that_are_not_the_rulebooks_are_said_in_words():
+def test_rules_that_are_not_the_rulebooks_are_said_intexts():
     state = session_of({"players": 5, "variants": ["mat", "winner_starts", "floor"]}, 2).state
     blocks, v, _ = blocks_for(state, PUBLIC)
     said = [b for b in blocks if b.get("title") == "House rules in play"]

@@ -14,8 +14,8 @@ import pytest
 from maester import cardsdb
 from maester.engine import PUBLIC, core
 from maester.engine.session import Session
-from maester.games.lcg import web
 from maester.web.payload import Words
+from layout_blocks import card_names, seat, table, texts
 from page_checks import word_problems
 
 CONFIG = {"players": 2, "decks": ["stark", "lannister"], "owner_cards": False}
@@ -59,46 +59,8 @@ def states(tmp_path_factory):
     return out
 
 
-def table(state):
-    view = core.view(state, PUBLIC)
-    return web.table_blocks(view, Words(state, view, PUBLIC))
 
 
-def seat(state, s):
-    view = core.view(state, s)
-    return web.seat_blocks(view, Words(state, view, s), s)
-
-
-def texts(value, out=None):
-    """Every string in some blocks, as the page would show them (card ids left out: never shown)."""
-    out = [] if out is None else out
-    if isinstance(value, str):
-        out.append(value)
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            if k not in ("id", "type", "house", "tags", "state", "seat"):
-                texts(v, out)
-    elif isinstance(value, list):
-        for v in value:
-            texts(v, out)
-    return out
-
-
-def card_names(blocks):
-    """The names of every card chip in some blocks."""
-    names = []
-
-    def walk(x):
-        if isinstance(x, dict):
-            if "id" in x and "name" in x:
-                names.append(x["name"])
-            for v in x.values():
-                walk(v)
-        elif isinstance(x, list):
-            for v in x:
-                walk(v)
-    walk(blocks)
-    return names
 
 
 def name_of(state, inst):

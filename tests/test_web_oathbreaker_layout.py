@@ -21,56 +21,16 @@ from maester.games.oathbreaker import web
 from maester.games.oathbreaker.text import describe_choice
 from maester.web.payload import Words
 from oathbreaker_harness import Table
+from layout_blocks import card_names, chips, seat, table, texts
 from page_checks import word_problems
 from test_web import chromium, open_page, seat_url, served, wait_until  # noqa: F401 — chromium is a fixture
 
 pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
 
 
-def table(state):
-    view = core.view(state, PUBLIC)
-    return web.table_blocks(view, Words(state, view, PUBLIC))
 
 
-def seat(state, s):
-    view = core.view(state, s)
-    return web.seat_blocks(view, Words(state, view, s), s)
 
-
-def texts(value, out=None):
-    """Every string in some blocks, as the page would show them (card ids left out: never shown)."""
-    out = [] if out is None else out
-    if isinstance(value, str):
-        out.append(value)
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            if k not in ("id", "type", "house", "tags", "state", "seat"):
-                texts(v, out)
-    elif isinstance(value, list):
-        for v in value:
-            texts(v, out)
-    return out
-
-
-def chips(blocks):
-    """Every card chip in some blocks."""
-    out = []
-
-    def walk(x):
-        if isinstance(x, dict):
-            if "id" in x and "name" in x:
-                out.append(x)
-            for v in x.values():
-                walk(v)
-        elif isinstance(x, list):
-            for v in x:
-                walk(v)
-    walk(blocks)
-    return out
-
-
-def card_names(blocks):
-    return [c["name"] for c in chips(blocks)]
 
 
 def block(blocks, title):
