@@ -751,3 +751,468 @@ def _lcg_plain(view, config):
     for heading, text in t.private():
         lines.append("%s: %s" % (heading, text))
     return lines
+
+
+# --- the full-screen view: parts that fit the terminal ----------------------------------------------
+#
+# `maester play/demo/resume` in a terminal draw the table on the alternate screen at its size. Each
+# game's table is a list of parts (heading, seats, its central area, the hand...), each with forms
+# from the richest (panels and tables) to the most compact (one clipped line per seat); `fit` gives
+# every part its most compact form, then richer ones while there is room, and the log what is left.
+
+from rich.console import Console
+from rich.rule import Rule
+from rich.segment import Segment
+
+WIDE = 120  # from this width the log moves to a column of its own on the right
+LOG_MIN = 4  # rows kept for the log (its title and three lines) before parts get richer forms
+
+
+class Part:
+    """One piece of the view. `forms`: callables width → renderable, richest first.
+
+    `rank` orders the parts that get a richer form when there is room (0 first); an `optional`
+    part is left out when even its most compact form does not fit."""
+
+    def __init__(self, forms, rank=5, optional=False, base=None):
+        self.forms = list(forms)
+        self.rank = rank
+        self.optional = optional
+        # The form every part gets first, before any part gets a richer one (one line a seat).
+        self.base = len(self.forms) - 1 if base is None else base
+
+
+def one_line(text, width, style=None):
+    """A row that never wraps: cut with an ellipsis at `width`."""
+    t = text if isinstance(text, Text) else Text(text, style=style or "")
+    t.no_wrap = True
+    t.overflow = "ellipsis"
+    t.truncate(width, overflow="ellipsis")
+    return t
+
+
+def clip_list(prefix, items, width, suffix=""):
+    """`prefix` + as many `items` as fit in `width` columns, then "… and N more"."""
+    items = list(items)
+    for shown in range(len(items), -1, -1):
+        more = len(items) - shown
+        text = prefix + ", ".join(items[:shown]) + (("%s… and %d more" % (", " if shown else "", more)) if more else "")
+        text += suffix
+        if len(text) <= width or shown == 0:
+            return text
+    return prefix
+
+
+def _lines(rows, width, style=None):
+    """Rows of text, each on one screen line."""
+    return Group(*(one_line(r, width, style) for r in rows))
+
+
+def _pairs(rows, width):
+    """Short rows two to a screen line (the tightest form of a list of seats)."""
+    cell = (width - 2) // 2
+    cut = [str(one_line(r, cell)).ljust(cell) for r in rows]
+    return Group(*(Text(("  ".join(cut[i:i + 2])).rstrip()) for i in range(0, len(cut), 2)))
+
+
+def _wrapped(heading, text, style="cyan"):
+    out = Text()
+    out.append(heading + ": ", style="bold " + style)
+    out.append(text)
+    return out
+
+
+def _log_rows(console, log, width, rows):
+    """The last log lines that fit in `rows` screen lines (wrapped lines count for several)."""
+    if rows <= 1 or not log:
+        return []
+    opts = console.options.update(width=width, height=None)
+    out = []
+    for line in reversed(log):
+        rendered = console.render_lines(Text(line), opts, pad=True)
+        if len(out) + len(rendered) > rows - 1:
+            break
+        out[:0] = rendered
+    title = console.render_lines(Rule("Log", align="left", style="dim"), opts, pad=True)
+    return title + out
+
+
+def _render(console, renderable, width):
+    return console.render_lines(renderable, console.options.update(width=width, height=None), pad=True)
+
+
+def columns(width):
+    """(the table's width, the log's width on its right or 0 when the log goes below)."""
+    if width < WIDE:
+        return width, 0
+    left = max(78, int(width * 0.62))
+    right = width - left - 3
+    return (left, right) if right >= 30 else (width, 0)
+
+
+def min_rows(console, parts, width):
+    """The rows the parts need in their most compact forms (optional parts left out)."""
+    left, _ = columns(width)
+    return sum(len(_render(console, p.forms[-1](left), left)) for p in parts if not p.optional)
+
+
+def option_pages(labels, width, rows):
+    """The numbered options in columns (numbers running down) within `rows` rows of `width`;
+    when they do not fit, pages whose last row says how to see the next."""
+    items = ["%d. %s" % (i, label) for i, label in enumerate(labels, 1)]
+    longest = max((len(x) for x in items), default=1)
+    most = max(1, min(4, (width + 2) // (longest + 2)))  # columns with every label whole
+    cols = next((c for c in range(1, most + 1) if -(-len(items) // c) <= rows), most)
+    per_page = len(items) if -(-len(items) // cols) <= rows else max(1, rows - 1) * cols
+    chunks = [items[i:i + per_page] for i in range(0, len(items), per_page)] or [[]]
+    cell = max(1, (width - 2 * (cols - 1)) // cols)
+    pages = []
+    for k, chunk in enumerate(chunks):
+        height = -(-len(chunk) // cols)
+        page = []
+        for r in range(height):
+            cells = [chunk[c * height + r] for c in range(cols) if c * height + r < len(chunk)]
+            page.append("  ".join(str(one_line(x, cell)).ljust(cell) for x in cells).rstrip())
+        if len(chunks) > 1:
+            page.append("(options %d-%d of %d: type m for more)"
+                        % (k * per_page + 1, k * per_page + len(chunk), len(items)))
+        pages.append(page)
+    return pages
+
+
+def fit(console, parts, log, width, height, log_min=LOG_MIN):
+    """Screen lines (lists of rich Segments, each `width` wide) that fill at most `height` rows."""
+    left, right = columns(width)
+    two = right > 0 and bool(log)
+    left = left if two else width
+    cache = {}
+
+    def rows(i, k):
+        if (i, k) not in cache:
+            cache[i, k] = _render(console, parts[i].forms[k](left), left)
+        return cache[i, k]
+    budget = height - (0 if two or not log else min(log_min, height // 4))
+    form = {i: len(p.forms) - 1 for i, p in enumerate(parts)}
+    used = lambda: sum(len(rows(i, k)) for i, k in form.items())
+    # Leave out optional parts, the least important first, until the rest fits.
+    for i in sorted((i for i, p in enumerate(parts) if p.optional), key=lambda i: -parts[i].rank):
+        if used() <= budget:
+            break
+        del form[i]
+    # Each part up to its base form, by rank, while it fits.
+    for i in sorted(form, key=lambda i: parts[i].rank):
+        for k in range(parts[i].base, form[i]):
+            if used() - len(rows(i, form[i])) + len(rows(i, k)) <= budget:
+                form[i] = k
+                break
+    # Then one step richer at a time, part after part by rank, while it fits.
+    grew = True
+    while grew:
+        grew = False
+        for i in sorted(form, key=lambda i: parts[i].rank):
+            k = form[i]
+            if k == 0:
+                continue
+            extra = len(rows(i, k - 1)) - len(rows(i, k))
+            if used() + extra <= budget:
+                form[i] = k - 1
+                grew = True
+    kept = {i: list(rows(i, form[i])) for i in form}
+    while sum(len(r) for r in kept.values()) > height:  # a last resort: the least important part loses rows
+        i = max((i for i in kept if kept[i]), key=lambda i: (parts[i].rank, i))
+        kept[i].pop()
+    lines = [line for i in sorted(kept) for line in kept[i]]
+    if not two:
+        return lines + _log_rows(console, log, width, height - len(lines))
+    side = _log_rows(console, log, right, height)
+    blank_left, blank_right = [Segment(" " * left)], [Segment(" " * right)]
+    out = []
+    for r in range(max(len(lines), len(side))):
+        out.append((lines[r] if r < len(lines) else blank_left) + [Segment(" │ ", console.get_style("dim"))]
+                   + (side[r] if r < len(side) else blank_right))
+    return out
+
+
+def screen_parts(view, config):
+    """The game's parts for the full-screen view, in the order they are drawn."""
+    maker = {"btwixt": _btwixt_parts, "intrigue": _intrigue_parts, "oathbreaker": _oath_parts,
+             "lcg": _lcg_parts}.get(view.get("game"))
+    if maker is None:
+        return [Part([lambda w: Pretty(view)])]
+    return maker(view, config)
+
+
+# --- each game's parts ---
+
+def _btwixt_parts(view, config):
+    t = _Table(view, config)
+    v, nm = view, t.nm
+    title = "A Game of Thrones: B'Twixt"
+    first_line = "Round %s (space %d of %d) · Season %s" % (t.track(), v["round_space"] + 1, t.spaces, t.seasons())
+    second = "First player %s · Ally up for bid: %s" % (nm.seat(v["first"]), t.current())
+    more = (["Ally row: %s" % nm.cards(v["row"])] if v["row"] else []) + (
+        ["This round: %s" % ", ".join(v["effects"])] if v["effects"] else [])
+    full_render = render(view, config)  # its first part is the heading panel
+
+    def head_compact(w):
+        return Group(one_line(Text(title, style="bold"), w), Text(first_line), Text(second), *(Text(m) for m in more))
+
+    def head_min(w):
+        return _lines(["%s · %s" % ("B'Twixt", first_line), second] + more, w)
+
+    def seat_row(s, w):
+        status = t.seat_status(s)
+        head = "%d %-20s %2d in hand · " % (s, nm.leader(s), v["hand_sizes"][s])
+        tail = "%s%s" % (" = %d" % t.total(v["bids"][s]) if v["bids"][s] else "", " · " + status if status else "")
+        if not v["bids"][s]:
+            return head + "no bid" + tail
+        return clip_list(head + "bid ", [nm.card(c) for c in v["bids"][s]], w, tail)
+
+    def council_row(c, w):
+        allies = v["councils"][c]["allies"]
+        head = "%d %s & %s · tokens %s" % (c, nm.leader(c), nm.leader((c + 1) % t.n), t.tokens(c))
+        if not allies:
+            return head + " · no ally"
+        return clip_list(head + " · allies (power %d) " % t.ally_power(allies), [nm.card(a) for a in allies], w)
+
+    def short_seat(s):
+        status = t.seat_status(s)
+        return "%d %s %d · bid %d%s" % (s, nm.leader(s).split()[0], v["hand_sizes"][s], t.total(v["bids"][s]),
+                                        " · " + status if status else "")
+
+    def short_council(c):
+        allies = v["councils"][c]["allies"]
+        toks = len(v["councils"][c]["tokens"])
+        return "%d&%d: %d token%s · %d all%s (power %d)" % (
+            c, (c + 1) % t.n, toks, "" if toks == 1 else "s", len(allies), "y" if len(allies) == 1 else "ies",
+            t.ally_power(allies))
+
+    def private_form(w):
+        return Group(*(_wrapped(h, nm.cards(insts) or "nothing") for h, insts in t.private()))
+    parts = [Part([lambda w: full_render.renderables[0], head_compact, head_min], rank=0),
+             Part([lambda w: full_render.renderables[1],
+                   lambda w: Group(Text("Leaders", style="bold"), *(Text(seat_row(s, 10 ** 4)) for s in range(t.n))),
+                   lambda w: Group(Text("Leaders", style="bold"), _lines([seat_row(s, w) for s in range(t.n)], w)),
+                   lambda w: _lines([seat_row(s, w) for s in range(t.n)], w),
+                   lambda w: _pairs([short_seat(s) for s in range(t.n)], w)], rank=1, base=3),
+             Part([lambda w: full_render.renderables[2],
+                   lambda w: Group(Text("Councils", style="bold"), *(Text(council_row(c, 10 ** 4))
+                                                                     for c in range(t.n))),
+                   lambda w: _lines([council_row(c, w) for c in range(t.n)], w),
+                   lambda w: _pairs([short_council(c) for c in range(t.n)], w)], rank=2, base=2),
+             Part([lambda w: Text(t.counts(), style="dim"), lambda w: one_line(t.counts(), w, "dim")], rank=6,
+                  optional=True)]
+    if t.private():
+        parts.append(Part([lambda w: Group(*full_render.renderables[4:4 + len(t.private())]), private_form], rank=0))
+    return parts
+
+
+def _intrigue_parts(view, config):
+    nm = itext.Names(view, config.get("cards", {}))
+    full = _intrigue_render(view, config)
+    head = "%s · Iron Throne deck %d" % (_intrigue_heading(view, nm), view["throne_deck"])
+
+    def seat_rows(w):
+        return _lines(["%s: %s" % (nm.seat(s), _intrigue_seat_line(view, s)) for s in range(view["players"])], w)
+    parts = [Part([lambda w: full.renderables[0],
+                   lambda w: Group(one_line(Text("Game of Thrones: Westeros Intrigue", style="bold"), w),
+                                   one_line(head, w)),
+                   lambda w: one_line(head if view.get("over") else "Westeros Intrigue · " + head, w)], rank=0),
+             Part([lambda w: full.renderables[1],
+                   lambda w: Group(Text("The court", style="bold"), _IntrigueCourt(view, config, nm)),
+                   lambda w: _IntrigueCourt(view, config, nm)], rank=1),
+             Part([lambda w: full.renderables[2], seat_rows,
+                   lambda w: _pairs(["Seat %d: %d in hand · %d pen. · %d throne%s"
+                                     % (s, view["hand_sizes"][s], view["penalties"][s], view["throne_counts"][s],
+                                        " · " + _intrigue_status(view, s) if _intrigue_status(view, s) else "")
+                                     for s in range(view["players"])], w)], rank=2, base=1)]
+    if "seat" in view:
+        styles = _house_styles(config)
+
+        def hand(w):
+            out = Text()
+            out.append("Your hand (seat %d): " % view["seat"], style="bold cyan")
+            out.append_text(_coloured(view.get("hand", []), nm, styles) if view.get("hand") else Text("nothing"))
+            rows = [out]
+            if view.get("my_thrones"):
+                rows.append(_wrapped("Your Iron Throne cards", nm.cards(view["my_thrones"])))
+            return Group(*rows)
+        parts.append(Part([lambda w: Group(*full.renderables[3:3 + (2 if view.get("my_thrones") else 1)]), hand],
+                          rank=0))
+    return parts
+
+
+def _oath_parts(view, config):
+    nm = otext.Names(view, config.get("cards", {}))
+    full = _oath_render(view, config)
+    n = view["track_length"]
+    i = 1
+    missions = None
+    if view["missions"]:
+        missions, i = full.renderables[1], 2
+    seats_full = full.renderables[i]
+
+    def head_min(w):
+        return _lines([_oath_heading(view),
+                       "Order %d %s  Chaos %d %s" % (view["order"], _oath_bar(view["order"], n), view["chaos"],
+                                                     _oath_bar(view["chaos"], n)),
+                       "Round track %s" % _oath_track(view)], w)
+
+    def mission_rows(w):
+        rows = []
+        for num, name, played, up, sigils, result in _oath_mission_rows(view, nm):
+            line = "Mission %s %s: %s" % (num, name, played)
+            for extra in (("face up " + up) if up else "", ("House Sigils " + sigils) if sigils else "", result):
+                if extra:
+                    line += "; " + extra
+            rows.append(line)
+        return rows
+
+    def seat_row(s, w):
+        if s in view["monarchs"]:
+            what = "%d decrees in hand" % view["decree_hand_sizes"][s]
+        else:
+            what = "%d in hand · %s" % (view["hand_sizes"][s], _oath_cubes(view["cubes"][s]))
+        status = _oath_status(view, s)
+        decrees = [nm.card(d["card"]) + (" (sideways)" if d["sideways"] else "") for d in view["decrees"][s]]
+        line = "%d %-20s %s%s" % (s, nm.leader(s)[:20], what, " · " + status if status else "")
+        return clip_list(line + " · decrees ", decrees, w) if decrees else line
+
+    def short_seat(s):
+        status = _oath_status(view, s)
+        if s in view["monarchs"]:
+            what = "%d decrees" % view["decree_hand_sizes"][s]
+        else:
+            c = view["cubes"][s]
+            what = "%d · %s" % (view["hand_sizes"][s], "-" if c is None else "/".join(str(c[r]) for r in OATH_RES))
+        return "%d %s %s%s" % (s, nm.leader(s).split()[0], what, " · " + status if status else "")
+
+    def private(w):
+        return Group(*(_wrapped(h, text) for h, text in _oath_private(view, nm)))
+    parts = [Part([lambda w: full.renderables[0], head_min], rank=0)]
+    if missions is not None:
+        parts.append(Part([lambda w: missions, lambda w: Text("\n".join(mission_rows(w))),
+                           lambda w: _lines(mission_rows(w), w)], rank=1))
+    parts += [Part([lambda w: seats_full,
+                    lambda w: Group(*(Text(seat_row(s, 10 ** 4)) for s in range(view["players"]))),
+                    lambda w: _lines([seat_row(s, w) for s in range(view["players"])], w),
+                    lambda w: _pairs([short_seat(s) for s in range(view["players"])], w)], rank=2, base=2),
+              Part([lambda w: Text(_oath_counts(view), style="dim"), lambda w: one_line(_oath_counts(view), w, "dim")],
+                   rank=6, optional=True)]
+    if _oath_private(view, nm):
+        parts.append(Part([lambda w: Group(*full.renderables[i + 2:i + 2 + len(_oath_private(view, nm))]), private],
+                          rank=0))
+    return parts
+
+
+def _lcg_parts(view, config):
+    t = _LcgTable(view, config)
+    v, nm = view, t.nm
+    full = _lcg_render(view, config)
+
+    def seat_row(s, w):
+        p = v["seats"][s]
+        status = t.status(s)
+        return ("%d %-9s power %d · gold %d · hand %d · deck %d · plot %s%s"
+                % (s, t.house(s), p["total_power"], p["gold"], p["hand_size"], p["deck_size"], t.plot(s),
+                   " · " + status if status else ""))
+
+    def play_rows(s, w):
+        chars = clip_list("%d characters: " % s, [t.card(e) for e in t.characters(s)] or ["-"], w)
+        others = [t.card(e) for e in t.others(s)]
+        return [chars] + ([clip_list("  locations and attachments: ", others, w)] if others else [])
+
+    def in_play_compact(w):
+        return Group(Text("In play (characters: STR, icons M I P)", style="bold"),
+                     *(Text(r) for s in range(v["players"]) for r in play_rows(s, 10 ** 4)))
+
+    challenge = t.challenge()
+    parts = [Part([lambda w: full.renderables[0],
+                   lambda w: Group(one_line(Text("A Game of Thrones: The Card Game", style="bold"), w),
+                                   Text(t.heading())),
+                   lambda w: one_line("The Card Game · " + t.heading(), w)], rank=0),
+             Part([lambda w: full.renderables[1],
+                   lambda w: Group(*(Text(seat_row(s, 10 ** 4)) for s in range(v["players"]))),
+                   lambda w: _lines([seat_row(s, w) for s in range(v["players"])], w)], rank=1),
+             Part([lambda w: full.renderables[2], in_play_compact,
+                   lambda w: _lines([r for s in range(v["players"]) for r in play_rows(s, w)], w),
+                   lambda w: _lines([clip_list("%d in play: " % s, [t.card(e) for e in v["seats"][s]["play"]] or ["-"],
+                                               w) for s in range(v["players"])], w)], rank=2)]
+    k = 3
+    if challenge:
+        parts.append(Part([lambda w: full.renderables[3], lambda w: Text(challenge, style="red")], rank=0))
+        k = 4
+    private = t.private()
+    if private:
+        parts.append(Part([lambda w: Group(*full.renderables[k:k + len(private)]),
+                           lambda w: Group(*(_wrapped(h, text) for h, text in private))], rank=0))
+    return parts
+
+
+# --- the LED strip and its legend ---
+
+SEGMENT_WORDS = {"round": "round", "season": "season", "order": "Order", "chaos": "Chaos", "phase": "phase",
+                 "challenge": "challenge", "power": "power", "first": "first player", "seat": "seat"}
+
+# What the colours mean, per game: (short, full). The letters are the simulated strip's: the
+# dominant colour of a pixel after the firmware's gamma (R G B Y C M W), in small letters when it
+# is dim, '.' when dark; so an orange (the season, the first player) reads R.
+SEAT_KEY = "seat lights: W (pulsing) must act, G winner"
+LED_KEYS = {
+    "btwixt": ("round: lit space · season: 1st summer, 2nd autumn, 3rd winter · seats: W must act, R first "
+               "player, r knelt, G won",
+               "round track: the lit pixel is this round's space · season: the 1st pixel lit in summer, the 2nd in "
+               "autumn, the 3rd in winter · each seat's 3 lights: W (pulsing) must act, R first player, r knelt, "
+               "G winner, w idle"),
+    "intrigue": ("round: R one per round · seats: W must act, r out, G winner",
+                 "round: one R pixel per round played · each seat's 3 lights: W (pulsing) must act, r out of the "
+                 "round, G winner, w idle"),
+    "oathbreaker": ("Order W, Chaos B bars · round: R a round · seats: W must act, R Hand of the King, "
+                    "M monarch, G won",
+                    "Order (W) and Chaos (B) tracks as bars · round: one R pixel per round played · each seat's 3 "
+                    "lights: W (pulsing) must act, R Hand of the King, M monarch, G winner, w idle"),
+    "lcg": ("phase: lit step · challenge: R military, G intrigue, B power · seat: Y power, C first, W must act",
+            "phase: the lit pixel is the phase (plot, draw, marshalling, challenges, dominance, standing, taxation) · "
+            "challenge: R military, G intrigue, B power · per seat: a Y power bar (one pixel a power), C first "
+            "player, then the seat's light: W (pulsing) must act, the challenge colour bright for the attacker and "
+            "dim for the defender, G winner"),
+}
+CASE_KEY = "capitals bright, small letters dim, . dark"
+SHORT_CASE_KEY = "small: dim"
+
+
+def _segment_groups(profile):
+    """[(label, [(word, start, length)])]: the shared segments one by one, then one group per seat."""
+    shared, seats = [], {}
+    for seg in profile["segments"]:
+        name = seg["name"]
+        base = name.rstrip("0123456789")
+        word = SEGMENT_WORDS.get(base, base)
+        if base != name:  # a seat's segment: power0, first0, seat0
+            seats.setdefault(int(name[len(base):]), []).append((word, seg["start"], seg["length"]))
+        else:
+            shared.append((word, [(word, seg["start"], seg["length"])]))
+    return shared + [("seat %d" % s, segs) for s, segs in sorted(seats.items())]
+
+
+def led_part(game, profile, strip):
+    """The LED strip cut into its named segments, with what its colours mean."""
+    if profile is None:
+        return Part([lambda w: Text("LED strip [%s]" % strip)], rank=3)
+    groups = _segment_groups(profile)
+    short, full = LED_KEYS.get(game, ("", ""))
+
+    def strip_text(named):
+        out = Text()
+        out.append("LED strip ", style="bold")
+        for label, segs in groups:
+            out.append(" %s " % label, style="dim")
+            out.append(" ".join(("%s " % word if named and len(segs) > 1 else "") + strip[a:a + n]
+                                for word, a, n in segs))
+        return out
+
+    def key(text, case=CASE_KEY):
+        return Text(text + " (%s)" % case, style="dim")
+    return Part([lambda w: Group(strip_text(True), key(full)),
+                 lambda w: Group(strip_text(False), key(short, SHORT_CASE_KEY)),
+                 lambda w: Group(strip_text(False), one_line(short, w, "dim"))], rank=3, base=1)
