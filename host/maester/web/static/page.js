@@ -178,6 +178,13 @@ function showTab(name) {
   document.querySelectorAll(".tab").forEach((t) => { t.hidden = t.id !== "tab-" + name; });
 }
 
+function openTab(name) {
+  // A tap on a tab shows it at once: the hand, say, is brought up under the thumb, not left below
+  // the decision and the feed.
+  showTab(name);
+  byId("tab-" + name).scrollIntoView({ block: "start" });
+}
+
 // --- the table page (a TV) -----------------------------------------------------------------------
 
 function drawTable(ctx) {
@@ -210,6 +217,6 @@ function connect(delay) {
   };
 }
 
-document.querySelectorAll("[data-tab]").forEach((b) => { b.onclick = () => showTab(b.dataset.tab); });
+document.querySelectorAll("[data-tab]").forEach((b) => { b.onclick = () => openTab(b.dataset.tab); });
 if (SEAT_PAGE) showTab("board");
 connect(500);
