@@ -794,13 +794,18 @@ def one_line(text, width, style=None):
 def clip_list(prefix, items, width, suffix=""):
     """`prefix` + as many `items` as fit in `width` columns, then "… and N more"."""
     items = list(items)
-    for shown in range(len(items), -1, -1):
+    for shown in range(len(items), 0, -1):
         more = len(items) - shown
-        text = prefix + ", ".join(items[:shown]) + (("%s… and %d more" % (", " if shown else "", more)) if more else "")
-        text += suffix
-        if len(text) <= width or shown == 0:
+        text = prefix + ", ".join(items[:shown]) + (", … and %d more" % more if more else "") + suffix
+        if len(text) <= width:
             return text
-    return prefix
+    if not items:
+        return prefix + suffix
+    # Not even one whole: the first cut short, so the row still says what it starts with.
+    tail = (", and %d more" % (len(items) - 1) if len(items) > 1 else "") + suffix
+    room = max(4, width - len(prefix) - len(tail))
+    first = items[0] if len(items[0]) <= room else items[0][:room - 1] + "…"
+    return prefix + first + tail
 
 
 def _lines(rows, width, style=None):
