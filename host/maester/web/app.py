@@ -13,6 +13,11 @@ game, kept beside its log (keys.py) so its links last; they are compared in cons
 choice from a page is a command with the ask id, exactly like a tap, and goes through TableRunner.submit when there is a table (so it is logged and the LEDs follow
 the same way) or Session.submit otherwise. Every accepted command, whatever sent it, reaches the
 pages through Session.watchers; each connection then sends its new payload if it changed.
+
+Limits (issue 16): at most TABLE_CAP table watchers and SEAT_CAP sockets per seat are open at once;
+one over the cap is refused in the handshake with a 503 ("try again later"), so a crowd of watchers
+cannot slow the game for its players. Every response, /static, 404s and the / redirect included,
+carries the security headers (a middleware around the whole app).
 """
 
 import asyncio
@@ -23,6 +28,7 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import MutableHeaders
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -36,6 +42,10 @@ STATIC = Path(__file__).resolve().parent / "static"
 # this server's own scripts: the pages load nothing from elsewhere.
 HEADERS = {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
            "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"}
+# The scripts and styles hold no secret: a browser may keep them but asks whether they changed.
+STATIC_HEADERS = dict(HEADERS, **{"Cache-Control": "no-cache"})
+TABLE_CAP = 64  # table pages open at once: a room's screens and phones, with room to spare
+SEAT_CAP = 4  # sockets per seat: a phone and a laptop, each reloaded once
 
 
 class WebGame:
@@ -177,8 +187,20 @@ class WebGame:
         return 409, {"ok": False, "reason": result.reason}  # the reason is written for this seat
 
 
-def build_app(web):
-    """The Starlette app serving `web` (a WebGame)."""
+def build_app(web, table_cap=TABLE_CAP, seat_cap=SEAT_CAP):
+    """The ASGI app serving `web` (a WebGame): at most `table_cap` table websockets and `seat_cap`
+    per seat."""
+    open_sockets = {}  # "table" or a seat -> its open websockets; only the server's loop counts
+
+    async def capped(websocket, key, cap, make):
+        if open_sockets.get(key, 0) >= cap:
+            await _refuse(websocket)
+            return
+        open_sockets[key] = open_sockets.get(key, 0) + 1
+        try:
+            await _stream(websocket, web, make)
+        finally:
+            open_sockets[key] -= 1
 
     def forbidden():
         return PlainTextResponse("forbidden", status_code=403, headers=HEADERS)
@@ -217,14 +239,14 @@ def build_app(web):
         return JSONResponse(out, status_code=status, headers=HEADERS)
 
     async def table_ws(websocket):
-        await _stream(websocket, web, web.table_json)
+        await capped(websocket, "table", table_cap, web.table_json)
 
     async def seat_ws(websocket):
         seat = web.seat_ok(websocket.path_params["seat"], websocket.path_params["token"])
         if seat is None:
             await websocket.close(code=1008)  # before accept: the handshake is answered with 403
             return
-        await _stream(websocket, web, lambda: web.seat_json(seat))
+        await capped(websocket, seat, seat_cap, lambda: web.seat_json(seat))
 
     async def nothing(request):
         return forbidden()  # a seat URL without its token, or any other shape: no page, no hint
@@ -244,7 +266,35 @@ def build_app(web):
         Route("/seat{rest:path}", nothing, methods=["GET", "POST", "PUT", "DELETE", "PATCH"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes)
+    return _with_headers(Starlette(routes=routes))
+
+
+def _with_headers(app):
+    """`app` with the security headers on every HTTP response its routes did not set them on."""
+
+    async def with_headers(scope, receive, send):
+        if scope["type"] != "http":
+            return await app(scope, receive, send)
+        wanted = STATIC_HEADERS if scope["path"].startswith("/static/") else HEADERS
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers", []))
+                headers = MutableHeaders(raw=message["headers"])
+                for name, value in wanted.items():
+                    headers.setdefault(name, value)
+            await send(message)
+        await app(scope, receive, send_with_headers)
+    return with_headers
+
+
+async def _refuse(websocket):
+    """Turn a websocket away in its handshake: 503, try again later (a page reconnects by itself)."""
+    busy = PlainTextResponse("too many pages open; try again later", status_code=503, headers=HEADERS)
+    try:
+        await websocket.send_denial_response(busy)
+    except RuntimeError:  # a server without the denial extension: close before accepting (403)
+        await websocket.close(code=1013)
 
 
 async def _stream(websocket, web, make):

@@ -4,6 +4,12 @@ The socket is bound here, before uvicorn starts, so port 0 gives a free port tha
 and there is no window in which another program could take it. Uvicorn skips its signal handlers
 off the main thread, so Ctrl-C still reaches `maester` itself. Its access log is off: seat URLs
 carry their tokens and must not be printed where others can read them.
+
+Its connections are guarded (issue 16): a request's headers must arrive whole within
+HEADER_TIMEOUT seconds or the connection is closed (uvicorn's own keep-alive timeout starts only
+after a first response, so a half-sent request line stayed open for ever), and every accepted socket
+gets TCP_NODELAY, so a keep-alive response is not held back ~40 ms by Nagle's algorithm waiting
+for the client's delayed ACK (asyncio sets it only on sockets made with IPPROTO_TCP).
 """
 
 import socket
@@ -11,6 +17,54 @@ import threading
 import time
 
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+HEADER_TIMEOUT = 5.0  # seconds for a request's headers, whole; a page's requests take milliseconds
+KEEP_ALIVE = 5  # seconds an idle keep-alive connection is kept (uvicorn's default, said here)
+MAX_HEADERS = 16 * 1024  # bytes of a request's line and headers (h11's default, said here)
+
+
+class GuardedH11(H11Protocol):
+    """uvicorn's h11 protocol with TCP_NODELAY and a deadline for each request's headers."""
+
+    header_timer = None
+
+    def connection_made(self, transport):
+        sock = transport.get_extra_info("socket")
+        if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        super().connection_made(transport)
+        self._watch_headers()
+
+    def data_received(self, data):
+        super().data_received(data)
+        self._watch_headers()
+
+    def connection_lost(self, exc):
+        self._stop_header_timer()
+        super().connection_lost(exc)
+
+    def _waiting_for_headers(self):
+        # Headers complete: a new cycle is running. Upgraded to a websocket: no longer ours.
+        if self.transport.is_closing() or self.transport.get_protocol() is not self:
+            return False
+        return self.cycle is None or self.cycle.response_complete
+
+    def _watch_headers(self):
+        if not self._waiting_for_headers():
+            self._stop_header_timer()
+        elif self.header_timer is None:  # the deadline runs from the request's first byte, not its last
+            self.header_timer = self.loop.call_later(HEADER_TIMEOUT, self._headers_too_slow)
+
+    def _stop_header_timer(self):
+        if self.header_timer is not None:
+            self.header_timer.cancel()
+            self.header_timer = None
+
+    def _headers_too_slow(self):
+        self.header_timer = None
+        if self._waiting_for_headers():
+            self.transport.close()
 
 
 class WebServer:
@@ -39,7 +93,8 @@ class WebServer:
         if self.sock is None:
             self.bind()
         config = uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="off",
-                                timeout_graceful_shutdown=1)
+                                timeout_graceful_shutdown=1, http=GuardedH11, timeout_keep_alive=KEEP_ALIVE,
+                                h11_max_incomplete_event_size=MAX_HEADERS)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
                                        name="maester-web", daemon=True)
