@@ -12,9 +12,6 @@ import sys
 import tempfile
 import unicodedata
 
-from rich.console import Console
-from rich.table import Table
-
 from . import cardsdb
 from . import cardsdb_check as check
 from .argtypes import int_range
@@ -66,6 +63,8 @@ def _show(value):
 
 
 def cmd_check(args):
+    from rich.console import Console  # here, not at the top: rich is slow to import (issue 16: start-up)
+    from rich.table import Table
     check.profile(args.game)
     problems = check.validate(args.game)
     try:
@@ -120,6 +119,7 @@ def cmd_check(args):
 
 def _print_extras(out, rep):
     """What only some games report: their starter decks, errata, and the abilities the engine implements."""
+    from rich.table import Table
     if rep.get("decks"):
         kinds = list(dict.fromkeys(k for d in rep["decks"] for k in d["kinds"] if k != "plots"))
         table = Table(title="Starter decks", title_justify="left")
@@ -368,6 +368,8 @@ def cmd_add(args):
     _write_atomic(path, doc)
     cardsdb.forget_cache()  # the next load() must see the new card
 
+    from rich.console import Console
+    from rich.table import Table
     out = Console()
     out.print("%s %s (%s) in %s" % ("Replaced" if own else "Enrolled", card["name"], cid, path), highlight=False)
     if ship:

@@ -1,16 +1,61 @@
-"""The `maester` command. Each command group lives in its own module with a `register(sub)`."""
+"""The `maester` command. Each command group lives in its own module with a `register(sub)`.
+
+Start-up is kept short (issue 16: `maester --help` in at most 0.15 s): a command's module is
+imported only when that command runs or shows its help. `maester --help` lists every command from
+the table below without importing any of them; tests/test_cli.py checks the table against what
+the modules register.
+"""
 
 import argparse
+import importlib
 import sys
 
 from . import __version__
 
-# Modules that add commands; each has register(subparsers) and sets `func` on its parsers.
-COMMAND_MODULES = ("maester.sim", "maester.cards_cli", "maester.play", "maester.firmware_cli", "maester.enroll",
-                   "maester.tags_cli", "maester.decks_cli", "maester.hwtest", "maester.simboard_cli", "maester.web.launch")  # web last: it adds --web to play, resume, demo
+# Every command, in the order `--help` lists them: name -> (the module whose register(subparsers)
+# adds it and sets `func` on its parser, its one-line help).
+COMMANDS = {
+    "sim": ("maester.sim", "play whole games with bots and print statistics"),
+    "bench": ("maester.sim", "measure the engine's speed, or tap-to-light through a simulated board"),
+    "cards": ("maester.cards_cli", "check the card data against your box, enroll or correct a card"),
+    "play": ("maester.play", "play a game on your table (or --sim: a simulated one in the terminal)"),
+    "resume": ("maester.play", "continue the last game (or --log PATH) from its log"),
+    "demo": ("maester.play", "watch bots play a whole game (B'Twixt unless named)"),
+    "firmware": ("maester.firmware_cli", "build the board firmware and flash it with mpremote"),
+    "doctor": ("maester.firmware_cli", "find boards and show firmware, readers and health"),
+    "enroll": ("maester.enroll", "tap every card of a game once to bind its sticker"),
+    "tags": ("maester.tags_cli", "write a card's record onto a sticker, or read one, on an NFC reader at your desk"),
+    "decks": ("maester.decks_cli", "LCG deck lists: check one against the deck construction rules"),
+    "hw": ("maester.hwtest", "check the hardware of a built table"),
+    "sim-board": ("maester.simboard_cli", "a simulated board in its own process, on a pty (for play --port)"),
+    "serve": ("maester.web.launch", "serve a saved game's seat and table pages in the browser"),
+}
+WEB = "maester.web.launch"  # registered after play: it adds --web to play, resume and demo
+COMMAND_MODULES = tuple(dict.fromkeys(module for module, _ in COMMANDS.values()))  # all, in order
 
 
-def build_parser():
+def modules_for(command):
+    """The modules to import to run `command` (None: only to list the commands)."""
+    if command not in COMMANDS:
+        return ()
+    module = COMMANDS[command][0]
+    return (module, WEB) if module == "maester.play" else (module,)
+
+
+def command_named(argv):
+    """The command `argv` names: its first word that is not an option (the top level's options
+    take no value), or None."""
+    for word in argv:
+        if word == "--":
+            return None
+        if not word.startswith("-"):
+            return word
+    return None
+
+
+def build_parser(modules=COMMAND_MODULES):
+    """The parser with the commands of `modules` in full; every other command is listed (with its
+    help, so `maester --help` and a mistyped command's message name them all) but not built."""
     parser = argparse.ArgumentParser(
         prog="maester",
         description="Maester: a rules engine and table controller for Game of Thrones tabletop games. "
@@ -18,14 +63,19 @@ def build_parser():
     )
     parser.add_argument("--version", action="version", version="maester " + __version__)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    import importlib
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(sub)
+    for name, (module, help) in COMMANDS.items():
+        if name in sub.choices:
+            continue  # added with another command of its module
+        if module in modules:
+            importlib.import_module(module).register(sub)
+        if name not in sub.choices:
+            sub.add_parser(name, help=help)
     return parser
 
 
 def main(argv=None):
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(modules_for(command_named(argv)))
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

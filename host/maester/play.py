@@ -19,12 +19,25 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import tui
 from .argtypes import int_range, seconds, serial_port
 from .bots import card_info, decide, make_bot
 from .cardsdb import maester_home, read_last
 from .engine import PUBLIC, core
 from .engine.session import EngineFault, Session
+
+
+class _OnFirstUse:
+    """A module imported when first used. `tui` brings in rich, which `maester play --help` and the
+    commands that only import this module's helpers do not need (issue 16: start-up)."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __getattr__(self, attr):
+        return getattr(importlib.import_module(self._name), attr)
+
+
+tui = _OnFirstUse("maester.tui")
 
 GAMES = ("btwixt", "intrigue", "oathbreaker", "lcg")
 TITLES = {"btwixt": "B'Twixt", "intrigue": "Westeros Intrigue", "oathbreaker": "Oathbreaker",
