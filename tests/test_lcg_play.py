@@ -350,7 +350,7 @@ def test_the_lcg_pages_render_in_chromium(page):  # noqa: F811  (the fixture fro
         buttons = page.locator('button[data-ask="%d"]' % ask["id"])
         assert buttons.count() == len(ask["choices"])
         assert any(re.match(r"Marshal .+ \(\d+ gold\)", t) for t in buttons.all_inner_texts())
-        assert hand <= titles(page, "#secrets .card")
+        assert hand <= titles(page, "#tab-secret .card")
         assert not titles(page) & other
-        assert page.locator("#view section").count() > 5
+        assert page.locator("#tab-board section").count() >= 2  # the round and each seat's panel
     session.close()
