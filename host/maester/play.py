@@ -661,6 +661,8 @@ def cmd_resume(args):
             return 0
         _remember(path.resolve())
         note = "Resumed %s after %d moves" % (path, session.state["seq"])
+        if session.log.note:  # e.g. a log from before `.acks`: it could not be checked for lost moves
+            note += "; note: %s" % session.log.note
         if extra.get("table") in ("board", "pi"):  # a real table: reattach to the board (or the Pi's readers)
             board = open_board(session.state, args.port or extra.get("port"), extra.get("profile"),
                                extra.get("allow_missing", False), extra.get("sim_stickers", False),

@@ -38,10 +38,14 @@ class Session:
 
     @classmethod
     def resume(cls, log_path):
+        """The game in the log at `log_path`. The log is checked and replayed read-only, and only
+        then opened for writing: a log that is refused is left exactly as it was, -wal included.
+        `log.note` says what could not be checked (a log from before `.acks`)."""
         log = GameLog.open(log_path)
         try:
             state, events = replay(log)
-        except Exception:
+            log.writable()
+        except BaseException:
             log.close()
             raise
         return cls(state, log, events)
