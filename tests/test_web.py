@@ -100,9 +100,9 @@ def chromium():
         b.close()
 
 
-@pytest.fixture
-def page(chromium):
-    context = chromium.new_context(viewport={"width": 1100, "height": 900})
+def _page(chromium, viewport):
+    """A fresh page of that size; the test fails on any script error it raised."""
+    context = chromium.new_context(viewport=viewport)
     pg = context.new_page()
     errors = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
@@ -110,6 +110,17 @@ def page(chromium):
     yield pg
     context.close()
     assert not errors, "script errors on the page: %s" % errors
+
+
+@pytest.fixture
+def page(chromium):
+    yield from _page(chromium, {"width": 1100, "height": 900})
+
+
+@pytest.fixture
+def phone(chromium):
+    """A page the size of a phone, as a seat's page is held."""
+    yield from _page(chromium, {"width": 390, "height": 844})
 
 
 def open_page(page, url):

@@ -20,7 +20,7 @@ from maester.web.payload import Words
 from layout_blocks import texts
 from page_checks import word_problems
 from test_intrigue import hide_differently
-from test_web import chromium, open_page, seat_url, served, wait_until  # noqa: F401 — chromium is a fixture
+from test_web import chromium, open_page, phone, seat_url, served, wait_until  # noqa: F401 — chromium, phone: fixtures
 
 pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
 
@@ -246,7 +246,7 @@ def test_the_result_comes_first_when_the_game_is_over():
 
 # --- the phone: tap a card, then a lit place -----------------------------------------------------------
 
-def test_on_a_phone_a_seat_taps_a_card_then_a_lit_place_and_the_card_is_placed_there(chromium):  # noqa: F811
+def test_on_a_phone_a_seat_taps_a_card_then_a_lit_place_and_the_card_is_placed_there(phone):  # noqa: F811 (the fixture from test_web)
     session = session_of({"players": 4}, 3)
     rng = random.Random(3)
     while sum(session.state["g"]["court"]["count"]) < 6:  # on to a court with ends and a row above
@@ -255,25 +255,18 @@ def test_on_a_phone_a_seat_taps_a_card_then_a_lit_place_and_the_card_is_placed_t
     ask = session.state["asks"][0]
     seat = ask["seat"]
     _, card, row, pos = ask["choices"][-1]
-    page = chromium.new_page(viewport={"width": 390, "height": 844})
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        with served(session) as (w, base):
-            open_page(page, seat_url(w, base, seat))
-            assert page.locator('button[data-ask="%d"]:not([data-pick])' % ask["id"]).count() == 0  # no long list
-            assert page.locator(".pyr-cell.legal").count() == 0  # nothing lit before a card is picked
-            page.locator('button[data-pick="%s"]' % card).click()
-            lit = page.locator(".pyr-cell.legal")
-            lit.first.wait_for()
-            assert sorted(lit.evaluate_all("els => els.map(e => e.dataset.target)")) == sorted(
-                "%d,%d" % (c[2], c[3]) for c in ask["choices"] if c[1] == card)
-            spot = page.locator('.pyr-cell.legal[data-target="%d,%d"]' % (row, pos))
-            box = spot.bounding_box()
-            assert box["x"] >= 0 and box["x"] + box["width"] <= 390  # on the screen, no sideways scroll
-            spot.click()
-            wait_until(lambda: session.state["g"]["court"]["cards"][row][pos] == card)
-        assert session.state["asks"][0]["id"] != ask["id"]
-    finally:
-        page.close()
-    assert not errors, errors
+    with served(session) as (w, base):
+        open_page(phone, seat_url(w, base, seat))
+        assert phone.locator('button[data-ask="%d"]:not([data-pick])' % ask["id"]).count() == 0  # no long list
+        assert phone.locator(".pyr-cell.legal").count() == 0  # nothing lit before a card is picked
+        phone.locator('button[data-pick="%s"]' % card).click()
+        lit = phone.locator(".pyr-cell.legal")
+        lit.first.wait_for()
+        assert sorted(lit.evaluate_all("els => els.map(e => e.dataset.target)")) == sorted(
+            "%d,%d" % (c[2], c[3]) for c in ask["choices"] if c[1] == card)
+        spot = phone.locator('.pyr-cell.legal[data-target="%d,%d"]' % (row, pos))
+        box = spot.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390  # on the screen, no sideways scroll
+        spot.click()
+        wait_until(lambda: session.state["g"]["court"]["cards"][row][pos] == card)
+    assert session.state["asks"][0]["id"] != ask["id"]

@@ -23,7 +23,7 @@ from maester.web.payload import Words
 from oathbreaker_harness import Table
 from layout_blocks import card_names, chips, seat, table, texts
 from page_checks import word_problems
-from test_web import chromium, open_page, seat_url, served, wait_until  # noqa: F401 — chromium is a fixture
+from test_web import chromium, open_page, phone, seat_url, served, wait_until  # noqa: F401 — chromium, phone: fixtures
 
 pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
 
@@ -309,7 +309,7 @@ def test_no_engine_word_or_card_id_at_any_decision_of_a_whole_game(players, seed
 
 # --- the phone: tap a card, then a lit mission --------------------------------------------------------
 
-def test_on_a_phone_a_noble_taps_a_card_then_a_lit_mission_and_the_card_is_played_there(chromium):  # noqa: F811
+def test_on_a_phone_a_noble_taps_a_card_then_a_lit_mission_and_the_card_is_played_there(phone):  # noqa: F811 (the fixture from test_web)
     session = Session.new("oathbreaker", {"players": 6, "owner_cards": False}, 5)
     rng = random.Random(5)
     while True:  # on to a noble's turn with cards to choose from and missions to choose between
@@ -321,26 +321,19 @@ def test_on_a_phone_a_noble_taps_a_card_then_a_lit_mission_and_the_card_is_playe
     seat = ask["seat"]
     _, card, mission = plays[-1]
     before = session.state["g"]["missions"][mission]["counts"][seat]
-    page = chromium.new_page(viewport={"width": 390, "height": 844})
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        with served(session) as (w, base):
-            open_page(page, seat_url(w, base, seat))
-            buttons = page.locator('button[data-ask="%d"]:not([data-pick])' % ask["id"])
-            assert buttons.count() == len(ask["choices"]) - len(plays)  # done, the ability: no long list
-            assert page.locator(".panel.legal").count() == 0  # nothing lit before a card is picked
-            page.locator('button[data-pick="%s"]' % card).click()
-            lit = page.locator(".panel.legal")
-            lit.first.wait_for()
-            assert sorted(lit.evaluate_all("els => els.map(e => e.dataset.target)")) == sorted(
-                "mission-%d" % c[2] for c in plays if c[1] == card)
-            spot = page.locator('.panel.legal[data-target="mission-%d"]' % mission)
-            box = spot.bounding_box()
-            assert box["x"] >= 0 and box["x"] + box["width"] <= 390  # on the screen, no sideways scroll
-            spot.click()
-            wait_until(lambda: session.state["g"]["missions"][mission]["counts"][seat] == before + 1)
-        assert card not in session.state["g"]["hands"][seat]
-    finally:
-        page.close()
-    assert not errors, errors
+    with served(session) as (w, base):
+        open_page(phone, seat_url(w, base, seat))
+        buttons = phone.locator('button[data-ask="%d"]:not([data-pick])' % ask["id"])
+        assert buttons.count() == len(ask["choices"]) - len(plays)  # done, the ability: no long list
+        assert phone.locator(".panel.legal").count() == 0  # nothing lit before a card is picked
+        phone.locator('button[data-pick="%s"]' % card).click()
+        lit = phone.locator(".panel.legal")
+        lit.first.wait_for()
+        assert sorted(lit.evaluate_all("els => els.map(e => e.dataset.target)")) == sorted(
+            "mission-%d" % c[2] for c in plays if c[1] == card)
+        spot = phone.locator('.panel.legal[data-target="mission-%d"]' % mission)
+        box = spot.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390  # on the screen, no sideways scroll
+        spot.click()
+        wait_until(lambda: session.state["g"]["missions"][mission]["counts"][seat] == before + 1)
+    assert card not in session.state["g"]["hands"][seat]
