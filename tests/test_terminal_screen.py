@@ -207,8 +207,10 @@ def test_the_led_strip_is_explained(tmp_path):
 
 
 def test_a_wide_window_keeps_the_header_and_leaves_no_headers_behind(tmp_path):
-    run = Run(tmp_path, 120, 40, "demo", "btwixt", "--fast", "--no-web", "--no-table", "--seed", "5")
-    term = run.finish()
+    # Bots at every seat with a short delay, as above: `demo --fast` may finish in two frames on a quick machine.
+    run = Run(tmp_path, 120, 40, "play", "btwixt", "--sim", "--delay", "0.01", "--no-web", "--no-table",
+              "--seed", "5")
+    term = run.finish(timeout=300)
     frames = run.frames[2:]
     assert frames
     for rows in frames:
