@@ -224,3 +224,15 @@ def table_with(extra=None, decks=None):
     for name, deck in (decks or {}).items():
         table["decks"][name] = deck
     return table
+
+
+def worded(t, kinds):
+    """The kinds among `kinds` that the game so far emitted; each of those events has words of its
+    own in the play log (not the generic "Kind: field value" line)."""
+    from maester.engine import PUBLIC
+    from maester.games.lcg.text import describe_event
+    mine = [e for e in t.events if e["e"] in kinds]
+    for e in mine:
+        line = describe_event(t.g, e, PUBLIC, t.state["config"]["cards"])
+        assert line and not line.startswith(e["e"].replace("_", " ").capitalize()), e
+    return {e["e"] for e in mine}

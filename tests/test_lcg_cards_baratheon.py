@@ -7,7 +7,7 @@ Rains of Autumn (4 income, claim 1: cards' income counts for nothing) unless the
 
 import pytest
 
-from lcg_harness import Table
+from lcg_harness import Table, worded
 from maester.engine import PUBLIC, filter_events
 from maester.games.lcg import abilities as A
 from maester.games.lcg import effects as E
@@ -70,15 +70,6 @@ def hidden_from_others(t, seat, names):
 
 MY_EVENTS = ("gold_paid", "plot_replaced", "not_attached", "returned_to_hand")
 
-
-def worded(t):
-    """This module's own events have words of their own in the play log."""
-    from maester.games.lcg.text import describe_event
-    mine = [e for e in t.events if e["e"] in MY_EVENTS]
-    for e in mine:
-        line = describe_event(t.g, e, PUBLIC, t.state["config"]["cards"])
-        assert line and not line.startswith(e["e"].replace("_", " ").capitalize()), e
-    return {e["e"] for e in mine}
 
 
 # --- attachments ----------------------------------------------------------------------------------
@@ -233,7 +224,7 @@ def test_B75_davos_saves_himself_then_pays_a_gold_or_goes_to_hand(gold):
     if gold:
         t.choose(0, "pay_gold")
         assert t.where(p("B75", 0)) == "play" and t.g["players"][0]["gold"] == gold - 1
-        assert worded(t) == {"gold_paid"}
+        assert worded(t, MY_EVENTS) == {"gold_paid"}
     else:
         assert t.where(p("B75", 0)) == "hand"
 
@@ -628,7 +619,7 @@ def test_B169_prosperity_and_plenty_attaches_an_attachment_from_the_discard_pile
     t.choose(0, "target", p("B68"))
     t.choose(0, "target", p("B89"))                     # Host: No attachments, so it stays discarded
     assert t.where(p("B68")) == "discard" and t.g["players"][0]["gold"] == gold - 1
-    assert worded(t) == {"not_attached"}
+    assert worded(t, MY_EVENTS) == {"not_attached"}
     t.to("hand", p("B169"))
     t.refresh()
     action_until(t, 0, ["action", p("B169"), 0])
@@ -653,7 +644,7 @@ def test_B170_lords_of_the_narrow_sea_makes_an_opponent_reveal_a_new_plot():
     t.choose(1, "plot", p("B186", 1))                   # Tourney for the Hand: 3 income
     assert t.g["players"][1]["revealed"] == p("B186", 1) and t.where(p("B182", 1)) == "used"
     assert t.g["players"][0]["power"] == power + 1 and t.g["cards"][p("B72", 0)]["kneel"]
-    assert worded(t) == {"plot_replaced"}
+    assert worded(t, MY_EVENTS) == {"plot_replaced"}
     # The plots the opponent could have chosen stay hidden from seat 0 and the public.
     left = list(t.g["players"][1]["plots"])
     for viewer in (PUBLIC, 0):
@@ -671,7 +662,7 @@ def test_B171_retreat_returns_a_killed_unique_character_to_hand():
     t.auto(lambda t: offered(t, 0, ["respond", p("B171", 0), 0]) or t.g["challenge"] is None)
     t.choose(0, "respond", p("B171", 0), 0)
     assert t.where(p("B72", 0)) == "hand" and t.where(p("B171", 0)) == "discard"
-    assert worded(t) == {"returned_to_hand"}
+    assert worded(t, MY_EVENTS) == {"returned_to_hand"}
 
 
 def test_B172_support_of_the_kingdom_takes_an_opponents_gold_or_influence_location():
