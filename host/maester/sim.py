@@ -237,10 +237,17 @@ def cmd_sim(args):
         _print_summary(stats)
 
 
+# `maester bench WHAT`: each measurement other than the engine's lives in a module of its own, imported
+# only when asked for, so `maester --help` and `bench engine` pay nothing for the others.
+BENCH_MODULES = {"hil": ("bench_hil", "cmd_hil"), "peers": ("bench_peers", "cmd_peers"),
+                 "chaos": ("bench_chaos", "cmd_chaos"), "fuzz": ("bench_fuzz", "cmd_fuzz")}
+
+
 def cmd_bench(args):
-    if args.what == "hil":
-        from .bench_hil import cmd_hil
-        return cmd_hil(args)
+    if args.what in BENCH_MODULES:
+        import importlib
+        module, func = BENCH_MODULES[args.what]
+        return getattr(importlib.import_module("maester." + module), func)(args)
     return cmd_sim(args)
 
 
@@ -301,7 +308,7 @@ def register(sub):
                                    "through the serial link, the table, the engine and its log, back to the LED "
                                    "strip; prints lost and duplicated taps and the percentiles of placed → strip "
                                    "written, stage by stage.")
-    p.add_argument("what", choices=("engine", "hil"), help="what to measure")
+    p.add_argument("what", choices=("engine",) + tuple(BENCH_MODULES), help="what to measure")
     p.add_argument("--taps", type=int_range(1, 100000), default=1000, metavar="N",
                    help="hil: how many taps, 1 to 100000 (default %(default)s)")
     p.add_argument("--profile", default="btwixt-3p", metavar="NAME",
