@@ -5,7 +5,7 @@ import os
 import sys
 import time
 
-from .argtypes import int_range
+from .argtypes import int_range, seconds as seconds_arg
 import math
 
 from .bots import BOT_KINDS, card_info, decide, make_bot
@@ -87,9 +87,10 @@ def parse_bots(text):
     return kinds
 
 
-def play_one(game, config, seed, bot_kind, on_step=None, think_ms=50, playouts=None, bots_out=None):
+def play_one(game, config, seed, bot_kind, on_step=None, think_ms=50, playouts=None, bots_out=None, timing=None):
     """Play a whole game with bots at every seat (`bot_kind`: one kind, or kinds seat by seat as
-    parse_bots gives). Returns (state, actions)."""
+    parse_bots gives). Returns (state, actions). `timing` (a dict) gets the seconds spent in the
+    bots' decisions ("bot_s") and in core.apply ("engine_s") added to it; setup is in neither."""
     state, _ = core.new_game(game, config, seed)
     info = card_info(state)
     n = core.get_game(game).seat_count(state)
@@ -99,18 +100,26 @@ def play_one(game, config, seed, bot_kind, on_step=None, think_ms=50, playouts=N
     if bots_out is not None:
         bots_out.extend(bots)
     actions = 0
-    apply, view = core.apply, core.view
+    bot_s = engine_s = 0.0
+    apply, view, clock = core.apply, core.view, time.perf_counter
     while not state["over"]:
         ask = state["asks"][0]
         seat = ask["seat"]
         bot = bots[seat]
+        t0 = clock()
         choice = decide(bot, state, seat, ask, view)
+        t1 = clock()
         result = apply(state, {"seat": seat, "ask": ask["id"], "choice": choice})
+        engine_s += clock() - t1
+        bot_s += t1 - t0
         if not result.ok:
             raise RuntimeError("bot %s chose an illegal move: %s" % (seat, result.reason))
         actions += 1
         if on_step is not None:
             on_step(state, result)
+    if timing is not None:
+        timing["bot_s"] = timing.get("bot_s", 0.0) + bot_s
+        timing["engine_s"] = timing.get("engine_s", 0.0) + engine_s
     return state, actions
 
 
@@ -154,6 +163,7 @@ def run(game, players, games, seed, bots="random", variants=(), progress=False, 
     rounds, winners, actions = [], [], 0
     by_bot = [0] * len(kinds)
     samples = played = 0
+    timing = {}
     start = time.perf_counter()
     cpu0 = time.process_time()
     for i in range(games):
@@ -162,7 +172,8 @@ def run(game, players, games, seed, bots="random", variants=(), progress=False, 
             d, seat_kinds, order = league_game(i, kinds, deck_names(game))
             cfg = dict(config, decks=d)
         made = []
-        state, acts = play_one(game, cfg, seed + i, seat_kinds, think_ms=think_ms, playouts=playouts, bots_out=made)
+        state, acts = play_one(game, cfg, seed + i, seat_kinds, think_ms=think_ms, playouts=playouts, bots_out=made,
+                               timing=timing)
         samples += sum(getattr(b, "samples", 0) for b in made)
         played += 1
         actions += acts
@@ -186,6 +197,9 @@ def run(game, players, games, seed, bots="random", variants=(), progress=False, 
         "games_per_s": round(games / seconds, 1) if seconds else None,
         "actions_per_s": round(actions / seconds, 1) if seconds else None,
         "rounds_per_game": rounds, "winners": winners,
+        # where a decision's time goes: core.apply, and the bots' choosing (views they build included)
+        "engine_us_per_decision": round(1e6 * timing["engine_s"] / actions, 2) if actions else None,
+        "bot_us_per_decision": round(1e6 * timing["bot_s"] / actions, 2) if actions else None,
     }
     if checked.get("decks") and not league:
         out["decks"] = [d["name"] if isinstance(d, dict) else d for d in checked["decks"]]
@@ -206,6 +220,9 @@ def _print_summary(stats):
              " with decks %s" % ", ".join(stats["decks"]) if stats.get("decks") else "",
              stats["bots"], stats["games"], stats["actions"], stats["seconds"]))
     print("  %.1f games/s, %.0f actions/s on one core" % (stats["games_per_s"], stats["actions_per_s"]))
+    if stats.get("engine_us_per_decision") is not None:
+        print("  engine %.1f us, bots %.1f us a decision"
+              % (stats["engine_us_per_decision"], stats["bot_us_per_decision"]))
     wins = [0] * stats["players"]
     for w in stats["winners"]:
         for s in w:
@@ -218,6 +235,8 @@ def _print_summary(stats):
               % (b["bot"], j + 1, b["wins"], stats["games"], 100 * b["rate"], 100 * b["ci95"][0], 100 * b["ci95"][1]))
     if stats.get("cpu_seconds") is not None:
         print("  %.1f s of CPU time" % stats["cpu_seconds"])
+    if stats.get("build"):
+        print("  build: %s" % stats["build"])
     if stats.get("search"):
         sr = stats["search"]
         print("  search bot: %s a decision, %d samples in all"
@@ -231,6 +250,9 @@ def cmd_sim(args):
     stats = run(args.game, players, args.games, args.seed, args.bots, args.variant or (), progress=not args.json,
                 decks=decks, league=getattr(args, "league", False), think_ms=getattr(args, "think_ms", 50),
                 playouts=getattr(args, "playouts", None), budget_s=getattr(args, "budget_s", None))
+    if getattr(args, "build", None):  # bench engine: which build was measured
+        from .compiled import describe
+        stats["build"] = describe()
     if args.json:
         print(json.dumps(stats))
     else:
@@ -248,6 +270,11 @@ def cmd_bench(args):
         import importlib
         module, func = BENCH_MODULES[args.what]
         return getattr(importlib.import_module("maester." + module), func)(args)
+    from . import compiled
+    if args.build == "both":
+        raise ValueError("--build both is for bench peers; bench engine measures one build: pure or compiled")
+    if args.build != compiled.label():  # the compiled build loads before the engine: measure in a process of its own
+        return compiled.bench_engine(args)
     return cmd_sim(args)
 
 
@@ -307,7 +334,10 @@ def register(sub):
                                    "shape of `maester sim --json`). hil: taps laid on a `maester sim-board` process, "
                                    "through the serial link, the table, the engine and its log, back to the LED "
                                    "strip; prints lost and duplicated taps and the percentiles of placed → strip "
-                                   "written, stage by stage.")
+                                   "written, stage by stage. peers: decisions per second of our four games beside "
+                                   "OpenSpiel's python_block_dominoes and C++ hearts, interleaved in one run (needs the "
+                                   "peers extra), with the ratios to the targets (5x dominoes, 0.5x hearts); "
+                                   "--build compiled|both adds the Cython build (`maester build-fast`).")
     p.add_argument("what", choices=("engine",) + tuple(BENCH_MODULES), help="what to measure")
     p.add_argument("--taps", type=int_range(1, 100000), default=1000, metavar="N",
                    help="hil: how many taps, 1 to 100000 (default %(default)s)")
@@ -315,5 +345,12 @@ def register(sub):
                    help="hil: the table profile (a B'Twixt one; default %(default)s, 4 readers)")
     p.add_argument("--game", dest="game", default="btwixt", choices=sorted(GAME_VARIANTS),
                    help="which game (default btwixt)")
+    p.add_argument("--build", choices=("pure", "compiled", "both"), default="pure",
+                   help="engine, peers: measure the pure-Python source (default), the Cython build of it made by "
+                        "`maester build-fast`, or (peers) both side by side")
+    p.add_argument("--seconds", type=seconds_arg(0.01, 600), default=1.0, metavar="S",
+                   help="peers: CPU seconds per measurement, whole games (default %(default)s)")
+    p.add_argument("--rounds", type=int_range(1, 1000), default=5, metavar="R",
+                   help="peers: interleaved rounds; each side's figure is its median round (default %(default)s)")
     _options(p, 500)
     p.set_defaults(func=cmd_bench)

@@ -1,0 +1,203 @@
+"""`maester bench peers`: our engine's speed beside OpenSpiel's, measured in one run on one core.
+
+The peers are OpenSpiel's `python_block_dominoes` (pure Python) and its C++ `hearts`, through
+`pyspiel` (the optional `peers` extra). Every side plays whole games with uniform random players:
+a peer samples each chance outcome by its probability and picks a legal action with a seeded RNG;
+ours are `maester sim`'s games with random bots (sim.run). Chance is inside the timed loop on both
+sides, and a decision is a player's action (chance outcomes are not counted).
+
+Time is the CPU time of the process that plays, so the helpers sharing a loaded machine cost us
+less than wall-clock time would; the sides still run one after another, in rounds (dominoes,
+hearts, each of our games, then again), each for --seconds, and the median round of each side is
+its figure, so what noise remains hits every side alike. Each of our builds plays in a process of
+its own (compiled.child), started before the first round: the pure-Python reference, and with
+--build compiled|both the Cython build of the same source (compiled.py).
+
+The targets (issue 16) apply to B'Twixt with 4 players, the game the issue measured: at least 5x
+the dominoes' rate and at least half of hearts'.
+"""
+
+import json
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+from . import compiled
+
+PEERS = (("python_block_dominoes", "OpenSpiel python_block_dominoes (Python)"),
+         ("hearts", "OpenSpiel hearts (C++)"))
+OURS = (("btwixt", 4, "B'Twixt"), ("intrigue", 4, "Intrigue"), ("oathbreaker", 6, "Oathbreaker"), ("lcg", 2, "LCG"))
+TARGET_GAME = "btwixt"
+TARGETS = {"python_block_dominoes": 5.0, "hearts": 0.5}
+SHORT = {"python_block_dominoes": "dominoes", "hearts": "hearts"}
+INSTALL_HINT = "pip install 'maester[peers]' (in a checkout: .venv/bin/pip install -e '.[peers]')"
+
+
+def load_pyspiel():
+    """pyspiel with OpenSpiel's Python games registered; ValueError (exit 2) when the extra is missing."""
+    try:
+        import pyspiel
+        from open_spiel.python import games  # noqa: F401  (registers python_block_dominoes)
+    except ImportError as e:
+        raise ValueError("bench peers needs OpenSpiel (%s): %s" % (e, INSTALL_HINT))
+    return pyspiel
+
+
+def play_peer(game, rng, seconds):
+    """Whole random games of an OpenSpiel game until `seconds` of CPU time have passed (the game in
+    progress is finished). Returns (decisions, games, cpu seconds)."""
+    decisions = games = 0
+    c0 = time.process_time()
+    while True:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                r = rng.random()
+                for action, p in state.chance_outcomes():
+                    r -= p
+                    if r < 0:
+                        break
+                state.apply_action(action)
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                decisions += 1
+        games += 1
+        cpu = time.process_time() - c0
+        if cpu >= seconds:
+            return decisions, games, cpu
+
+
+def serve():
+    """A build's worker: one JSON job a line on stdin (game, players, seed, seconds), one JSON answer
+    a line on stdout: decisions, games, cpu, and which build played them."""
+    from . import sim
+    for line in sys.stdin:
+        job = json.loads(line)
+        c0 = time.process_time()
+        out = sim.run(job["game"], job["players"], sim.MAX_GAMES, job["seed"], "random", budget_s=job["seconds"])
+        cpu = time.process_time() - c0
+        n, imported = compiled.loaded()
+        print(json.dumps({"decisions": out["actions"], "games": out["games"], "cpu": cpu, "build": compiled.label(),
+                          "describe": compiled.describe(), "compiled": n, "imported": imported}), flush=True)
+
+
+class Worker:
+    """A process playing our games under one build (see serve)."""
+
+    def __init__(self, build):
+        self.build = build
+        self.proc = subprocess.Popen(compiled.child("from maester.bench_peers import serve; serve()", build),
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def play(self, game, players, seed, seconds):
+        self.proc.stdin.write(json.dumps({"game": game, "players": players, "seed": seed, "seconds": seconds}) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the %s build's worker stopped (exit %s); its error is above"
+                               % (self.build, self.proc.wait()))
+        return json.loads(line)
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def measure(builds, seconds, rounds, seed, progress=None):
+    """Rates in decisions per CPU-second, each side measured `rounds` times, interleaved. Returns
+    the result object `--json` prints."""
+    pyspiel = load_pyspiel()
+    peers = {name: pyspiel.load_game(name) for name, _ in PEERS}
+    rngs = {name: random.Random(seed) for name, _ in PEERS}
+    workers = {}
+    try:
+        for b in builds:
+            workers[b] = Worker(b)
+        sides = [("peer", name) for name, _ in PEERS] + [(b, g) for b in builds for g, _, _ in OURS]
+        tally = {side: {"rates": [], "decisions": 0, "games": 0} for side in sides}
+        seeds = {side: seed for side in sides}
+        about = {}
+        for r in range(rounds):
+            for side in sides:
+                kind, name = side
+                if kind == "peer":
+                    decisions, games, cpu = play_peer(peers[name], rngs[name], seconds)
+                else:
+                    players = dict((g, p) for g, p, _ in OURS)[name]
+                    got = workers[kind].play(name, players, seeds[side], seconds)
+                    decisions, games, cpu = got["decisions"], got["games"], got["cpu"]
+                    seeds[side] += games  # the next round plays the games that follow
+                    about[kind] = got
+                t = tally[side]
+                t["rates"].append(decisions / cpu)
+                t["decisions"] += decisions
+                t["games"] += games
+            if progress:
+                progress("round %d/%d" % (r + 1, rounds))
+    finally:
+        for w in workers.values():
+            w.close()
+
+    def figures(side):
+        t = tally[side]
+        return {"rate": round(statistics.median(t["rates"]), 1), "rates": [round(x, 1) for x in t["rates"]],
+                "decisions": t["decisions"], "games": t["games"]}
+
+    out = {"unit": "decisions per CPU-second, one core, random play, chance included",
+           "seconds": seconds, "rounds": rounds, "seed": seed,
+           "peers": {name: figures(("peer", name)) for name, _ in PEERS},
+           "targets": {"game": TARGET_GAME, "players": dict((g, p) for g, p, _ in OURS)[TARGET_GAME],
+                       **{"vs_" + SHORT[n]: x for n, x in TARGETS.items()}},
+           "builds": {}, "pass": {}}
+    for b in builds:
+        games = {}
+        for g, players, _ in OURS:
+            f = figures((b, g))
+            f["players"] = players
+            for name, _ in PEERS:  # ratios of the rounded rates, so a reader can check them
+                f["vs_" + SHORT[name]] = round(f["rate"] / out["peers"][name]["rate"], 3)
+            games[g] = f
+        if about[b]["build"] != b or about[b]["imported"] != about[b]["compiled"]:
+            raise RuntimeError("the %s worker ran %s" % (b, about[b]["describe"]))
+        out["builds"][b] = {"describe": about[b]["describe"], "games": games}
+        out["pass"][b] = {"vs_" + SHORT[n]: games[TARGET_GAME]["vs_" + SHORT[n]] >= x for n, x in TARGETS.items()}
+    return out
+
+
+def report(out):
+    """The text `bench peers` prints."""
+    lines = ["Decisions per second of CPU time on one core, uniform random play, chance included; "
+             "%d interleaved rounds of %g s per side, median round (slowest-fastest)" % (out["rounds"], out["seconds"])]
+
+    def rate(f):
+        return "%9.0f /s  (%.0f-%.0f)" % (f["rate"], min(f["rates"]), max(f["rates"]))
+    for name, title in PEERS:
+        lines.append("  %-44s %s" % (title, rate(out["peers"][name])))
+    t = out["targets"]
+    for b, res in out["builds"].items():
+        lines.append("maester, %s build: %s" % (b, res["describe"]))
+        for g, players, title in OURS:
+            f = res["games"][g]
+            lines.append("  %-44s %s  %6.2fx dominoes  %5.2fx hearts"
+                         % ("%s %dp" % (title, players), rate(f), f["vs_dominoes"], f["vs_hearts"]))
+        ok = out["pass"][b]
+        lines.append("  targets (B'Twixt %dp): >= %gx dominoes: %s (%.2fx);  >= %gx hearts: %s (%.2fx)"
+                     % (t["players"], t["vs_dominoes"], "PASS" if ok["vs_dominoes"] else "FAIL",
+                        res["games"][t["game"]]["vs_dominoes"], t["vs_hearts"], "PASS" if ok["vs_hearts"] else "FAIL",
+                        res["games"][t["game"]]["vs_hearts"]))
+    return "\n".join(lines)
+
+
+def cmd_peers(args):
+    builds = ["pure", "compiled"] if args.build == "both" else [args.build]
+    load_pyspiel()  # refuse early, before any worker starts
+    if "compiled" in builds:
+        compiled.load_manifest()  # no build, or a stale one: exit 2 with the reason
+    tty = sys.stderr.isatty() and not args.json
+    out = measure(builds, args.seconds, args.rounds, args.seed,
+                  progress=(lambda s: print("\r" + s, end="", file=sys.stderr, flush=True)) if tty else None)
+    if tty:
+        print("\r" + " " * 20 + "\r", end="", file=sys.stderr)
+    print(json.dumps(out) if args.json else report(out))

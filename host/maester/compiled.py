@@ -1,0 +1,258 @@
+"""The optional compiled build: the engine, the bots and the games' rules compiled by Cython.
+
+`maester build-fast` (needs the `fast` extra: `pip install 'maester[fast]'` and a C compiler) runs
+Cython 3 over the unchanged .py source of the hot modules (MODULES) and puts the extension modules
+in $MAESTER_HOME/compiled, with a manifest holding the SHA-256 of each source file it compiled.
+Nothing imports them unless asked: `maester bench engine --build compiled` and `maester bench peers
+--build compiled|both` run their measurement in a process that calls `activate()` before anything
+of the engine is imported. Everything else, the tests included, runs the pure-Python source, which
+stays the reference.
+
+`activate()` refuses a stale build (a source changed, was removed or the build is for another
+Python) with a ValueError naming what changed: a compiled module is never used in place of source
+it was not built from.
+"""
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent  # host/maester
+INSTALL_HINT = "pip install 'maester[fast]' (in a checkout: .venv/bin/pip install -e '.[fast]')"
+# Modules that shape the game but play no part in the rules: pages, the table's taps, text, deck files.
+SKIP = {"web", "table", "text", "decks"}
+# Compile without changing what the code means: annotations stay hints (Cython would otherwise
+# make a `float` annotation a C double), functions stay introspectable like Python's.
+DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
+
+
+def build_dir():
+    from .cardsdb import maester_home
+    return maester_home() / "compiled"
+
+
+def module_names():
+    """The modules the build compiles: the engine's core and chance, the bots, and every module of
+    each game's package except its web page, table, text and deck-file code."""
+    names = ["maester.engine.core", "maester.engine.chance", "maester.bots"]
+    for pkg in sorted(p for p in (PACKAGE / "games").iterdir() if (p / "__init__.py").is_file()):
+        for src in sorted(pkg.glob("*.py")):
+            if src.stem not in SKIP:
+                names.append("maester.games.%s%s" % (pkg.name, "" if src.stem == "__init__" else "." + src.stem))
+    return names
+
+
+def source_of(name):
+    """The .py file of module `name` (a package's __init__.py)."""
+    rel = Path(*name.split(".")[1:])
+    path = PACKAGE / rel / "__init__.py"
+    return path if path.is_file() else PACKAGE / rel.with_suffix(".py")
+
+
+def _sha256(path):
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _abi():
+    return sysconfig.get_config_var("EXT_SUFFIX")
+
+
+def build(names=None, out=None, progress=print):
+    """Compile `names` (default: module_names()) into `out` (default: build_dir()), replacing any
+    build there only once the new one is complete. Returns the manifest. Raises ValueError when
+    Cython is missing, RuntimeError with the compiler's words when a module does not compile."""
+    try:
+        from Cython import __version__ as cython_version
+        from Cython.Build import cythonize
+    except ImportError:
+        raise ValueError("Cython is missing: %s" % INSTALL_HINT)
+    from setuptools import Distribution, Extension
+
+    names = list(names or module_names())
+    out = Path(out or build_dir())
+    out.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=".building-", dir=out.parent))
+    modules = {}
+    t0 = time.perf_counter()
+    try:
+        for i, name in enumerate(names, 1):
+            t1 = time.perf_counter()
+            src = source_of(name)
+            digest = _sha256(src)  # hashed before compiling: an edit during the build makes it stale, not wrong
+            # No debug info: it doubles the compile time and the module's size, and nobody steps through
+            # generated C.
+            ext = Extension(name, [str(src)], extra_compile_args=[] if os.name == "nt" else ["-g0"])
+            try:
+                exts = cythonize([ext], compiler_directives=DIRECTIVES, build_dir=str(work / "c"), quiet=True,
+                                 force=True)
+                dist = Distribution({"ext_modules": exts, "script_name": "maester build-fast"})
+                cmd = dist.get_command_obj("build_ext")
+                cmd.build_lib, cmd.build_temp = str(work / "lib"), str(work / "tmp")
+                cmd.ensure_finalized()
+                cmd.run()
+            except (Exception, SystemExit) as e:  # Cython and distutils report failures as either
+                raise RuntimeError("%s does not compile: %s" % (src.relative_to(PACKAGE.parent), e))
+            so = cmd.get_ext_fullpath(name)
+            modules[name] = {"source": str(src.relative_to(PACKAGE.parent)), "sha256": digest,
+                             "so": str(Path(so).relative_to(work / "lib")), "package": src.name == "__init__.py"}
+            progress("[%d/%d] %s (%.1f s)" % (i, len(names), name, time.perf_counter() - t1))
+        manifest = {"python": sys.version.split()[0], "abi": _abi(), "cython": cython_version,
+                    "directives": DIRECTIVES, "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                    "build_seconds": round(time.perf_counter() - t0, 1), "modules": modules}
+        (work / "lib" / "manifest.json").write_text(json.dumps(manifest, indent=1))
+        old = out.with_name(out.name + ".old")
+        shutil.rmtree(old, ignore_errors=True)
+        if out.exists():
+            out.rename(old)
+        (work / "lib").rename(out)
+        shutil.rmtree(old, ignore_errors=True)
+        return manifest
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def load_manifest(where=None):
+    """The build's manifest, checked against the source. Raises ValueError when there is no build,
+    or it is stale: the reason names each module whose source changed or went away."""
+    where = Path(where or build_dir())
+    try:
+        manifest = json.loads((where / "manifest.json").read_text())
+    except FileNotFoundError:
+        raise ValueError("no compiled build in %s: run `maester build-fast` first (needs %s)" % (where, INSTALL_HINT))
+    except ValueError:
+        raise ValueError("%s/manifest.json is damaged: run `maester build-fast` again" % where)
+    if manifest.get("abi") != _abi():
+        raise ValueError("the compiled build in %s is for another Python (%s, this is %s): run `maester build-fast` "
+                         "again" % (where, manifest.get("abi"), _abi()))
+    stale = []
+    for name, m in sorted(manifest["modules"].items()):
+        src = PACKAGE.parent / m["source"]
+        if not src.is_file():
+            stale.append("%s (source gone)" % m["source"])
+        elif _sha256(src) != m["sha256"]:
+            stale.append(m["source"])
+        elif not (where / m["so"]).is_file():
+            stale.append("%s (compiled module missing)" % m["source"])
+    if stale:
+        raise ValueError("the compiled build is stale, its source changed since it was built: %s. Run `maester "
+                         "build-fast` again" % ", ".join(stale))
+    return manifest
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    """Finds the compiled build's modules; every other import goes on to the usual finders."""
+
+    def __init__(self, where, modules):
+        self.where, self.modules = where, modules
+
+    def find_spec(self, fullname, path=None, target=None):
+        m = self.modules.get(fullname)
+        if m is None:
+            return None
+        search = [str((PACKAGE.parent / m["source"]).parent)] if m["package"] else None
+        return importlib.util.spec_from_file_location(fullname, self.where / m["so"],
+                                                      submodule_search_locations=search)
+
+
+_active = None  # the manifest of the build in use, once activate() ran
+
+
+def activate(where=None):
+    """Use the compiled build for the rest of this process. Must run before any compiled module is
+    imported (RuntimeError otherwise: half a build would measure nothing meaningful). Raises
+    ValueError as load_manifest does. Returns the manifest."""
+    global _active
+    where = Path(where or build_dir())
+    manifest = load_manifest(where)
+    early = sorted(n for n in manifest["modules"] if n in sys.modules)
+    if early:
+        raise RuntimeError("activate() came after importing %s" % ", ".join(early))
+    sys.meta_path.insert(0, _Finder(where, manifest["modules"]))
+    _active = manifest
+    return manifest
+
+
+def loaded():
+    """(how many of the active build's modules this process imported compiled, how many it imported
+    at all): equal when the finder took every one. (0, 0) under the pure build."""
+    if _active is None:
+        return 0, 0
+    mods = [sys.modules[name] for name in _active["modules"] if name in sys.modules]
+    ext = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    return sum(1 for m in mods if str(getattr(m, "__file__", "")).endswith(ext)), len(mods)
+
+
+def label():
+    """Which build this process runs: "pure" or "compiled"."""
+    return "pure" if _active is None else "compiled"
+
+
+def describe():
+    """One line on the build in use, for a bench's output."""
+    if _active is None:
+        return "pure Python (the reference)"
+    n, imported = loaded()
+    return "Cython %s, built %s; %d of the %d modules imported here are compiled" % (
+        _active["cython"], _active["built"], n, imported)
+
+
+def child(argv, build):
+    """Popen arguments for a Python process like this one that activates `build` ("pure" or
+    "compiled") and then runs `python -c` code `argv` (a string)."""
+    pre = "import maester.compiled as _c; _c.activate()\n" if build == "compiled" else ""
+    return [sys.executable, "-c", pre + argv]
+
+
+def bench_engine(args):
+    """`maester bench engine --build compiled`: the same bench in a process that loads the compiled
+    build before the engine. Checks the build first so a stale one is refused here, exit 2."""
+    load_manifest()
+    fields = {k: v for k, v in vars(args).items() if not callable(v)}
+    code = ("import json, sys\nfrom argparse import Namespace\nfrom maester import sim\n"
+            "try:\n    sys.exit(sim.cmd_bench(Namespace(**json.loads(sys.argv[1]))) or 0)\n"
+            "except ValueError as e:\n    print('maester: %s' % e, file=sys.stderr)\n    sys.exit(2)\n")
+    return subprocess.run(child(code, "compiled") + [json.dumps(fields)]).returncode
+
+
+def cmd_build(args):
+    names = module_names()
+    if args.module:
+        unknown = [m for m in args.module if m not in names]
+        if unknown:
+            raise ValueError("--module: %s not among the modules the build compiles: %s"
+                             % (", ".join(unknown), ", ".join(names)))
+        names = args.module
+    out = build_dir()
+    print("compiling %d modules with Cython into %s" % (len(names), out), file=sys.stderr)
+    try:
+        manifest = build(names, out, progress=lambda line: print(line, file=sys.stderr, flush=True))
+    except RuntimeError as e:
+        print("maester: %s" % e, file=sys.stderr)
+        return 1
+    print("built %d modules in %.1f s; measure with `maester bench peers --build both`"
+          % (len(manifest["modules"]), manifest["build_seconds"]))
+    return 0
+
+
+def register(sub):
+    p = sub.add_parser(
+        "build-fast", help="compile the engine, bots and rules with Cython (optional; bench --build compiled)",
+        description="Compile the engine's core and chance, the bots and each game's rule modules with Cython 3, "
+                    "from the same .py source, into $MAESTER_HOME/compiled. Optional: needs a C compiler and the "
+                    "`fast` extra: %s. The build is used only by `maester bench engine --build compiled` and "
+                    "`maester bench peers --build compiled|both`; everything else, tests included, runs the "
+                    "Python source. A build whose source changed since is refused, never used. Prints a line "
+                    "per module. Example: maester build-fast && maester bench peers --build both" % INSTALL_HINT)
+    p.add_argument("--module", action="append", metavar="NAME",
+                   help="compile only this module (repeat for more), e.g. maester.engine.chance (default: all)")
+    p.set_defaults(func=cmd_build)
