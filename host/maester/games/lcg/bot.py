@@ -217,8 +217,9 @@ class HeuristicBot(HeuristicBase):
                        and not (c[0] == "action" and uses.get("%s/%d" % (c[1], c[2]), 0) >= cap)]
             base = evaluate(det, me) + MARGIN
         best, score = None, base
-        for c in options:
-            s = copy_state(det)
+        last = len(options) - 1
+        for i, c in enumerate(options):
+            s = det if i == last else copy_state(det)  # the sample itself serves the last choice
             anchor = s["stack"][-1] if s["stack"] else None
             uid = s["g"].get("uid", 0) + 1  # the ability step this choice starts (action, response)
             if not self._apply(s, me, ask["id"], c):
@@ -254,10 +255,13 @@ class HeuristicBot(HeuristicBase):
             if seat == me and ask["kind"] == "target" and depth == 0 and len(choices) > 1:
                 best = None
                 idx = next((i for i, x in enumerate(s["stack"]) if x is watch[1]), None)
-                for c in self._some_targets(s, me, choices):
-                    t = copy_state(s)
+                targets = self._some_targets(s, me, choices)
+                for k, c in enumerate(targets):
+                    # The last target is tried on `s` itself: a rejected choice leaves it as it
+                    # was, for the evaluation below.
+                    t = s if k == len(targets) - 1 else copy_state(s)
                     # the copy's own object for a watched step (a uid is the same in the copy)
-                    w = watch if idx is None else ("step", t["stack"][idx])
+                    w = watch if idx is None or t is s else ("step", t["stack"][idx])
                     if self._apply(t, me, ask["id"], c):
                         v = self._finish(t, me, w, 1, budget)
                         best = v if best is None else max(best, v)
