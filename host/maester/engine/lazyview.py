@@ -1,0 +1,88 @@
+"""A seat's view for bots in the same process, computed only as far as the bot reads it.
+
+`LazyView(state, viewer)` is a read-only mapping equal, key by key, to `core.view(state, viewer)`;
+it only puts off the work. A bot that answers from its ask alone (one legal choice, or an ask its
+rules do not weigh) then pays nothing for a view, and one that reads a few keys pays for those.
+
+Nothing here decides what a viewer may see: every value comes from the same functions as the full
+view. A game that splits its view into fields (`view_keys(state, viewer)`, the keys the viewer
+gets, and `view_field(state, viewer, key)`, one of them) is computed one key at a time; for any
+other game the first key read builds the game's whole view once. The engine's own keys (the asks,
+filtered for the viewer, `over` and `result`) are computed apart from the game's view.
+"""
+
+from collections.abc import Mapping
+
+from . import core
+
+_ENGINE_KEYS = ("asks", "over", "result")
+
+
+def asks_for_viewer(state, viewer):
+    """The open asks as `viewer` may see them: whole for its own (and for the referee), else who is
+    asked and the public words only. (The same filter as core.view; tests check they agree.)"""
+    out = []
+    for a in state["asks"]:
+        if viewer == core.REFEREE or a["seat"] == viewer:
+            out.append(a)
+        else:
+            out.append({"id": a["id"], "seat": a["seat"], "kind": a["kind"], "public": a.get("public", "")})
+    return out
+
+
+class LazyView(Mapping):
+    __slots__ = ("_state", "_viewer", "_game", "_got", "_keys", "_whole")
+
+    def __init__(self, state, viewer):
+        self._state = state
+        self._viewer = viewer
+        self._game = core.GAMES[state["game"]]
+        self._got = {}
+        self._keys = None
+        self._whole = None
+
+    def _game_keys(self):
+        if self._keys is None:
+            game = self._game
+            if hasattr(game, "view_keys"):
+                self._keys = tuple(game.view_keys(self._state, self._viewer))
+            else:
+                self._keys = tuple(self._whole_view())
+        return self._keys
+
+    def _whole_view(self):
+        if self._whole is None:
+            self._whole = self._game.view(self._state, self._viewer)
+        return self._whole
+
+    def __getitem__(self, key):
+        got = self._got
+        if key in got:
+            return got[key]
+        state = self._state
+        if key == "asks":
+            value = asks_for_viewer(state, self._viewer)
+        elif key == "over":
+            value = state["over"]
+        elif key == "result":
+            value = state["result"] if state["over"] else None
+        elif hasattr(self._game, "view_field"):
+            if key not in self._game_keys():
+                raise KeyError(key)
+            value = self._game.view_field(state, self._viewer, key)
+        else:
+            value = self._whole_view()[key]  # a KeyError here is the full view's too
+        got[key] = value
+        return value
+
+    def __iter__(self):
+        return iter(self._game_keys() + tuple(k for k in _ENGINE_KEYS if k not in self._game_keys()))
+
+    def __len__(self):
+        return len(set(self._game_keys()) | set(_ENGINE_KEYS))
+
+    def __contains__(self, key):
+        return key in _ENGINE_KEYS or key in self._game_keys()
+
+    def __repr__(self):
+        return "LazyView(%r, read: %s)" % (self._viewer, ", ".join(sorted(self._got)) or "nothing yet")
