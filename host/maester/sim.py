@@ -1,5 +1,6 @@
 """Whole games played by bots: `maester sim` for statistics and `maester bench engine` for speed."""
 
+import argparse
 import json
 import os
 import sys
@@ -144,12 +145,41 @@ def wilson(k, n, z=1.96):
     return max(0.0, mid - half), min(1.0, mid + half)
 
 
+class GameFailed(RuntimeError):
+    """A game raised an exception: the message names the game and its seed (to replay it alone with
+    `maester sim --games 1 --seed S`); args[1] is the traceback where it failed, in a worker or here."""
+
+    def __str__(self):
+        return self.args[0]
+
+
+def _play_task(task):
+    """One game of a run, in whichever process plays it: the figures run() gathers from it.
+    `task` is (index, game, config, seed, bot kinds by seat, think_ms, playouts)."""
+    i, game, cfg, seed, seat_kinds, think_ms, playouts = task
+    try:
+        made, timing = [], {}
+        cpu0 = time.process_time()
+        state, actions = play_one(game, cfg, seed, seat_kinds, think_ms=think_ms, playouts=playouts,
+                                  bots_out=made, timing=timing)
+        return {"actions": actions, "rounds": state["result"].get("rounds"), "winners": state["result"]["winners"],
+                "samples": sum(getattr(b, "samples", 0) for b in made), "cpu_s": time.process_time() - cpu0,
+                "bot_s": timing["bot_s"], "engine_s": timing["engine_s"]}
+    except Exception as e:
+        import traceback
+        raise GameFailed("game %d (seed %d) failed: %s: %s" % (i + 1, seed, type(e).__name__, e),
+                         traceback.format_exc()) from None
+
+
 def run(game, players, games, seed, bots="random", variants=(), progress=False, decks=None, league=False,
-        think_ms=50, playouts=None, budget_s=None):
+        think_ms=50, playouts=None, budget_s=None, jobs=1):
     """Play `games` games; return the figures `sim` and `bench` print. `bots`: one kind, or kinds
     seat by seat ("heuristic,random"). `league` (LCG joust, two bot kinds): game i follows
-    league_game, and the figures count each --bots entry's wins. `budget_s` stops after the game
-    that passes that many seconds of the process's CPU time."""
+    league_game, and the figures count each --bots entry's wins. `jobs`: worker processes playing
+    whole games (1: here, one after another); game i always has seed+i and the figures are gathered
+    in game order, so everything but the timings is the same for any `jobs`. `budget_s` stops after
+    the first game (in game order) at which the games' CPU time, summed, passes that many seconds;
+    games still under way in other workers then are dropped. Raises GameFailed if a game raises."""
     kinds = parse_bots(bots)
     config = {"players": players, "variants": list(variants)}
     if decks:
@@ -160,53 +190,64 @@ def run(game, players, games, seed, bots="random", variants=(), progress=False, 
         if decks:
             raise ValueError("--league plays every starter deck against every one: leave out --decks")
     checked = core.get_game(game).check_config(config)  # fail early on bad input, before the clock starts
-    rounds, winners, actions = [], [], 0
+    orders = {}  # league: game i's --bots index at each seat
+
+    def tasks():
+        for i in range(games):
+            cfg, seat_kinds = config, kinds
+            if league:
+                d, seat_kinds, orders[i] = league_game(i, kinds, deck_names(game))
+                cfg = dict(config, decks=d)
+            yield i, game, cfg, seed + i, seat_kinds, think_ms, playouts
+
+    workers = max(1, min(jobs, games))
+    if workers == 1:
+        results = (_play_task(t) for t in tasks())
+    else:
+        from .parallel import ordered  # multiprocessing only when asked for: start-up stays short
+        results = ordered(_play_task, tasks(), workers)
+    rounds, winners = [], []
     by_bot = [0] * len(kinds)
-    samples = played = 0
-    timing = {}
+    sums = dict.fromkeys(("actions", "samples", "cpu_s", "bot_s", "engine_s"), 0)
     start = time.perf_counter()
-    cpu0 = time.process_time()
-    for i in range(games):
-        cfg, seat_kinds, order = config, kinds, None
-        if league:
-            d, seat_kinds, order = league_game(i, kinds, deck_names(game))
-            cfg = dict(config, decks=d)
-        made = []
-        state, acts = play_one(game, cfg, seed + i, seat_kinds, think_ms=think_ms, playouts=playouts, bots_out=made,
-                               timing=timing)
-        samples += sum(getattr(b, "samples", 0) for b in made)
-        played += 1
-        actions += acts
-        rounds.append(state["result"].get("rounds"))
-        winners.append(state["result"]["winners"])
-        if league:
-            for s in state["result"]["winners"]:
-                by_bot[order[s]] += 1
-        if budget_s is not None and time.process_time() - cpu0 >= budget_s:
-            break
-        if progress and sys.stderr.isatty() and (i + 1) % max(1, games // 50) == 0:
-            print("\r%d/%d games" % (i + 1, games), end="", file=sys.stderr, flush=True)
+    try:
+        for i, r in enumerate(results):
+            for k in sums:
+                sums[k] += r[k]
+            rounds.append(r["rounds"])
+            winners.append(r["winners"])
+            if league:
+                order = orders.pop(i)
+                for s in r["winners"]:
+                    by_bot[order[s]] += 1
+            if budget_s is not None and sums["cpu_s"] >= budget_s:
+                break
+            if progress and sys.stderr.isatty() and (i + 1) % max(1, games // 50) == 0:
+                print("\r%d/%d games" % (i + 1, games), end="", file=sys.stderr, flush=True)
+    finally:
+        if hasattr(results, "close"):
+            results.close()  # stops the workers if the loop ended early
+        if progress and sys.stderr.isatty():
+            print("\r" + " " * 30 + "\r", end="", file=sys.stderr)
     seconds = time.perf_counter() - start
-    if progress and sys.stderr.isatty():
-        print("\r" + " " * 30 + "\r", end="", file=sys.stderr)
-    games = played
-    cpu = time.process_time() - cpu0
+    games, actions = len(winners), sums["actions"]
     out = {
         "game": game, "players": players, "variants": sorted(variants), "bots": bots, "seed": seed,
-        "games": games, "actions": actions, "seconds": round(seconds, 4),
+        "games": games, "actions": actions, "jobs": workers, "seconds": round(seconds, 4),
+        # wall time: with jobs > 1, the games played side by side
         "games_per_s": round(games / seconds, 1) if seconds else None,
         "actions_per_s": round(actions / seconds, 1) if seconds else None,
         "rounds_per_game": rounds, "winners": winners,
         # where a decision's time goes: core.apply, and the bots' choosing (views they build included)
-        "engine_us_per_decision": round(1e6 * timing["engine_s"] / actions, 2) if actions else None,
-        "bot_us_per_decision": round(1e6 * timing["bot_s"] / actions, 2) if actions else None,
+        "engine_us_per_decision": round(1e6 * sums["engine_s"] / actions, 2) if actions else None,
+        "bot_us_per_decision": round(1e6 * sums["bot_s"] / actions, 2) if actions else None,
     }
     if checked.get("decks") and not league:
         out["decks"] = [d["name"] if isinstance(d, dict) else d for d in checked["decks"]]
     if budget_s is not None or "search" in kinds:
-        out["cpu_seconds"] = round(cpu, 2)
+        out["cpu_seconds"] = round(sums["cpu_s"], 2)  # the games' own, summed over the workers
     if "search" in kinds:
-        out["search"] = {"think_ms": None if playouts else think_ms, "playouts": playouts, "samples": samples}
+        out["search"] = {"think_ms": None if playouts else think_ms, "playouts": playouts, "samples": sums["samples"]}
     if league:
         out["league"] = [{"bot": kinds[j], "wins": by_bot[j], "rate": round(by_bot[j] / games, 4),
                           "ci95": [round(x, 4) for x in wilson(by_bot[j], games)]} for j in range(len(kinds))]
@@ -219,7 +260,9 @@ def _print_summary(stats):
              " (%s)" % ", ".join(stats["variants"]) if stats["variants"] else "",
              " with decks %s" % ", ".join(stats["decks"]) if stats.get("decks") else "",
              stats["bots"], stats["games"], stats["actions"], stats["seconds"]))
-    print("  %.1f games/s, %.0f actions/s on one core" % (stats["games_per_s"], stats["actions_per_s"]))
+    print("  %.1f games/s, %.0f actions/s %s" % (
+        stats["games_per_s"], stats["actions_per_s"],
+        "on one core" if stats.get("jobs", 1) == 1 else "in wall time, %d worker processes" % stats["jobs"]))
     if stats.get("engine_us_per_decision") is not None:
         print("  engine %.1f us, bots %.1f us a decision"
               % (stats["engine_us_per_decision"], stats["bot_us_per_decision"]))
@@ -247,9 +290,18 @@ def cmd_sim(args):
     players, decks = players_and_decks(args.game, args.players, args.decks)
     if "search" in parse_bots(args.bots) and args.game != "lcg":
         raise ValueError("--bots search: the search bot plays the LCG only")
-    stats = run(args.game, players, args.games, args.seed, args.bots, args.variant or (), progress=not args.json,
-                decks=decks, league=getattr(args, "league", False), think_ms=getattr(args, "think_ms", 50),
-                playouts=getattr(args, "playouts", None), budget_s=getattr(args, "budget_s", None))
+    try:
+        stats = run(args.game, players, args.games, args.seed, args.bots, args.variant or (), progress=not args.json,
+                    decks=decks, league=getattr(args, "league", False), think_ms=getattr(args, "think_ms", 50),
+                    playouts=getattr(args, "playouts", None), budget_s=getattr(args, "budget_s", None),
+                    jobs=getattr(args, "jobs", 1))
+    except GameFailed as e:
+        print(e.args[1], end="", file=sys.stderr)  # the traceback, from the worker that played it
+        print("maester: %s" % e, file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:  # the workers are stopped by now (run closes its pool on the way out)
+        print("\nmaester: interrupted; no figures printed", file=sys.stderr)
+        return 130
     if getattr(args, "build", None):  # bench engine: which build was measured
         from .compiled import describe
         stats["build"] = describe()
@@ -283,6 +335,31 @@ MAX_GAMES = 1000000
 DECKS = ("stark", "lannister", "baratheon", "targaryen")  # the Core Set's starter decks, for --help
 
 
+MAX_JOBS = 256
+
+
+def _cores():
+    try:
+        return len(os.sched_getaffinity(0)) or 1  # the cores this process may use
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def jobs_arg(text):
+    """--jobs: a whole number of worker processes, 1 to MAX_JOBS; 0 or "auto": one per core."""
+    if str(text).strip().lower() == "auto":
+        return _cores()
+    try:
+        n = int_range(0, MAX_JOBS)(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError("%r is not a number of worker processes: give a whole number from 1 "
+                                         "to %d, or 0 or auto for one per core" % (text, MAX_JOBS)) from None
+    return n or _cores()
+
+
+jobs_arg.__name__ = "jobs"
+
+
 def _options(p, games):
     """The options `sim` and `bench` share; numbers out of range are refused while parsing."""
     names = {"btwixt": "B'Twixt", "intrigue": "Intrigue", "oathbreaker": "Oathbreaker", "lcg": "LCG"}
@@ -305,9 +382,15 @@ def _options(p, games):
                    help="LCG joust, --bots A,B: game i plays deck pairing (i//2) mod 16 (every starter deck "
                         "against every one, both seats), the bots swapping seats every game; prints each bot's "
                         "win rate with a 95%% interval")
-    p.add_argument("--budget-s", type=float, metavar="S",
-                   help="stop after the game that passes S seconds of this process's CPU time (one core; "
-                        "the count played is reported)")
+    p.add_argument("--jobs", type=jobs_arg, default=1, metavar="N",
+                   help="worker processes playing whole games side by side, 1 to %d, or 0 or auto: one per "
+                        "core (%d here) (default 1: in this process). Game i has seed+i whatever N is, so "
+                        "every figure but the timings is the same for any N; games/s and actions/s then "
+                        "count wall time, the us a decision figures each game's own time" % (MAX_JOBS, _cores()))
+    p.add_argument("--budget-s", type=seconds_arg(0.001, None), metavar="S",
+                   help="stop after the first game (in game order) at which the games' CPU time, summed "
+                        "over all workers, passes S seconds; games still under way then are dropped (the "
+                        "count played is reported)")
     p.add_argument("--variant", action="append", metavar="V",
                    help="a variant; repeat to combine. %s" % "; ".join(
                        "%s: %s" % (names[g], ", ".join(v)) for g, v in sorted(GAME_VARIANTS.items())))
