@@ -150,30 +150,60 @@ class Intrigue(Game):
 
     def view(self, state, viewer):
         g = state["g"]
-        n = g["n"]
-        out = {
-            "game": self.name, "players": n, "round": g["round"], "rounds": g["rounds"],
-            "starter": g["starter"], "turn": g["turn"], "court": copy_court(g["court"]),
-            "hand_sizes": [len(h) for h in g["hands"]], "out": list(g["out"]), "last": g["last"],
-            "start_card": g["start_card"], "box": len(g["box"]),
-            "penalties": list(g["penalties"]), "throne_counts": [len(t) for t in g["thrones"]],
-            "throne_deck": len(g["throne_deck"]), "history": [{k: list(v) if isinstance(v, list) else v for k, v in h.items()} for h in g["history"]],
-            "settings": {k: state["config"][k] for k in SETTINGS},
-        }
+        return {k: _FIELDS[k](state, g, viewer) for k in self.view_keys(state, viewer)}
+
+    # The view is a table of fields so that a bot's LazyView (engine/lazyview.py) computes only
+    # the ones it reads. Which fields a viewer gets is decided here and nowhere else.
+    def view_keys(self, state, viewer):
+        keys = list(_SHARED)
         if state["over"] or viewer == REFEREE:
-            out["thrones"] = [list(t) for t in g["thrones"]]
-        if viewer == REFEREE:
-            out["hands"] = [list(h) for h in g["hands"]]
-            out["box_cards"] = list(g["box"])
-            out["throne_deck_order"] = list(g["throne_deck"])
-        elif viewer != PUBLIC:
-            out["seat"] = viewer
-            out["hand"] = list(g["hands"][viewer])
-            out["my_thrones"] = list(g["thrones"][viewer])
-        return out
+            keys.append("thrones")
+        keys += _REFEREE if viewer == REFEREE else () if viewer == PUBLIC else _SEAT
+        return keys
+
+    def view_field(self, state, viewer, key):
+        if key not in self.view_keys(state, viewer):
+            raise KeyError(key)
+        return _FIELDS[key](state, state["g"], viewer)
 
     def describe_choice(self, state, ask, choice, viewer=None):
         return describe(state["g"], choice)
+
+
+_FIELDS = {  # key -> fn(state, g, viewer)
+    "game": lambda state, g, v: "intrigue",
+    "players": lambda state, g, v: g["n"],
+    "round": lambda state, g, v: g["round"],
+    "rounds": lambda state, g, v: g["rounds"],
+    "starter": lambda state, g, v: g["starter"],
+    "turn": lambda state, g, v: g["turn"],
+    "court": lambda state, g, v: copy_court(g["court"]),
+    "hand_sizes": lambda state, g, v: [len(h) for h in g["hands"]],
+    "out": lambda state, g, v: list(g["out"]),
+    "last": lambda state, g, v: g["last"],
+    "start_card": lambda state, g, v: g["start_card"],
+    "box": lambda state, g, v: len(g["box"]),
+    "penalties": lambda state, g, v: list(g["penalties"]),
+    "throne_counts": lambda state, g, v: [len(t) for t in g["thrones"]],
+    "throne_deck": lambda state, g, v: len(g["throne_deck"]),
+    "history": lambda state, g, v: [{k: list(x) if isinstance(x, list) else x for k, x in h.items()}
+                                    for h in g["history"]],
+    "settings": lambda state, g, v: {k: state["config"][k] for k in SETTINGS},
+    # once the game is over, or for the referee
+    "thrones": lambda state, g, v: [list(t) for t in g["thrones"]],
+    # the referee only
+    "hands": lambda state, g, v: [list(h) for h in g["hands"]],
+    "box_cards": lambda state, g, v: list(g["box"]),
+    "throne_deck_order": lambda state, g, v: list(g["throne_deck"]),
+    # a seat only, its own
+    "seat": lambda state, g, v: v,
+    "hand": lambda state, g, v: list(g["hands"][v]),
+    "my_thrones": lambda state, g, v: list(g["thrones"][v]),
+}
+_SHARED = ("game", "players", "round", "rounds", "starter", "turn", "court", "hand_sizes", "out", "last",
+           "start_card", "box", "penalties", "throne_counts", "throne_deck", "history", "settings")
+_REFEREE = ("hands", "box_cards", "throne_deck_order")
+_SEAT = ("seat", "hand", "my_thrones")
 
 
 def _check_settings(s, n, cards):
