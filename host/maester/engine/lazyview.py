@@ -6,8 +6,8 @@ rules do not weigh) then pays nothing for a view, and one that reads a few keys 
 
 Nothing here decides what a viewer may see: every value comes from the same functions as the full
 view. A game that splits its view into fields (`view_keys(state, viewer)`, the keys the viewer
-gets, and `view_field(state, viewer, key)`, one of them) is computed one key at a time; for any
-other game the first key read builds the game's whole view once. The engine's own keys (the asks,
+gets, and `VIEW_FIELDS`, each key's function of (state, state["g"], viewer)) is computed one key at
+a time; for any other game the first key read builds the game's whole view once. The engine's own keys (the asks,
 filtered for the viewer, `over` and `result`) are computed apart from the game's view.
 """
 
@@ -31,21 +31,21 @@ def asks_for_viewer(state, viewer):
 
 
 class LazyView(Mapping):
-    __slots__ = ("_state", "_viewer", "_game", "_got", "_keys", "_whole")
+    __slots__ = ("_state", "_viewer", "_game", "_fields", "_got", "_keys", "_whole")
 
     def __init__(self, state, viewer):
         self._state = state
         self._viewer = viewer
-        self._game = core.GAMES[state["game"]]
+        self._game = game = core.GAMES[state["game"]]
+        self._fields = getattr(game, "VIEW_FIELDS", None)
         self._got = {}
         self._keys = None
         self._whole = None
 
     def _game_keys(self):
         if self._keys is None:
-            game = self._game
-            if hasattr(game, "view_keys"):
-                self._keys = tuple(game.view_keys(self._state, self._viewer))
+            if self._fields is not None:
+                self._keys = tuple(self._game.view_keys(self._state, self._viewer))
             else:
                 self._keys = tuple(self._whole_view())
         return self._keys
@@ -60,23 +60,27 @@ class LazyView(Mapping):
         if key in got:
             return got[key]
         state = self._state
-        if key == "asks":
+        fields = self._fields
+        if fields is not None and key in fields:
+            if key not in self._game_keys():
+                raise KeyError(key)  # a field this viewer does not get
+            value = fields[key](state, state["g"], self._viewer)
+        elif key == "asks":
             value = asks_for_viewer(state, self._viewer)
         elif key == "over":
             value = state["over"]
         elif key == "result":
             value = state["result"] if state["over"] else None
-        elif hasattr(self._game, "view_field"):
-            if key not in self._game_keys():
-                raise KeyError(key)
-            value = self._game.view_field(state, self._viewer, key)
+        elif fields is not None:
+            raise KeyError(key)
         else:
             value = self._whole_view()[key]  # a KeyError here is the full view's too
         got[key] = value
         return value
 
     def __iter__(self):
-        return iter(self._game_keys() + tuple(k for k in _ENGINE_KEYS if k not in self._game_keys()))
+        keys = self._game_keys()
+        return iter(keys + tuple(k for k in _ENGINE_KEYS if k not in keys))
 
     def __len__(self):
         return len(set(self._game_keys()) | set(_ENGINE_KEYS))

@@ -150,21 +150,18 @@ class Intrigue(Game):
 
     def view(self, state, viewer):
         g = state["g"]
-        return {k: _FIELDS[k](state, g, viewer) for k in self.view_keys(state, viewer)}
+        fields = self.VIEW_FIELDS
+        return {k: fields[k](state, g, viewer) for k in self.view_keys(state, viewer)}
 
-    # The view is a table of fields so that a bot's LazyView (engine/lazyview.py) computes only
-    # the ones it reads. Which fields a viewer gets is decided here and nowhere else.
+    # The view is a table of fields (VIEW_FIELDS, set below) so that a bot's LazyView
+    # (engine/lazyview.py) computes only the ones it reads. Which fields a viewer gets is decided
+    # here and nowhere else.
     def view_keys(self, state, viewer):
         keys = list(_SHARED)
         if state["over"] or viewer == REFEREE:
             keys.append("thrones")
         keys += _REFEREE if viewer == REFEREE else () if viewer == PUBLIC else _SEAT
         return keys
-
-    def view_field(self, state, viewer, key):
-        if key not in self.view_keys(state, viewer):
-            raise KeyError(key)
-        return _FIELDS[key](state, state["g"], viewer)
 
     def describe_choice(self, state, ask, choice, viewer=None):
         return describe(state["g"], choice)
@@ -261,4 +258,5 @@ def choices_for_card(ask, inst):
     return [c for c in ask["choices"] if c[0] == "place" and c[1] == inst]
 
 
+Intrigue.VIEW_FIELDS = _FIELDS
 GAME = register(Intrigue())

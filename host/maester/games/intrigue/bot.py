@@ -46,10 +46,11 @@ class HeuristicBot(HeuristicBase):
         houses = self.houses
         # The cards this seat cannot see: everything not in the court and not in its hand.
         unseen = dict(self.totals)
-        for row in court["houses"]:
-            for h in row:
-                if h is not None:
-                    unseen[h] -= 1
+        for row, k in zip(court["houses"], court["count"]):
+            if not k:
+                break  # a row with no card has none above it either
+            for h in houses:
+                unseen[h] -= row.count(h)
         in_hand = dict.fromkeys(houses, 0)
         house = self.house
         for inst in view["hand"]:
@@ -61,9 +62,10 @@ class HeuristicBot(HeuristicBase):
         rivals = [sizes[s] for s in range(view["players"]) if s != seat and not out[s] and sizes[s]]
         trial = _Trials(court, C.open_spots(court), houses, in_hand)
         threat = {}  # the opponents' term, by the houses that would fit somewhere (a bit mask)
-        playable = {}  # (house played, fit mask) -> own cards left that would fit
-        scored = {}
+        by_outcome = {}  # (house played, fit mask, open places for its houses) -> score
+        scored = {}  # (house played, row, pos) -> score
         house_of = self._house  # every card of the hand is in it (filled above)
+        n = len(houses)
         best, best_score = [], float("-inf")
         for choice in ask["choices"]:
             h = house_of[choice[1]]
@@ -71,18 +73,19 @@ class HeuristicBot(HeuristicBase):
             score = scored.get(key)
             if score is None:
                 bases, fit, places = trial.after(h, choice[2], choice[3])
-                mine = playable.get((h, fit))
-                if mine is None:
+                outcome = (h, fit, bases + places)
+                score = by_outcome.get(outcome)
+                if score is None:
                     rest = trial.rest[h]
-                    mine = playable[h, fit] = sum(rest[i] for i in range(len(houses)) if fit >> i & 1)
-                score = 0.0
-                score += OWN_PLAYABLE * mine
-                score += OWN_PLACES * (bases + places)
-                t = threat.get(fit)
-                if t is None:
-                    q = sum(unseen[x] for i, x in enumerate(houses) if fit >> i & 1) / total_unseen
-                    t = threat[fit] = OPPONENT * sum(1 - (1 - q) ** k for k in rivals)
-                score -= t
+                    t = threat.get(fit)
+                    if t is None:
+                        q = sum(unseen[houses[i]] for i in range(n) if fit >> i & 1) / total_unseen
+                        t = threat[fit] = OPPONENT * sum(1 - (1 - q) ** k for k in rivals)
+                    score = 0.0
+                    score += OWN_PLAYABLE * sum(rest[i] for i in range(n) if fit >> i & 1)
+                    score += OWN_PLACES * (bases + places)
+                    score -= t
+                    by_outcome[outcome] = score
                 scored[key] = score
             if score > best_score + 1e-9:
                 best, best_score = [choice], score
@@ -100,20 +103,28 @@ class _Trials:
         self.court = court
         self.bit = bit = {h: 1 << i for i, h in enumerate(houses)}
         self.all = (1 << len(houses)) - 1
-        self.base = sum(1 for s in spots if s[2] is None)
-        self.upper = {(r, x): bit[a] | bit[b] for (r, x, a, b) in spots if a is not None}
-        self.contains = [0] * len(houses)  # house index -> open upper spots that take it
-        for m in self.upper.values():
-            for i in range(len(houses)):
-                if m >> i & 1:
-                    self.contains[i] += 1
+        self.base = 0
+        self.upper = upper = {}  # (row, pos) -> the mask of the two houses it rests on
+        masks = {}  # mask -> how many open upper spots have it
+        contains = [0] * len(houses)  # house index -> open upper spots that take it
+        index = {h: i for i, h in enumerate(houses)}
+        for r, x, a, b in spots:
+            if a is None:
+                self.base += 1
+                continue
+            m = upper[r, x] = bit[a] | bit[b]
+            masks[m] = masks.get(m, 0) + 1
+            contains[index[a]] += 1
+            if b != a:
+                contains[index[b]] += 1
+        self.contains = contains
         self.rest, self.kept, self.places = {}, {}, {}
         for h, k in in_hand.items():
             if k:
                 rest = [in_hand[x] - (x == h) for x in houses]
                 kept = sum(1 << i for i, n in enumerate(rest) if n)
                 self.rest[h], self.kept[h] = rest, kept
-                self.places[h] = sum(1 for m in self.upper.values() if m & kept)
+                self.places[h] = sum(n for m, n in masks.items() if m & kept)
 
     def after(self, house, row, pos):
         """(open base positions, the mask of houses some open spot would take, open upper spots

@@ -117,7 +117,7 @@ def legal_moves(court, hand, house_of):
         pos = by_house.get(h)
         if pos is None:
             pos = by_house[h] = [(r, x) for (r, x, a, b) in spots if a is None or a == h or b == h]
-        out.extend(["place", inst, r, x] for r, x in pos)
+        out += [["place", inst, r, x] for r, x in pos]
     return out
 
 
