@@ -11,6 +11,7 @@ with plain choices (done, pass, else the first choice) until a condition holds.
 import copy
 
 from harness import Harness
+from maester.engine import cardtables
 from maester.games.lcg import abilities as A
 from maester.games.lcg import model as M
 from maester.games.lcg.cards import card_table
@@ -233,6 +234,6 @@ def worded(t, kinds):
     from maester.games.lcg.text import describe_event
     mine = [e for e in t.events if e["e"] in kinds]
     for e in mine:
-        line = describe_event(t.g, e, PUBLIC, t.state["config"]["cards"])
+        line = describe_event(t.g, e, PUBLIC, cardtables.table(t.state))
         assert line and not line.startswith(e["e"].replace("_", " ").capitalize()), e
     return {e["e"] for e in mine}

@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from maester.engine import cardtables
 from maester.engine.session import Session
 from board_driver import TableGame, maester_cmd
 
@@ -65,7 +66,7 @@ def test_a_whole_game_on_a_board_process_ends_as_the_engine_alone(table_game, ga
 
 def test_cards_without_a_sticker_are_chosen_on_the_seat_pages(table_game):
     probe = table_game("btwixt", 3, 6, ["short"], enroll=False)
-    cards = probe.direct["config"]["cards"]
+    cards = cardtables.table(probe.direct)
     missing = set(cards["ally_instances"][::5]) | set(cards["standard_instances"][::6])
     probe.close()
     t = table_game("btwixt", 3, 6, ["short"], unenrolled=missing)

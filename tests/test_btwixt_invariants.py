@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from maester.engine import apply, new_game
+from maester.engine import apply, cardtables, new_game
 from maester.sim import play_one
 import playout
 from playout import digest, rejected_without_change
@@ -38,7 +38,7 @@ def allies_everywhere(g, state):
 
 def check_conservation(state):
     g = state["g"]
-    cards = state["config"]["cards"]
+    cards = cardtables.table(state)
     inf = influence_everywhere(g, state)
     expected = (cards["standard_instances"] + cards["event_instances"] + cards["leader_instances"])
     if not g["advanced"] and not g["kingsmoot"]:

@@ -3,13 +3,14 @@
 import pytest
 
 from btwixt_harness import Table
+from maester.engine import cardtables
 from maester.games.btwixt import flow
 from maester.games.btwixt import zones as Z
 
 
 def vanilla(t, value, used=()):
     """A simulation card with no ability and the given influence value, not yet used."""
-    for cid, rec in sorted(t.g["info"].items()):
+    for cid, rec in sorted(cardtables.get(t.g["table"])["info"].items()):
         if cid.startswith("sim-standard") and rec["value"] == value and cid + "#1" not in used:
             return cid + "#1"
     raise AssertionError("no vanilla card of value %d left" % value)
@@ -46,9 +47,9 @@ def test_cersei_wins_the_bid_15_to_12():
 def test_scoring_jon_beats_daenerys_on_his_other_council():
     # Olenna, Tyrion, Daenerys and Jon sit clockwise; councils 16, 20, 17 and 22 as in the example.
     t = Table(4, leaders=["olenna", "tyrion", "daenerys", "jon"])
-    sims = sorted((cid for cid in t.g["info"] if cid.startswith("sim-ally")),
-                  key=lambda c: t.g["info"][c]["power"])
-    power = {c: t.g["info"][c]["power"] for c in sims}
+    sims = sorted((cid for cid in cardtables.get(t.g["table"])["info"] if cid.startswith("sim-ally")),
+                  key=lambda c: cardtables.get(t.g["table"])["info"][c]["power"])
+    power = {c: cardtables.get(t.g["table"])["info"][c]["power"] for c in sims}
     pool = list(sims)
 
     def fill(council, target):
@@ -161,7 +162,7 @@ def test_sansa_stark_between_tied_strongest_allies_follows_pulling_the_strings()
     big, = vanillas(t, 9)
     t.council(0, "varys#1")
     t.council(3, "ser-ilyn-payne#1")
-    assert t.g["info"]["varys"]["power"] == t.g["info"]["ser-ilyn-payne"]["power"]
+    assert cardtables.get(t.g["table"])["info"]["varys"]["power"] == cardtables.get(t.g["table"])["info"]["ser-ilyn-payne"]["power"]
     t.hand(0, big); t.hand(1); t.hand(2); t.hand(3, "pulling-the-strings#1")
     t.current("sansa-stark#1")
     t.play(0, big); t.kneel(1); t.kneel(2); t.play(3, "pulling-the-strings#1"); t.kneel(0); t.kneel(3)
@@ -619,9 +620,9 @@ def test_advanced_hands_are_nine_plus_one_own_leader_card():
     t = Table(4, variants=["advanced"], leaders=LEADERS4)
     for seat, leader in enumerate(LEADERS4):
         hand = t.g["hands"][seat]
-        own = [c for c in hand if t.g["info"][c.split("#")[0]]["kind"] == "leader"]
+        own = [c for c in hand if cardtables.get(t.g["table"])["info"][c.split("#")[0]]["kind"] == "leader"]
         assert len(hand) == 10 and len(own) == 1
-        assert t.g["info"][own[0].split("#")[0]]["leader"] == leader
+        assert cardtables.get(t.g["table"])["info"][own[0].split("#")[0]]["leader"] == leader
 
 
 def test_leader_cards_are_removed_instead_of_discarded():

@@ -11,6 +11,7 @@ import pytest
 
 from maester import cardsdb, cli, engine
 from maester import cardsdb_check as check
+from maester.engine import cardtables
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = json.loads((ROOT / "cards_db" / "btwixt" / "cards.json").read_text())
@@ -221,7 +222,7 @@ def test_add_enrolls_a_card_that_replaces_simulation_filler(kind, capsys):
         assert "%d of Jon Snow's 4 leader cards" % (before - 1) in out
 
     state, _ = engine.new_game("btwixt", {"players": 4}, 7)
-    info = state["config"]["cards"]["info"][cid]
+    info = cardtables.table(state)["info"][cid]
     assert info["name"] == new["name"] and info["sim"] is False
     if kind == "ally":
         assert info["power"] == 4 and info["ability"] == "manual"
@@ -246,7 +247,7 @@ def test_add_with_a_shipped_id_corrects_that_card(capsys):
     assert "value" not in fields and "colour" in fields
     assert rep["owner"][0]["corrects"] == "Royal Decree" and rep["owner"][0]["given"] == {"value": 7}
     state, _ = engine.new_game("btwixt", {"players": 4}, 1)
-    assert state["config"]["cards"]["info"]["royal-decree"]["value"] == 7
+    assert cardtables.table(state)["info"]["royal-decree"]["value"] == 7
 
 
 BAD = {

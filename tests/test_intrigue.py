@@ -10,7 +10,7 @@ import pytest
 from intrigue_harness import HOUSE, Table, everything
 from maester import cardsdb, cli
 from maester import cardsdb_check as check
-from maester.engine import PUBLIC, REFEREE, apply, filter_events, new_game, view
+from maester.engine import PUBLIC, REFEREE, apply, cardtables, filter_events, new_game, view
 from maester.engine.session import Session, replay
 from maester.games import intrigue as I
 from maester.games.intrigue import court as C
@@ -162,7 +162,7 @@ def test_the_deal_by_player_count(players, each, box, start):
     g = t.g
     assert [len(h) for h in g["hands"]] == [each] * players
     assert len(g["box"]) == box and sum(g["court"]["count"]) == start
-    assert sorted(everything(g)) == sorted(t.state["config"]["cards"]["characters"])
+    assert sorted(everything(g)) == sorted(cardtables.table(t.state)["characters"])
     assert g["court"]["width"] == 8          # the rules: up to 8, with two players too
     if players == 5:
         # The spare card lies face up as the first card of the base; play goes on from it.
@@ -380,12 +380,12 @@ def test_scores_may_go_below_zero_unless_floored():
 
 def check_invariants(state):
     g = state["g"]
-    assert sorted(everything(g)) == sorted(state["config"]["cards"]["characters"]), "cards lost or duplicated"
+    assert sorted(everything(g)) == sorted(cardtables.table(state)["characters"]), "cards lost or duplicated"
     assert C.problems(g["court"], g["house_of"]) == []
     dealt = g["deal"] * g["n"]
     assert sum(len(h) for h in g["hands"]) + g["placed"] == dealt
     thrones = [c for t in g["thrones"] for c in t] + g["throne_deck"]
-    assert sorted(thrones) == sorted(state["config"]["cards"]["throne_instances"])
+    assert sorted(thrones) == sorted(cardtables.table(state)["throne_instances"])
     assert sum(len(t) for t in g["thrones"]) == len(g["history"])  # one Iron Throne card per round won
 
 
@@ -617,7 +617,7 @@ def test_the_heuristic_bot_decides_from_its_view_alone():
             break
         ask = state["asks"][0]
         seat = ask["seat"]
-        bot = make_bot("intrigue", "heuristic", 1, seat, state["config"]["cards"]["info"])
+        bot = make_bot("intrigue", "heuristic", 1, seat, cardtables.table(state)["info"])
         other = hide_differently(state, seat, rng)
         assert bot.choose(view(state, seat), ask) == bot.choose(view(other, seat), ask)
         assert bot.choose(view(state, seat), ask) in ask["choices"]
@@ -629,7 +629,7 @@ def test_the_heuristic_bot_beats_random_bots():
     wins = 0
     for seed in range(40):
         state, _ = new_game("intrigue", {"players": 4}, seed)
-        info = state["config"]["cards"]["info"]
+        info = cardtables.table(state)["info"]
         bots = [make_bot("intrigue", "heuristic" if s == 0 else "random", seed, s, info) for s in range(4)]
         while not state["over"]:
             a = state["asks"][0]

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from maester import tui
-from maester.engine import PUBLIC, core
+from maester.engine import PUBLIC, cardtables, core
 from maester.engine.core import find_ask
 from maester.engine.log import GameLog
 from maester.games.intrigue.text import Names, describe_event
@@ -94,7 +94,7 @@ def test_a_human_seat_plays_through_stdin_and_never_sees_another_seats_cards(tmp
     state, rounds, thrones, human_moves = _replay(log)
     assert state["over"] and human_moves > 10
     assert_winner_printed(out, state)
-    nm = Names(None, state["config"]["cards"])
+    nm = Names(None, cardtables.table(state))
 
     # Split the output at each round's first line; the Iron Throne cards are shown at the end only.
     reveal = out.index("The Iron Throne cards are turned face up")
@@ -161,7 +161,7 @@ def _texts(state, events, viewer):
         con = Console(width=width, record=True, file=open(os.devnull, "w"))
         con.print(tui.render(view, state["config"]))
         out.append(con.export_text())
-    log = [describe_event(state["g"], e, viewer, state["config"]["cards"]) for e in core.filter_events(events, viewer)]
+    log = [describe_event(state["g"], e, viewer, cardtables.table(state)) for e in core.filter_events(events, viewer)]
     return tui.plain_lines(view, state["config"]), out, log
 
 
@@ -188,7 +188,7 @@ def test_screens_do_not_change_when_only_secrets_change():
 def test_the_court_is_drawn_as_a_pyramid_and_the_final_scores_name_the_iron_throne_cards():
     state, _ = play_one("intrigue", {"players": 3}, 5, "heuristic")
     view = core.view(state, PUBLIC)
-    nm = Names(None, state["config"]["cards"])
+    nm = Names(None, cardtables.table(state))
     lines = tui.plain_lines(view, state["config"])
     court = lines[lines.index("Court:") + 1:]
     court = court[:next(i for i, l in enumerate(court) if l.startswith("Seat "))]

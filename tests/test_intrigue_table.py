@@ -6,7 +6,7 @@ import random
 import pytest
 
 from intrigue_harness import Table, everything
-from maester.engine import PUBLIC, apply, new_game
+from maester.engine import PUBLIC, apply, cardtables, new_game
 from maester.engine.session import Session
 from maester.games.intrigue import table as itable
 from maester.link.serial_link import Tap
@@ -33,7 +33,7 @@ def test_on_a_real_table_hands_are_learned_from_taps():
     assert sorted(a["seat"] for a in asks) == [0, 1, 2, 3] and {a["kind"] for a in asks} == {"observe_hand"}
     # Every seat is offered the same list: all 36 cards, since none is face up yet.
     assert all(a["choices"] == asks[0]["choices"] for a in asks) and len(asks[0]["choices"]) == 36
-    cards = sorted(t.state["config"]["cards"]["characters"])
+    cards = sorted(cardtables.table(t.state)["characters"])
     dealt = {s: cards[s::4] for s in range(4)}
     t.choose(0, "card", dealt[0][0])
     # Seat 1's list still offers the card seat 0 tapped: the list says nothing about other hands.
@@ -59,7 +59,7 @@ def test_with_five_players_the_starting_player_taps_the_spare_card_that_starts_t
     t = Table(5, observe=["hands"], first=2)
     # First only the starting player is asked: the spare card, laid face up, then tapped.
     assert [(a["seat"], a["kind"]) for a in t.state["asks"]] == [(2, "observe_start_card")]
-    cards = sorted(t.state["config"]["cards"]["characters"])
+    cards = sorted(cardtables.table(t.state)["characters"])
     spare, rest = cards[0], cards[1:]
     t.choose(2, "card", spare)
     assert t.g["start_card"] == spare and t.court["cards"][0][7] == spare
@@ -79,7 +79,7 @@ def test_with_five_players_the_starting_player_taps_the_spare_card_that_starts_t
 
 def test_with_two_players_the_undealt_cards_stay_unseen_in_the_box():
     t = Table(2, observe=["hands"])
-    cards = sorted(t.state["config"]["cards"]["characters"])
+    cards = sorted(cardtables.table(t.state)["characters"])
     for seat in (0, 1):
         for inst in cards[seat * 14:(seat + 1) * 14]:
             t.choose(seat, "card", inst)
@@ -108,7 +108,7 @@ def random_observed_game(players, seed, **config):
             fresh = [c for c in ask["choices"] if c[1] in g["box"]]
             choice = rng.choice(ask["choices"] if rng.random() < 0.1 else fresh)
         else:
-            assert sorted(everything(g)) == sorted(state["config"]["cards"]["characters"])
+            assert sorted(everything(g)) == sorted(cardtables.table(state)["characters"])
             assert sum(len(h) for h in g["hands"]) + g["placed"] == g["deal"] * players
             choice = rng.choice(ask["choices"])
         assert apply(state, {"seat": ask["seat"], "ask": ask["id"], "choice": choice}).ok
@@ -264,7 +264,7 @@ def throne_game(seed, slip):
     """A random 3-player game with tapped Iron Throne draws; returns (state, draws, refusals)."""
     state, _ = new_game("intrigue", {"players": 3, "observe": ["thrones"]}, seed)
     rng = random.Random(seed)
-    thrones = sorted(state["config"]["cards"]["throne"])
+    thrones = sorted(cardtables.table(state)["throne"])
     refused = drawn = 0
     while not state["over"]:
         ask = state["asks"][0]

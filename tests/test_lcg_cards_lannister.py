@@ -6,7 +6,7 @@ card peeks at or discards at random are checked to stay hidden from the other se
 import pytest
 
 from lcg_harness import Table
-from maester.engine import PUBLIC, filter_events
+from maester.engine import PUBLIC, cardtables, filter_events
 from maester.games.lcg import abilities as A
 from maester.games.lcg import flow
 from maester.games.lcg import model as M
@@ -809,7 +809,7 @@ def test_L50_cerseis_attendant_in_play_answers_cerseis_death_but_not_a_strangers
 def test_L42_L46_L161_L164_the_lannister_cards_events_have_their_own_words():
     from maester.games.lcg.text import describe_event
     t, plots, _ = begin()
-    g, cards = t.g, t.state["config"]["cards"]
+    g, cards = t.g, cardtables.table(t.state)
     events = [{"e": "milled", "seat": 0, "cards": [p("L46", 0)], "why": "L42"},
               {"e": "peeked", "vis": [0], "seat": 0, "whose": 1, "card": p("L46", 1)},
               {"e": "peek", "seat": 0, "whose": 1}, {"e": "to_bottom", "seat": 0, "whose": 1},

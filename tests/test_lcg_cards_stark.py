@@ -9,7 +9,7 @@ characters), so seat 0 wins initiative and goes first.
 import pytest
 
 from lcg_harness import Table, table_with
-from maester.engine import PUBLIC, filter_events
+from maester.engine import PUBLIC, cardtables, filter_events
 from maester.games.lcg import model as M
 
 pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
@@ -64,7 +64,7 @@ def worded(t):
     for e in t.events:
         if e["e"] not in STARK_EVENTS:
             continue  # (the other Houses' plots check their own)
-        line = describe_event(t.g, e, e["vis"][0] if e.get("vis") else PUBLIC, t.state["config"]["cards"])
+        line = describe_event(t.g, e, e["vis"][0] if e.get("vis") else PUBLIC, cardtables.table(t.state))
         fields = ", ".join("%s %s" % (k, v) for k, v in e.items() if k not in ("e", "vis"))
         assert line and line != "%s%s" % (e["e"].replace("_", " ").capitalize(), (": " + fields) if fields else ""), e
 

@@ -20,7 +20,7 @@ import pytest
 
 from maester import sim, tui
 from maester.bots import card_info, make_bot
-from maester.engine import PUBLIC, REFEREE, core
+from maester.engine import PUBLIC, REFEREE, cardtables, core
 from maester.engine.session import Session
 from maester.games.lcg import model as M
 from maester.games.lcg.cards import deck_names
@@ -262,7 +262,7 @@ def _screens(state, viewer):
 def test_the_terminal_draws_the_table_and_only_the_viewers_own_secrets():
     session, ask = _game_at("defenders", players=4)
     state, seat = session.state, ask["seat"]
-    names = Names(state["g"], state["config"]["cards"])
+    names = Names(state["g"], cardtables.table(state))
     plain, rich = _screens(state, seat)
     text = "\n".join(plain)
     assert plain[0].startswith("== Round ") and "Challenges phase" in plain[0]
@@ -301,7 +301,7 @@ def test_every_event_has_words_and_private_ones_are_not_the_publics():
         ask = state["asks"][0]
         choice = bots[ask["seat"]].choose(core.view(state, ask["seat"]), ask)
         events += core.apply(state, {"seat": ask["seat"], "ask": ask["id"], "choice": choice}).events
-    cards = state["config"]["cards"]
+    cards = cardtables.table(state)
     kinds = set()
     for e in events:
         line = describe_event(state["g"], e, REFEREE, cards)
@@ -317,7 +317,7 @@ def test_every_event_has_words_and_private_ones_are_not_the_publics():
 def test_the_seat_and_table_payloads_name_the_seats_cards_and_decisions():
     session, ask = _game_at("marshal")
     state, seat = session.state, ask["seat"]
-    names = Names(state["g"], state["config"]["cards"])
+    names = Names(state["g"], cardtables.table(state))
     seat_page = payload.seat_payload(state, session.events, seat)
     hand = state["g"]["players"][seat]["hand"]
     assert seat_page["view"]["hand"] == hand and all(seat_page["names"][c] == names.card(c) for c in hand)

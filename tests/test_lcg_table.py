@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from maester import enroll, play
-from maester.engine import PUBLIC, apply, filter_events, new_game, view
+from maester.engine import PUBLIC, apply, cardtables, filter_events, new_game, view
 from maester.engine.session import Session
 from maester.games.lcg import model as M
 from maester.games.lcg import table as ltable
@@ -312,7 +312,7 @@ def test_the_stickers_a_table_needs_one_core_set_up_to_four_players_two_beyond()
     assert len(missing) == 2 * 52 and all(c.endswith("#2") and c[0] in "SL" for c in missing)
     text = play._missing_text(state, missing)
     assert text.startswith("104 cards of this game have no sticker enrolled: ")
-    first = state["config"]["cards"]["cards"][M.code(missing[0])]["name"]
+    first = cardtables.table(state)["cards"][M.code(missing[0])]["name"]
     assert "maester enroll lcg --sets 2" in text and "%s (copy 2)" % first in text
     assert play.missing_stickers(state, dict(box, **{sim_uid(c): c for c in missing})) == []
 

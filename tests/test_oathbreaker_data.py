@@ -11,7 +11,7 @@ import pytest
 from maester import cardsdb, cli
 from maester import cardsdb_check as check
 from maester.bots import make_bot
-from maester.engine import PUBLIC, apply, new_game, view
+from maester.engine import PUBLIC, apply, cardtables, new_game, view
 from maester.games import oathbreaker as O
 from maester.games.oathbreaker import table as otable
 from maester.table import lights
@@ -119,7 +119,7 @@ def test_an_enrolled_card_pushes_simulation_filler_out_of_the_game():
               if i["card"] == "the-black-cells"}
     assert fields == set()                          # the owner's values are no longer assumptions
     state, _ = new_game("oathbreaker", {"players": 6}, 1)
-    assert "the-red-wedding#1" in state["config"]["cards"]["mission_instances"]
+    assert "the-red-wedding#1" in cardtables.table(state)["mission_instances"]
 
 
 def test_an_ability_the_engine_lacks_is_reported(tmp_path, monkeypatch):
@@ -167,7 +167,7 @@ def test_choices_read_as_words():
 def test_the_heuristic_bots_decide_from_their_own_view_alone():
     from test_oathbreaker_leaks import hide_differently, may_see
     state, _ = new_game("oathbreaker", {"players": 6, "owner_cards": False}, 9)
-    info = state["config"]["cards"]["info"]
+    info = cardtables.table(state)["info"]
     rng = random.Random(9)
     bots = [make_bot("oathbreaker", "heuristic", 1, s, info) for s in range(6)]
     checked = 0

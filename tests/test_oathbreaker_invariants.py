@@ -10,7 +10,7 @@ import pytest
 
 from oathbreaker_harness import decrees_everywhere, influence_everywhere
 from maester import cli
-from maester.engine import apply, new_game
+from maester.engine import apply, cardtables, new_game
 from maester.engine.session import Session, replay
 from maester.sim import play_one
 import playout
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
 
 def check_invariants(state):
     g = state["g"]
-    cards = state["config"]["cards"]
+    cards = cardtables.table(state)
     assert sorted(influence_everywhere(g)) == sorted(cards["influence_instances"]), "influence cards lost"
     assert sorted(decrees_everywhere(g)) == sorted(cards["decree_instances"]), "decrees lost"
     missions = g["mission_deck"] + [m["card"] for m in g["missions"]] + g["missions_done"]
@@ -39,7 +39,7 @@ def check_invariants(state):
     assert g["hand_of_king"] is None or g["hand_of_king"] in g["nobles"]
     assert all(not g["hands"][m] for m in g["monarchs"]) and all(not g["decree_hands"][s] for s in g["nobles"])
     assert all(len(g["decree_hands"][m]) <= 6 for m in g["monarchs"])
-    boards = [g["info"][c]["board"] for c in g["characters"] if c]
+    boards = [cardtables.get(g["table"])["info"][c]["board"] for c in g["characters"] if c]
     assert len(boards) == len(set(boards))
     for m in g["monarchs"]:
         side = [s for s in g["nobles"] if g["judge"][s] == m]

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from maester import tui
-from maester.engine import PUBLIC, core
+from maester.engine import PUBLIC, cardtables, core
 from maester.games.oathbreaker.text import Names, describe_event
 from test_oathbreaker_leaks import hide_differently, may_see, states_along_a_game
 from test_play import COMPARED, final_state, maester, reference
@@ -64,7 +64,7 @@ def test_a_human_noble_plays_through_stdin_and_sees_only_their_own_secrets(tmp_p
     assert "Your loyalty (seat 2): %s" % state["g"]["loyalty"][2] in before
     assert re.findall(r"Your loyalty \(seat (\d)\)", before) and set(re.findall(r"Your loyalty \(seat (\d)\)", before)) == {"2"}
     assert "Your decrees" not in out and "Your partner's decrees" not in out
-    own = "Your ambition: %s" % Names(None, state["config"]["cards"]).card(state["g"]["ambition"][2])
+    own = "Your ambition: %s" % Names(None, cardtables.table(state)).card(state["g"]["ambition"][2])
     assert set(re.findall(r"^Your ambition: .+$", before, re.M)) == {own}
     # What only seat 2 learnt is marked so, and nothing private of another seat is printed.
     private = re.findall(r"^\(only you\) (.+)$", before, re.M)
@@ -93,7 +93,7 @@ def _texts(state, events, viewer):
         con = Console(width=width, record=True, file=open(os.devnull, "w"))
         con.print(tui.render(view, state["config"]))
         out.append(con.export_text())
-    log = [describe_event(state["g"], e, viewer, state["config"]["cards"]) for e in core.filter_events(events, viewer)]
+    log = [describe_event(state["g"], e, viewer, cardtables.table(state)) for e in core.filter_events(events, viewer)]
     return tui.plain_lines(view, state["config"]), out, log
 
 
@@ -123,7 +123,7 @@ def test_the_drawing_shows_a_seats_own_secrets_and_the_missions_face_down_counts
         if g["missions"] and sum(g["missions"][0]["counts"]) >= 2 and g["hands"][2]:
             break
     g = state["g"]
-    nm = Names(g, state["config"]["cards"])
+    nm = Names(g, cardtables.table(state))
     mine = tui.plain_lines(core.view(state, 2), state["config"])
     public = tui.plain_lines(core.view(state, PUBLIC), state["config"])
     assert "Your loyalty (seat 2): %s" % g["loyalty"][2] in mine

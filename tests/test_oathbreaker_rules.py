@@ -5,7 +5,7 @@ examples and clarifications. Values the rulebook does not print come from cards_
 import pytest
 
 from oathbreaker_harness import Table, default_characters
-from maester.engine import PUBLIC, filter_events
+from maester.engine import PUBLIC, cardtables, filter_events
 
 
 pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
@@ -74,13 +74,13 @@ def test_each_noble_chooses_a_board_and_a_side_from_the_kings_left():
     while t.ask()["kind"] == "character":
         ask = t.ask()
         order.append(ask["seat"])
-        taken = {t.g["info"][c]["board"] for c in t.g["characters"] if c}
-        assert all(t.g["info"][c[1]]["board"] not in taken for c in ask["choices"])
+        taken = {cardtables.get(t.g["table"])["info"][c]["board"] for c in t.g["characters"] if c}
+        assert all(cardtables.get(t.g["table"])["info"][c[1]]["board"] not in taken for c in ask["choices"])
         # both sides of every free board are on offer
         assert len(ask["choices"]) == 2 * (6 - len(taken))
         t.choose(ask["seat"], *ask["choices"][-1])
     assert order == [3, 4, 0, 1]
-    boards = [t.g["info"][t.g["characters"][s]]["board"] for s in order]
+    boards = [cardtables.get(t.g["table"])["info"][t.g["characters"][s]]["board"] for s in order]
     assert len(set(boards)) == 4 and t.g["characters"][2] is None
 
 
@@ -819,7 +819,7 @@ def test_a_mission_no_noble_played_to_fails_whatever_was_dealt_to_it(variants, m
 @pytest.mark.parametrize("mission", ["mission-to-braavos#1", "summit-of-queens#1", "trial-by-combat#1"])
 def test_missions_that_count_one_more_sabotage(mission):
     t = Table(6)
-    mtype = t.g["info"][mission.split("#")[0]]["influence"]
+    mtype = cardtables.get(t.g["table"])["info"][mission.split("#")[0]]["influence"]
     other = next(x for x in ("crown", "raven", "sword") if x != mtype)
     t.mission_deck_top(mission, FLEA)
     t.hand(1, "%s#1" % mtype, "%s#1" % other)

@@ -11,7 +11,7 @@ from oathbreaker_harness import Table, decrees_everywhere, influence_everywhere
 from test_oathbreaker_invariants import check_invariants
 from test_oathbreaker_leaks import hide_differently, may_see
 from maester.bots import make_bot
-from maester.engine import PUBLIC, apply, core, filter_events, new_game, view
+from maester.engine import PUBLIC, apply, cardtables, core, filter_events, new_game, view
 from maester.engine.session import Session
 from maester.games.oathbreaker import table as otable
 from maester.games.oathbreaker import zones as Z
@@ -91,7 +91,7 @@ def test_on_a_real_table_the_deal_is_learned_from_taps_and_every_list_is_the_sam
     assert sorted(a["seat"] for a in asks) == [0] + nobles
     draw = [a for a in asks if a["kind"] == "observe_draw"]
     assert len(draw) == 5 and all(a["choices"] == draw[0]["choices"] for a in draw)
-    assert [c[1] for c in draw[0]["choices"]] == sorted(t.state["config"]["cards"]["influence_instances"])
+    assert [c[1] for c in draw[0]["choices"]] == sorted(cardtables.table(t.state)["influence_instances"])
     king = t.ask(0)
     assert king["kind"] == "observe_decree" and len(king["choices"]) == 36
     cards = sorted(t.g["deck"])
@@ -148,7 +148,7 @@ def test_face_down_cards_to_a_mission_and_battle_of_the_bay_are_tapped_face_down
     t.choose(0, *fresh(t.state, ask)[0])  # The Night Is Dark: one card to each mission
     ask = t.ask()
     assert ask["kind"] == "observe_extra" and ask["data"] == {"mission": 1}
-    amount = t.g["info"]["consult-the-maesters"]["amount"] + 1
+    amount = cardtables.get(t.g["table"])["info"]["consult-the-maesters"]["amount"] + 1
     first = fresh(t.state, ask)[0][1]
     t.choose(0, "card", first)
     t.choose(0, "card", first)  # tapped twice: refused, without naming the card even to the King
@@ -207,8 +207,8 @@ def test_random_playouts_with_every_deck_tapped_keep_every_invariant(players):
                                        ["night_is_dark"] if seed % 2 else [])
         kinds |= seen
         assert state["result"]["rounds"] == len(state["g"]["track"])
-        assert sorted(influence_everywhere(state["g"])) == sorted(state["config"]["cards"]["influence_instances"])
-        assert sorted(decrees_everywhere(state["g"])) == sorted(state["config"]["cards"]["decree_instances"])
+        assert sorted(influence_everywhere(state["g"])) == sorted(cardtables.table(state)["influence_instances"])
+        assert sorted(decrees_everywhere(state["g"])) == sorted(cardtables.table(state)["decree_instances"])
     assert {"observe_draw", "observe_decree", "observe_mission", "observe_extra"} <= kinds
 
 
@@ -345,7 +345,7 @@ def test_a_house_sigil_or_a_mission_card_picks_the_mission():
     t.choose(1, "play", "crown#1", 1)
     t.choose(1, "done")
     assert t.ask()["kind"] == "sigil"
-    board = t.g["info"][t.g["characters"][1]]["board"]
+    board = cardtables.get(t.g["table"])["info"][t.g["characters"][1]]["board"]
     tap(r, "mission0", "sigil:" + [b for b in ("stark", "tyrell") if b != board][0])  # someone else's sigil
     assert said[-1].startswith("refused: the ") and t.ask()["kind"] == "sigil"
     tap(r, "mission1", "sigil:" + board)
@@ -463,7 +463,7 @@ def test_a_game_played_by_taps_on_the_simulated_table_ends_as_the_same_commands(
     direct, _ = new_game("oathbreaker", config, 8)
     said = []
     sim = SimTable(session, report=said.append)
-    info = session.state["config"]["cards"]["info"]
+    info = cardtables.table(session.state)["info"]
     bots = [make_bot("oathbreaker", "heuristic", 8, s, info) for s in range(players)]
     rng = random.Random(8)
     moves = by_host = picked = 0

@@ -19,7 +19,7 @@ import pytest
 
 from maester import tui
 from maester.bots import make_bot
-from maester.engine import PUBLIC, core
+from maester.engine import PUBLIC, cardtables, core
 from maester.engine.core import find_ask
 from maester.engine.log import GameLog
 from maester.engine.session import Session
@@ -52,7 +52,7 @@ def final_state(log_path):
 
 
 def leader(state, seat):
-    return state["config"]["cards"]["leader_names"][state["g"]["leaders"][seat]]
+    return cardtables.table(state)["leader_names"][state["g"]["leaders"][seat]]
 
 
 def assert_winner_printed(out, state):
@@ -98,10 +98,10 @@ def _replay_checking_seat0(log_path):
     log = GameLog.open(str(log_path))
     meta = log.header()
     state, _ = core.new_game("btwixt", meta["config"], meta["seed"], forced=meta["setup_outcomes"])
-    info = meta["config"]["cards"]["info"]
+    info = cardtables.table(meta)["info"]
 
     def names(insts):
-        return Names(state["g"], meta["config"]["cards"]).cards(insts)
+        return Names(state["g"], cardtables.table(meta)).cards(insts)
 
     own, seen, human_moves = set(), set(), 0
 
@@ -280,7 +280,7 @@ def test_demo_plays_a_whole_game_quickly(tmp_path):
 
 def _mid_game(seed=11, steps=90):
     state, _ = core.new_game("btwixt", {"players": 4, "variants": ["advanced"]}, seed)
-    info = state["config"]["cards"]["info"]
+    info = cardtables.table(state)["info"]
     bots = [make_bot("btwixt", "heuristic", seed, s, info) for s in range(4)]
     events = []
     for _ in range(steps):
@@ -297,7 +297,7 @@ def _texts(state, events, viewer):
     from rich.console import Console
     con = Console(width=150, record=True, file=open(os.devnull, "w"))
     con.print(tui.render(view, state["config"]))
-    log = [describe_event(state["g"], e, viewer, state["config"]["cards"])
+    log = [describe_event(state["g"], e, viewer, cardtables.table(state))
            for e in core.filter_events(events, viewer)]
     return rendered, con.export_text(), log
 
@@ -327,7 +327,7 @@ def test_screens_do_not_change_when_only_secrets_change():
 
 def test_event_lines_keep_secrets():
     state, setup_events = core.new_game("btwixt", {"players": 4}, 11)
-    g, cards = state["g"], state["config"]["cards"]
+    g, cards = state["g"], cardtables.table(state)
     hand = next(e for e in setup_events if e["e"] == "hand")
     assert describe_event(g, hand, PUBLIC, cards) is None
     assert describe_event(g, hand, (hand["seat"] + 1) % 4, cards) is None

@@ -19,7 +19,7 @@ import urllib.request
 
 import pytest
 
-from maester.engine import PUBLIC, REFEREE, core
+from maester.engine import PUBLIC, REFEREE, cardtables, core
 from maester.engine.session import Session
 from maester.link.serial_link import Tap
 from maester.table import profile as P
@@ -50,8 +50,8 @@ def hands(state):
 
 def forms(state, cards):
     """{card: every way the host may name it}: the game's words for it and its printed name."""
-    names = importlib.import_module("maester.games.%s.text" % state["game"]).Names(state["g"], state["config"]["cards"])
-    info = state["config"]["cards"].get("info", {})
+    names = importlib.import_module("maester.games.%s.text" % state["game"]).Names(state["g"], cardtables.table(state))
+    info = cardtables.table(state).get("info", {})
     return {c: {n for n in (names.card(c), (info.get(c.split("#", 1)[0]) or {}).get("name")) if n and n != c}
             for c in cards}
 
@@ -59,7 +59,7 @@ def forms(state, cards):
 def notice_name(state, card):
     """The name the seat's page gives its refused card (TableRunner.card_words)."""
     words = getattr(importlib.import_module("maester.games.%s.table" % state["game"]), "card_words", None)
-    return words(state, card) if words is not None else state["config"]["cards"]["info"][card.split("#")[0]]["name"]
+    return words(state, card) if words is not None else cardtables.table(state)["info"][card.split("#")[0]]["name"]
 
 
 _VOCABULARY = {}
@@ -222,7 +222,7 @@ def test_a_refused_tap_is_named_on_its_seats_page_only_until_its_next_command(tm
     state = session.state
     seat = next(s for s in range(3) if s != ask["seat"])
     card = next(c for c in hands(state)[seat] if forms(state, [c])[c] <= secret_names(state, session.events, PUBLIC))
-    name = state["config"]["cards"]["info"][card.split("#")[0]]["name"]
+    name = cardtables.table(state)["info"][card.split("#")[0]]["name"]
     web = WebGame(session, runner)
     try:
         runner.on_tap(Tap(readers.index("seat%d" % seat), "placed", bytes.fromhex(sim_uid(card)), 1))

@@ -21,7 +21,7 @@ import pytest
 pyte = pytest.importorskip("pyte")
 
 from maester import tui  # noqa: E402
-from maester.engine import core  # noqa: E402
+from maester.engine import cardtables, core  # noqa: E402
 from maester.engine.log import GameLog  # noqa: E402
 from maester.engine.session import Session  # noqa: E402
 from maester.games.btwixt.text import Names  # noqa: E402
@@ -150,7 +150,7 @@ def _final(tmp_path):
 
 
 def _seat_names(state):
-    g, cards = state["g"], state["config"]["cards"]
+    g, cards = state["g"], cardtables.table(state)
     if state["game"] == "btwixt":
         return [Names(g, cards).leader(s) for s in range(state["config"]["players"])]
     if state["game"] == "oathbreaker":
@@ -232,7 +232,7 @@ def _hands_at_first_handover(log_path, humans):
         for _, command, outcomes in log.entries():
             assert core.apply(state, command, forced=outcomes).ok
             if command["seat"] in humans:
-                nm = Names(state["g"], meta["config"]["cards"])
+                nm = Names(state["g"], cardtables.table(meta))
                 return command["seat"], [nm.card(c) for c in state["g"]["hands"][command["seat"]]]
     finally:
         log.close()

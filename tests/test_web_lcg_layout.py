@@ -12,7 +12,7 @@ import random
 import pytest
 
 from maester import cardsdb
-from maester.engine import PUBLIC, core
+from maester.engine import PUBLIC, cardtables, core
 from maester.engine.session import Session
 from maester.web.payload import Words
 from layout_blocks import card_names, seat, table, texts
@@ -64,7 +64,7 @@ def states(tmp_path_factory):
 
 
 def name_of(state, inst):
-    return state["config"]["cards"]["cards"][inst.split("#")[0]]["name"]
+    return cardtables.table(state)["cards"][inst.split("#")[0]]["name"]
 
 
 def hide_differently(state, s):

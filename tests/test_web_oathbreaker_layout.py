@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from maester.engine import PUBLIC, core
+from maester.engine import PUBLIC, cardtables, core
 from maester.engine.session import Session
 from maester.games.oathbreaker import web
 from maester.games.oathbreaker.text import describe_choice
@@ -95,7 +95,7 @@ def test_a_nobles_tab_holds_its_loyalty_ambition_hand_and_cards_on_the_missions(
     assert dict(block(mine["secret"], "Only you know")["items"]) == {"Your loyalty": "Conspirator"}
     ambition = block(mine["secret"], "Your ambition")["cards"]
     assert [c["id"] for c in ambition] == [g["ambition"][1]]
-    need = {r: g["info"][g["ambition"][1].split("#")[0]][r] for r in ("coin", "honor", "power")}
+    need = {r: cardtables.get(g["table"])["info"][g["ambition"][1].split("#")[0]][r] for r in ("coin", "honor", "power")}
     assert ambition[0]["note"] == "still to gain: " + ", ".join("%d %s" % (k, r) for r, k in need.items() if k)
     plays = block(mine["secret"], "Your cards on the missions")["cards"]
     assert [(c["name"], c["note"]) for c in plays] == [("Crown", "mission 1"), ("Crown", "mission 1")]

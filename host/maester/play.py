@@ -22,7 +22,7 @@ from pathlib import Path
 from .argtypes import int_range, seconds, serial_port
 from .bots import card_info, decide, make_bot
 from .cardsdb import maester_home, read_last
-from .engine import PUBLIC, core
+from .engine import PUBLIC, cardtables, core
 from .engine.session import EngineFault, Session
 
 
@@ -89,7 +89,7 @@ class Screen:
 
     def lines(self, events, viewer):
         g = self.session.state["g"]
-        out = (self.text.describe_event(g, e, viewer, self.config["cards"]) for e in events)
+        out = (self.text.describe_event(g, e, viewer, cardtables.of_config(self.config)) for e in events)
         return [line for line in out if line]
 
     def log_for(self, viewer, last=None):
@@ -179,7 +179,7 @@ class Screen:
     def ask_human(self, ask):
         state = self.session.state
         seat = ask["seat"]
-        names = self.text.Names(state["g"], self.config["cards"])
+        names = self.text.Names(state["g"], cardtables.of_config(self.config))
         who = names.seat(seat)
         if len(self.humans) > 1:
             title = "Seat %d" % seat
@@ -513,7 +513,7 @@ def missing_stickers(state, tags):
     hook = getattr(_game_table(state["game"]), "missing_stickers", None)
     if hook is not None:
         return hook(state, tags)
-    cards = state["config"]["cards"]
+    cards = cardtables.table(state)
     untagged = {i for key in NO_TAG.get(state["game"], ()) for i in cards.get(key, [])}
     have = set(tags.values())
     return sorted(c for c in set(sim_tags(state).values()) if c not in have and c not in untagged)
@@ -527,7 +527,7 @@ def _game_table(game):
 
 
 def _missing_text(state, missing):
-    cards = state["config"]["cards"]
+    cards = cardtables.table(state)
     info = cards.get("info") or cards.get("cards") or {}  # the LCG keeps its card records in "cards"
     game = state["game"]
     enroll = getattr(_game_table(game), "enroll_command", lambda missing: "maester enroll %s" % game)(missing)

@@ -12,6 +12,7 @@ from rich.pretty import Pretty
 from rich.table import Table
 from rich.text import Text
 
+from .engine import cardtables
 from .games.btwixt.text import Names
 from .games.intrigue import text as itext
 from .games.oathbreaker import text as otext
@@ -24,7 +25,7 @@ class _Table:
 
     def __init__(self, view, config):
         self.v = view
-        self.cards = config.get("cards", {})
+        self.cards = cardtables.of_config(config)
         self.info = self.cards.get("info", {})
         self.nm = Names(view, self.cards)
         self.n = view["players"]
@@ -194,7 +195,7 @@ def scores_lines(view, config):
     if view.get("game") == "lcg":
         return _lcg_scores(view, config)
     res = view["result"]
-    nm = Names(view, config.get("cards", {}))
+    nm = Names(view, cardtables.of_config(config))
     lines = ["Final scores (small council, other council, allies):"]
     for r in res["scores"]:
         mark = "  ← winner" if r["seat"] in res["winners"] else ""
@@ -233,7 +234,7 @@ def _court_lines(court, label, cell):
 
 def _house_styles(config):
     """Card id → terminal style of its house's colour."""
-    info = config.get("cards", {}).get("info", {})
+    info = cardtables.of_config(config).get("info", {})
     return {cid: COLOUR_STYLES.get(rec.get("colour"), "bold") for cid, rec in info.items()
             if rec.get("type") == "character"}
 
@@ -302,7 +303,7 @@ def _intrigue_private(view, nm):
 
 
 def _intrigue_render(view, config, log=()):
-    nm = itext.Names(view, config.get("cards", {}))
+    nm = itext.Names(view, cardtables.of_config(config))
     head = Text("%s · Iron Throne deck %d" % (_intrigue_heading(view, nm), view["throne_deck"]))
     seats = Table(box=box.SIMPLE_HEAD, title="Seats", title_justify="left")
     for col in ("Seat", "Hand", "Penalties", "Iron Throne", "Status"):
@@ -325,7 +326,7 @@ def _intrigue_render(view, config, log=()):
 
 
 def _intrigue_plain(view, config):
-    nm = itext.Names(view, config.get("cards", {}))
+    nm = itext.Names(view, cardtables.of_config(config))
     lines = ["== " + _intrigue_heading(view, nm)]
     court = _court_lines(view["court"], nm.card, CELL)
     lines.append("Court:" if court else "Court: empty")
@@ -339,7 +340,7 @@ def _intrigue_plain(view, config):
 
 def _intrigue_scores(view, config):
     res = view["result"]
-    nm = itext.Names(view, config.get("cards", {}))
+    nm = itext.Names(view, cardtables.of_config(config))
     lines = ["Final scores (penalty points - Iron Throne values = score; lowest wins):"]
     for s in res["ranking"]:
         mark = "  ← winner" if s in res["winners"] else ""
@@ -477,7 +478,7 @@ def _oath_counts(view):
 
 
 def _oath_render(view, config, log=()):
-    nm = otext.Names(view, config.get("cards", {}))
+    nm = otext.Names(view, cardtables.of_config(config))
     head = Text("\n".join([_oath_heading(view)] + _oath_tracks(view)))
     parts = [Panel(head, title="Game of Thrones: Oathbreaker", title_align="left")]
     if view["missions"]:
@@ -503,7 +504,7 @@ def _oath_render(view, config, log=()):
 
 
 def _oath_plain(view, config):
-    nm = otext.Names(view, config.get("cards", {}))
+    nm = otext.Names(view, cardtables.of_config(config))
     lines = ["== " + _oath_heading(view)] + _oath_tracks(view)
     for num, name, played, up, sigils, result in _oath_mission_rows(view, nm):
         line = "Mission %s %s: %s" % (num, name, played)
@@ -534,7 +535,7 @@ def _lcg_scores(view, config):
     """The LCG's end: each seat's power (on its House and its cards) and the winners."""
     from .games.lcg.text import Names as LcgNames
     res = view["result"]
-    nm = LcgNames(view, config.get("cards", {}))
+    nm = LcgNames(view, cardtables.of_config(config))
     lines = ["Final power (%d to win):" % view["goal"]]
     for seat, power in enumerate(res["power"]):
         lines.append("  %-32s %3d%s" % (nm.seat(seat), power, "  ← winner" if seat in res["winners"] else ""))
@@ -544,7 +545,7 @@ def _lcg_scores(view, config):
 
 def _oath_scores(view, config):
     res = view["result"]
-    nm = otext.Names(view, config.get("cards", {}))
+    nm = otext.Names(view, cardtables.of_config(config))
     realm = "Order" if res["realm"] == "order" else "Chaos"
     lines = ["The realm falls to %s: Order %d, Chaos %d (a tie goes to Chaos). The monarchs' judgment was %s."
              % (realm, res["order"], res["chaos"], "right" if res["judgment_correct"] else "wrong")]
@@ -579,8 +580,8 @@ class _LcgTable:
     def __init__(self, view, config):
         from .games.lcg.text import TITLE_NAMES, Names as LcgNames
         self.v = view
-        self.cards = config.get("cards", {}).get("cards", {})
-        self.nm = LcgNames(view, config.get("cards", {}))
+        self.cards = cardtables.of_config(config).get("cards", {})
+        self.nm = LcgNames(view, cardtables.of_config(config))
         self.titles = TITLE_NAMES
 
     def rec(self, inst):
@@ -1013,7 +1014,7 @@ def _btwixt_parts(view, config):
 
 
 def _intrigue_parts(view, config):
-    nm = itext.Names(view, config.get("cards", {}))
+    nm = itext.Names(view, cardtables.of_config(config))
     full = _intrigue_render(view, config)
     head = "%s · Iron Throne deck %d" % (_intrigue_heading(view, nm), view["throne_deck"])
 
@@ -1048,7 +1049,7 @@ def _intrigue_parts(view, config):
 
 
 def _oath_parts(view, config):
-    nm = otext.Names(view, config.get("cards", {}))
+    nm = otext.Names(view, cardtables.of_config(config))
     full = _oath_render(view, config)
     n = view["track_length"]
     i = 1

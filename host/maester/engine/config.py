@@ -3,6 +3,8 @@
 Each raises ValueError with a reason a person can act on; `maester` prints it and exits 2.
 """
 
+from . import cardtables
+
 
 def players(config, low, high, title):
     n = config.get("players")
@@ -31,7 +33,16 @@ def seat(value, n, what):
 
 
 def cards(config, build):
-    """The card table frozen into the config: the one a saved game carries, else `build(owner)`."""
+    """The game's card table, registered (engine/cardtables.py), with only its key left in the config.
+
+    `config["cards"]` may already name one (a key: a saved game's, registered when its log was
+    read) or hold a table (a test's own); without it the table is `build(owner)`.
+    """
     owner = config.pop("owner_cards", True)
-    config["cards"] = config.get("cards") or build(owner=owner)
-    return config["cards"]
+    given = config.get("cards")
+    if isinstance(given, str):
+        table = cardtables.get(given)
+    else:
+        table = given or build(owner=owner)
+        config["cards"] = cardtables.register(table)
+    return table

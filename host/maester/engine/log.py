@@ -1,7 +1,9 @@
 """The game log: append-only, in SQLite with WAL and full sync, the single source of truth.
 
-A header (`meta`) holds the game, its config (card table included, so a replay does not depend on
-later edits to cards_db), the seed and the chance outcomes of setup. Each accepted command is one
+A header (`meta`) holds the game, its config, the seed and the chance outcomes of setup. The config
+names its card table by hash (engine/cardtables.py); the header keeps that table itself once
+(`card_table`), so a replay does not depend on later edits to cards_db, and on reading it the table
+is checked against its hash and registered. Each accepted command is one
 row with the outcomes it drew. The row is committed, and so synced to disk, before the command is
 acknowledged; the state is a fold of the rows, so a crash loses nothing that was acknowledged.
 
@@ -28,6 +30,8 @@ import secrets
 import sqlite3
 import stat
 import time
+
+from . import cardtables
 
 SCHEMA = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -65,6 +69,7 @@ HEADER = {
     "seed": (lambda v: type(v) is int, "a whole number"),
     "setup_outcomes": (_outcomes, "a list of whole numbers from 0"),
     "extra": (lambda v: isinstance(v, dict), "an object"),
+    "card_table": (lambda v: isinstance(v, dict), "an object"),
 }
 
 
@@ -276,6 +281,8 @@ class GameLog:
             raise LogError("%s-wal is left from an earlier game log; choose another file (it was left as it is)" % path)
         meta = {"format": FORMAT, "game": game, "config": config, "seed": seed,
                 "setup_outcomes": setup_outcomes, "created": time.time(), "extra": extra or {}}
+        if isinstance(config.get("cards"), str):
+            meta["card_table"] = cardtables.get(config["cards"])
         rows = [(k, json.dumps(v)) for k, v in meta.items()]
         start = _start_hash(dict(rows))
         temp = "%s.creating-%d-%s" % (path, os.getpid(), secrets.token_hex(3))
@@ -336,7 +343,23 @@ class GameLog:
         if meta["format"] != FORMAT:
             raise LogError("the game log %s has format %r; this maester reads %r"
                            % (self.path, meta["format"], FORMAT))
+        self._register_cards(meta)
         return meta
+
+    def _register_cards(self, meta):
+        """Register the table the header keeps under the key its config names, refusing one that
+        does not hash to it. (A log from before tables left the state keeps the table in its config.)"""
+        key = meta["config"].get("cards")
+        if not isinstance(key, str):
+            return
+        if "card_table" not in meta:
+            raise LogError("the game log %s is incomplete: its header names the card table %s but lacks the "
+                           "table; it was left as it is" % (self.path, key))
+        try:
+            cardtables.register(meta["card_table"], key)
+        except cardtables.CardTableError as e:
+            raise LogError("the game log %s is damaged: %s; it was not resumed and was left as it is"
+                           % (self.path, e)) from None
 
     # --- the record of acknowledged moves ---------------------------------------------------
 

@@ -21,7 +21,7 @@ import hashlib
 import importlib
 import threading
 
-from ..engine import PUBLIC, core
+from ..engine import PUBLIC, cardtables, core
 from . import profile as P
 from .taps import asks_at, command_for_tap, meanings
 
@@ -59,7 +59,7 @@ def sim_uid(card):
 
 def sim_tags(state):
     """Stickers for every card of a game (and each leader card), for the simulated table."""
-    cards = state["config"]["cards"]
+    cards = cardtables.table(state)
     insts = [i for key in ("ally_instances", "standard_instances", "event_instances", "leader_instances",
                            "characters", "influence_instances", "mission_instances", "decree_instances",
                            "throne_instances")
@@ -242,7 +242,7 @@ class TableRunner:
             self.on_private(place, text)
 
     def describe(self, card):
-        info = self.session.state["config"]["cards"].get("info", {})
+        info = cardtables.table(self.session.state).get("info", {})
         rec = info.get(card.split("#", 1)[0])
         return rec["name"] if rec else card
 

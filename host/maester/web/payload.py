@@ -11,7 +11,7 @@ these payloads for states that differ only in what the viewer may not see.
 import importlib
 import importlib.util
 
-from ..engine import PUBLIC, core
+from ..engine import PUBLIC, cardtables, core
 from . import hints, leds
 
 LOG_LINES = 80  # enough to follow a round; the whole log stays in the game's log file
@@ -31,7 +31,7 @@ class Words:
         self.state = state
         self.view = view
         self.viewer = viewer
-        self.cards = state["config"].get("cards") or {}
+        self.cards = cardtables.of_config(state["config"])
         self.info = self.cards.get("info") or {}
         self.text = _text_module(state["game"])
         names = getattr(self.text, "Names", None)

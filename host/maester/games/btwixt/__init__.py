@@ -4,6 +4,7 @@ from ... import cardsdb
 from ...engine import PUBLIC, REFEREE, Game, register
 from ...engine import config as check
 from . import abilities, flow  # noqa: F401  (registers the steps)
+from . import zones as Z
 from .zones import SEASONS, STEPS
 
 VARIANTS = ("advanced", "draft", "kingsmoot", "revealed", "short")
@@ -121,7 +122,7 @@ class BTwixt(Game):
 
 
 def card_name(g, inst):
-    rec = g["info"][inst.split("#", 1)[0]]
+    rec = Z.card(g, inst)
     if rec["type"] == "ally":
         return "%s (power %d)" % (rec["name"], rec["power"])
     return "%s (%d)" % (rec["name"], rec["value"])

@@ -4,6 +4,7 @@ Each step is a function `(ctx, step, answer)`; `answer` is None on a first run a
 when a seat answered this step's ask. See engine/core.py for the pipeline.
 """
 
+from ...engine import cardtables
 from . import zones as Z
 from .abilities import on_play, when_claimed
 from .zones import SEASONS, step
@@ -12,12 +13,12 @@ from .zones import SEASONS, step
 
 def setup(ctx, config):
     g = ctx.g
-    cards = config["cards"]
+    cards = cardtables.get(config["cards"])
     comp = cards["components"]
     n = config["players"]
     variants = set(config["variants"])
     g.update({
-        "n": n, "info": cards["info"], "ability_of": cards["ability_of"],
+        "n": n, "table": config["cards"],
         "advanced": "advanced" in variants, "draft": "draft" in variants or "kingsmoot" in variants,
         "kingsmoot": "kingsmoot" in variants, "revealed": "revealed" in variants,
         "first": config["first"], "round_space": comp["time_track"]["start_space"][str(n)],
@@ -77,7 +78,7 @@ def season_start(ctx, st, answer):
         g["deck"] += g["discard"]
         g["discard"] = []
         if g["advanced"] and not g["kingsmoot"]:
-            k = ctx.state["config"]["cards"]["components"]["events_added"][str(g["n"])].get(ended, 0)
+            k = Z.table(g)["components"]["events_added"][str(g["n"])].get(ended, 0)
             if g["observe_hands"]:
                 # Shuffled in by hand: which ones is learned when they are dealt and tapped.
                 g["events_owed"] += min(k, len(g["events_aside"]) - g["events_owed"])
@@ -481,7 +482,7 @@ def cleanup(ctx, st, answer):
     elif g["season"] == len(SEASONS) - 1:
         score(ctx)
     else:
-        g["round_space"] = ctx.state["config"]["cards"]["components"]["time_track"]["start_space"][str(g["n"])]
+        g["round_space"] = Z.table(g)["components"]["time_track"]["start_space"][str(g["n"])]
         g["season"] += 1
         ctx.emit("round", round_space=g["round_space"])
         ctx.push({"s": "season_start", "first": False})

@@ -5,6 +5,7 @@ turn it sideways on the table); tapping another leader's card picks that leader,
 you share with them. LEDs are drawn from the public view only, so they can show nothing secret.
 """
 
+from ...engine import cardtables
 from . import zones as Z
 from ...table.lights import seat_lights
 
@@ -55,4 +56,4 @@ def page_choices(state, ask):
     game, whatever has been seen, so the list tells nothing of what was taken face down."""
     if ask["kind"] != "observe_ally":
         return []
-    return [["ally", a] for a in sorted(state["config"]["cards"]["ally_instances"])]
+    return [["ally", a] for a in sorted(cardtables.table(state)["ally_instances"])]

@@ -4,6 +4,8 @@ Seats sit clockwise 0..n-1. The player on a seat's left is the next one clockwis
 lies between seat `i` and seat `i+1`: it is seat i's left council and seat i+1's right council.
 """
 
+from ...engine import cardtables
+
 SEASONS = ("summer", "autumn", "winter")
 STEPS = {}  # every step handler of the game, by name
 
@@ -46,13 +48,18 @@ def clockwise_from(g, start):
     return [(start + i) % n for i in range(n)]
 
 
+def table(g):
+    """The game's card table (kept out of the state: `g["table"]` is its key)."""
+    return cardtables.get(g["table"])
+
+
 def card(g, inst):
     """The static record of a card instance ('betrayal#2' → Betrayal's data)."""
-    return g["info"][inst.split("#", 1)[0]]
+    return cardtables.get(g["table"])["info"][inst.split("#", 1)[0]]
 
 
 def ability(g, inst):
-    return g["ability_of"].get(inst)
+    return cardtables.get(g["table"])["ability_of"].get(inst)
 
 
 def holder(g, inst):
@@ -64,7 +71,7 @@ def holder(g, inst):
 
 
 def bid_total(g, seat):
-    info = g["info"]
+    info = table(g)["info"]
     return sum(info[c.split("#", 1)[0]]["value"] for c in g["bids"][seat])
 
 
@@ -214,7 +221,7 @@ def return_token(ctx, tok):
 
 
 def council_power(g, council):
-    info = g["info"]
+    info = table(g)["info"]
     c = g["councils"][council]
     return (sum(info[a.split("#", 1)[0]]["power"] for a in c["allies"])
             + sum(g["token_value"][t] for t in c["tokens"]))
@@ -222,7 +229,7 @@ def council_power(g, council):
 
 def highest_ally_councils(g, seat):
     """Sansa Stark: the claimer's councils that hold their highest-power ally."""
-    info = g["info"]
+    info = table(g)["info"]
     best, found = -1, []
     for c in councils_of(g, seat):
         for a in g["councils"][c]["allies"]:

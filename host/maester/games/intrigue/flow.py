@@ -4,6 +4,7 @@ Each step is `(ctx, step, answer)`; `answer` is None on a first run and `(ask, c
 seat answered. A seat's turn is one decision: which card, and where (["place", card, row, pos]).
 """
 
+from ...engine import cardtables
 from . import court as C
 
 STEPS = {}
@@ -17,7 +18,7 @@ def step(fn):
 
 def setup(ctx, config):
     g = ctx.g
-    cards = config["cards"]
+    cards = cardtables.of_config(config)
     n = config["players"]
     g.update({
         "n": n, "rounds": n, "round": 0, "first": config["first"], "starter": config["first"],
@@ -56,10 +57,10 @@ def round_start(ctx, st, answer):
     if g["observe_hands"]:
         # Dealt by hand: every card is unknown (in the box) until a seat taps it.
         g["hands"] = [[] for _ in range(n)]
-        g["box"] = sorted(config["cards"]["characters"])
+        g["box"] = sorted(cardtables.of_config(config)["characters"])
         ctx.push({"s": "observe_deal"}, {"s": "turn"})
         return
-    deck = list(config["cards"]["characters"])
+    deck = list(cardtables.of_config(config)["characters"])
     ctx.chance.shuffle(deck)
     g["hands"] = [deck[i * g["deal"]:(i + 1) * g["deal"]] for i in range(n)]
     rest = deck[n * g["deal"]:]
@@ -187,7 +188,7 @@ def _took_throne(ctx, seat, card):
     g = ctx.g
     g["thrones"][seat].append(card)
     ctx.emit("throne_drawn", seat=seat, count=len(g["thrones"][seat]))
-    t = ctx.state["config"]["cards"]["throne"][card]
+    t = cardtables.table(ctx.state)["throne"][card]
     ctx.emit("throne_card", vis=[seat], seat=seat, card=card, value=t["value"], swords=t["swords"])
 
 
@@ -215,7 +216,7 @@ def round_end(ctx, st, answer):
                     st["drawn"] = True
             if not st.get("drawn"):
                 mine = g["thrones"][winner]
-                ctx.ask(winner, "observe_throne", [["card", t] for t in sorted(config["cards"]["throne"])
+                ctx.ask(winner, "observe_throne", [["card", t] for t in sorted(cardtables.of_config(config)["throne"])
                                                    if t not in mine],
                         "Draw the top Iron Throne card, look at it alone, and tap it.",
                         public="drawing an Iron Throne card")
@@ -272,7 +273,7 @@ def ranking(scores, thrones, throne_info, rule):
 def score(ctx):
     g = ctx.g
     config = ctx.state["config"]
-    info = config["cards"]["throne"]
+    info = cardtables.of_config(config)["throne"]
     scores = final_scores(g["penalties"], g["thrones"], info, config["score_floor"])
     order, winners = ranking(scores, g["thrones"], info, config["tiebreak"])
     ctx.emit("thrones_revealed", thrones=[list(t) for t in g["thrones"]])

@@ -8,6 +8,7 @@ card that starts the court (see flow.observe_deal).
 LEDs come from the public view only: whose turn it is, who is out, the rounds played.
 """
 
+from ...engine import cardtables
 from .text import Names, describe_choice
 from ...table.lights import seat_lights
 
@@ -22,7 +23,7 @@ def tap_choices(state, ask, card, place=None):
 
 
 def card_words(state, card):
-    return Names(state["g"], state["config"]["cards"]).card(card)
+    return Names(state["g"], cardtables.table(state)).card(card)
 
 
 def choice_words(state, choice):

@@ -7,7 +7,7 @@ names, and only the house matters in play. No Iron Throne card is named to anyon
 before `thrones_revealed`.
 """
 
-from ...engine import PUBLIC
+from ...engine import PUBLIC, cardtables
 from ..text import generic_line, hidden_from, variants_words, winners_line
 
 
@@ -54,7 +54,7 @@ def position_words(names, court, row, pos):
 
 def describe_choice(state, ask, choice, viewer=None):
     """A menu label: "Stark 3 → row 2, on Stark 1 and Lannister 4", or a card to tap."""
-    names = Names(state["g"], state["config"]["cards"])
+    names = Names(state["g"], cardtables.table(state))
     if choice[0] == "place":
         _, inst, row, pos = choice
         return "%s → %s" % (names.card(inst), position_words(names, state["g"]["court"], row, pos))

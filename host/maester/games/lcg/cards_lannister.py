@@ -520,7 +520,7 @@ card("L162", Ability("action", _kneel_target, cost=(("gold", 2),), target=lambda
 # L164 Call Their Bluff: Dominance action, pay 2 gold and name a card: each opponent reveals their
 # hand and discards every card of that name.
 def _bluff_names(state, src, seat, ev):
-    return sorted({r["name"] for r in state["config"]["cards"]["cards"].values() if r["type"] != "plot"})
+    return sorted({r["name"] for r in M.table(state)["cards"].values() if r["type"] != "plot"})
 
 
 def _bluff(ctx, src, seat, target, ev):

@@ -14,7 +14,7 @@ from .steps import step
 def setup(ctx, config):
     g = ctx.g
     state = ctx.state
-    table = config["cards"]
+    table = M.table(state)
     comp = table["components"]
     n = config["players"]
     decks = config["decks"]
@@ -69,7 +69,7 @@ def draw(ctx, seat, n, capped=False):
     g = ctx.g
     p = g["players"][seat]
     if capped:
-        cap = ctx.state["config"]["cards"]["components"]["draw_cap"]
+        cap = M.table(ctx.state)["components"]["draw_cap"]
         n = min(n, cap - p["drawn_extra"], len(p["deck"]))
         p["drawn_extra"] += max(0, n)  # only the cards really drawn count against the cap
     n = min(n, len(p["deck"]))
@@ -90,7 +90,7 @@ def draw(ctx, seat, n, capped=False):
 def may_draw(state, seat):
     """Whether a card effect could make `seat` draw now: cards in its deck and room under the cap."""
     p = state["g"]["players"][seat]
-    return bool(p["deck"]) and p["drawn_extra"] < state["config"]["cards"]["components"]["draw_cap"]
+    return bool(p["deck"]) and p["drawn_extra"] < M.table(state)["components"]["draw_cap"]
 
 
 @step
@@ -116,7 +116,7 @@ def observe_draw(ctx, st, answer):
 def setup_hand(ctx, st, answer):
     g = ctx.g
     for seat in draw_order(g):
-        draw(ctx, seat, ctx.state["config"]["cards"]["components"]["setup_hand"])
+        draw(ctx, seat, M.table(ctx.state)["components"]["setup_hand"])
 
 
 def draw_order(g):
@@ -133,7 +133,7 @@ def setup_choices(state, seat):
     placed card), within 5 gold with the gold penalty, one Limited card, no second copy of a unique."""
     g = state["g"]
     p = g["players"][seat]
-    comp = state["config"]["cards"]["components"]
+    comp = M.table(state)["components"]
     spent = sum(M.gold_cost(state, seat, i) for i in p["setup"])
     names = {M.info(state, i)["name"] for i in p["setup"] if M.info(state, i)["unique"]}
     limited = any("limited" in (M.info(state, i)["keywords"] or ()) for i in p["setup"])
@@ -203,7 +203,7 @@ def setup_reveal(ctx, st, answer):
                 M.put(g, inst, "discard")
         ctx.emit("setup_revealed", seat=seat, cards=placed)
     for seat in draw_order(g):
-        need = ctx.state["config"]["cards"]["components"]["setup_hand"] - len(g["players"][seat]["hand"])
+        need = M.table(ctx.state)["components"]["setup_hand"] - len(g["players"][seat]["hand"])
         draw(ctx, seat, need)
 
 
@@ -353,7 +353,7 @@ def choose_titles(ctx, st, answer):
 @step
 def draw_phase(ctx, st, answer):
     g = ctx.g
-    comp = ctx.state["config"]["cards"]["components"]
+    comp = M.table(ctx.state)["components"]
     T.open_window(ctx, "draw")
     for seat in draw_order(g):
         extra = titles.extra_draw(ctx.state, seat)  # outside the draw cap

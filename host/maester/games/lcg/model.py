@@ -5,7 +5,7 @@ Stark), so two players may bring the same starter deck. A deck of one's own may 
 a code than a Core box (3x Eddard Stark): the second and later copies are ``"S5#0~2"``, ``"S5#0~3"``
 (instance_ids), so the code is still everything before the "#". ``g["cards"][inst]`` holds what changes
 during play: zone, controller, kneeling, power, attachments and duplicates. The printed facts stay
-in the card table frozen into the config (``state["config"]["cards"]["cards"][code]``).
+in the game's card table, kept out of the state (``table(state)["cards"][code]``; engine/cardtables.py).
 
 Zones are lists on the owning player (``deck`` with the top card first, ``hand``, ``discard``,
 ``dead``, ``plots``, ``used``), ``revealed`` (one plot) and ``play`` on the *controller* (characters,
@@ -16,6 +16,8 @@ Lasting effects (``g["effects"]``) are records with a duration; every STR, icon 
 summed from scratch from the printed value, the lasting effects and the cards' constant abilities
 each time it is asked (rulebook, "Lasting Effects"), and STR is floored at 0.
 """
+
+from ...engine import cardtables
 
 ICONS = ("military", "intrigue", "power")
 PHASES = ("plot", "draw", "marshalling", "challenges", "dominance", "standing", "taxation")
@@ -48,11 +50,12 @@ def instance_ids(codes, seat):
 
 
 def table(state):
-    return state["config"]["cards"]
+    """The game's card table (its config holds only the table's key)."""
+    return cardtables.get(state["config"]["cards"])
 
 
 def info(state, inst):
-    return state["config"]["cards"]["cards"][code(inst)]
+    return cardtables.get(state["config"]["cards"])["cards"][inst.split("#", 1)[0]]
 
 
 def card(g, inst):

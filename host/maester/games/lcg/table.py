@@ -169,7 +169,7 @@ def enroll_command(missing):
 # --- words (for the seat's own page: a refused card, the places a tap may mean) -----------------------
 
 def card_words(state, card):
-    return Names(state["g"], state["config"]["cards"]).card(card)
+    return Names(state["g"], M.table(state)).card(card)
 
 
 def choice_words(state, choice):

@@ -7,7 +7,7 @@ passes every event, as the other games' text modules expect); a public line neve
 that is not face up on the table.
 """
 
-from ...engine import PUBLIC
+from ...engine import PUBLIC, cardtables
 from ..text import hidden_from
 
 HOUSES = {"stark": "Stark", "lannister": "Lannister", "baratheon": "Baratheon", "targaryen": "Targaryen",
@@ -55,7 +55,7 @@ class Names:
 
 
 def describe_choice(state, ask, choice, viewer=None):
-    names = Names(state["g"], state["config"]["cards"])
+    names = Names(state["g"], cardtables.table(state))
     kind = choice[0]
     c = names.card
     if kind in ("pass", "done"):

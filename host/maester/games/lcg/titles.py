@@ -10,7 +10,7 @@ from . import model as M
 
 
 def _titles(state):
-    return state["config"]["cards"]["titles"]
+    return M.table(state)["titles"]
 
 
 def holder(g, title):

@@ -24,6 +24,7 @@ from ...engine import config as check
 from ...engine import Game, register
 from . import abilities, decrees, flow, judgment, manual, missions, observe  # noqa: F401  (registers the steps)
 from .view import view as _view
+from . import zones as Z
 from .zones import STEPS, TYPES
 
 VARIANTS = ("aloof_king", "cagey_court", "night_is_dark", "order_in_court")
@@ -189,7 +190,7 @@ class Oathbreaker(Game):
 
 def name_of(g, x):
     if isinstance(x, str):
-        rec = g["info"].get(x.split("#", 1)[0])
+        rec = Z.table(g)["info"].get(x.split("#", 1)[0])
         if rec is not None:
             return rec["name"]
     return str(x)

@@ -165,8 +165,9 @@ def dec_execution(ctx, st, answer):
     g = ctx.g
     seat = st["target"]
     old = g["characters"][seat]
-    board = g["info"][old]["board"]
-    new = next(c for c in g["character_ids"] if c != old and g["info"][c]["board"] == board)
+    info = Z.table(g)["info"]
+    board = info[old]["board"]
+    new = next(c for c in Z.table(g)["character_ids"] if c != old and info[c]["board"] == board)
     g["characters"][seat] = new
     ctx.emit("executed", seat=seat, was=old, now=new)
 

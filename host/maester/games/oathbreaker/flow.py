@@ -4,13 +4,14 @@ Each step is `(ctx, step, answer)`; `answer` is None on a first run and `(ask, c
 answered this step's ask. See engine/core.py for the pipeline.
 """
 
+from ...engine import cardtables
 from . import zones as Z
 from .zones import step
 
 
 def setup(ctx, config):
     g = ctx.g
-    cards = config["cards"]
+    cards = cardtables.get(config["cards"])
     comp = cards["components"]
     n = config["players"]
     king, queen = config["king"], config["queen"]
@@ -19,7 +20,7 @@ def setup(ctx, config):
     key = str(n)
     g.update({
         "n": n, "king": king, "queen": queen, "monarchs": monarchs, "nobles": nobles,
-        "info": cards["info"], "eff": cards["eff"], "character_ids": cards["character_ids"],
+        "table": config["cards"],
         "variants": list(config["variants"]), "night": "night_is_dark" in config["variants"],
         "track": cards["tracks"][key], "space": 0, "rounds_played": 0,
         "order": comp["order_chaos_track"]["start"], "chaos": comp["order_chaos_track"]["start"],
@@ -112,8 +113,9 @@ def choose_character(ctx, st, answer):
     g = ctx.g
     seat = st["seat"]
     if answer is None:
-        taken = {g["info"][c]["board"] for c in g["characters"] if c}
-        choices = [["character", c] for c in g["character_ids"] if g["info"][c]["board"] not in taken]
+        info = Z.table(g)["info"]
+        taken = {info[c]["board"] for c in g["characters"] if c}
+        choices = [["character", c] for c in Z.table(g)["character_ids"] if info[c]["board"] not in taken]
         ctx.ask(seat, "character", choices, "Choose your Character Board and the side to play (the diamond side "
                 "is recommended for a first game).", public="choosing a Character Board")
         return

@@ -41,7 +41,7 @@ def manual(ctx, st, answer):
             choices.append(["draw"])
         if subject == seat:
             choices += [["discard", c] for c in g["hands"][seat]]
-    name = g["info"].get(Z.cid(st["what"]), {}).get("name", st["what"])
+    name = Z.table(g)["info"].get(Z.cid(st["what"]), {}).get("name", st["what"])
     ctx.ask(seat, "manual", choices,
             "Resolve %s by hand: record each change it makes, then choose done." % name,
             public="resolving %s by hand" % name)

@@ -253,7 +253,7 @@ def resolve_mission(ctx, i, unseen=None):
         a, b = Z.effect(g, inst, mtype)
         match += a
         sab += b
-        fail_chaos += g["eff"][Z.cid(inst)]["fail_chaos"]
+        fail_chaos += Z.table(g)["eff"][Z.cid(inst)]["fail_chaos"]
     if m["ability"] == "extra_sabotage":
         sab += m["amount"]
     # A tie fails, and so does a mission no noble played to, whatever was dealt to it face down

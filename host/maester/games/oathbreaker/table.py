@@ -29,6 +29,7 @@ marker, and per seat the Hand of the King, the monarchs, whoever must act and, a
 winners. Nothing secret is in the public view, so nothing secret can light up.
 """
 
+from ...engine import cardtables
 from .text import Names
 from ...table.lights import seat_lights
 
@@ -81,14 +82,14 @@ def _mission_of(g, card):
 
 def extra_tags(state):
     """The House Sigils: one tag per Character Board."""
-    info = state["config"]["cards"]["info"]
+    info = cardtables.table(state)["info"]
     return sorted({SIGIL + rec["board"] for rec in info.values() if rec["type"] == "character"})
 
 
 def _sigil_choices(state, ask, card, place, here):
     g = state["g"]
     char = g["characters"][ask["seat"]] if ask["kind"] == "sigil" else None
-    if char is None or card != SIGIL + g["info"][char]["board"]:
+    if char is None or card != SIGIL + cardtables.table(state)["info"][char]["board"]:
         return []
     if here is not None:
         return [c for c in ask["choices"] if c[1] in here]
@@ -125,7 +126,7 @@ def tap_cards(state, command):
     choice = command["choice"]
     out = []
     if ask is not None and ask["kind"] == "sigil" and g["characters"][ask["seat"]]:
-        out.append(SIGIL + g["info"][g["characters"][ask["seat"]]]["board"])
+        out.append(SIGIL + cardtables.table(state)["info"][g["characters"][ask["seat"]]]["board"])
     if ask is not None and ask["kind"] in MISSION_PICKS and len(choice) == 2 and isinstance(choice[1], int):
         if 0 <= choice[1] < len(g["missions"]):
             out.append(g["missions"][choice[1]]["card"])
@@ -136,19 +137,19 @@ def tap_words(state, card, place):
     """How the public host display names a tapped card: only a mission card, which is face up."""
     if card.startswith(SIGIL):
         return "the %s House Sigil" % card[len(SIGIL):].capitalize()
-    info = state["config"]["cards"]["info"].get(card.split("#", 1)[0])
+    info = cardtables.table(state)["info"].get(card.split("#", 1)[0])
     if info is not None and info["type"] == "mission":
         return info["name"]
     return "a card"
 
 
 def card_words(state, card):
-    return Names(state["g"], state["config"]["cards"]).card(card)
+    return Names(state["g"], cardtables.table(state)).card(card)
 
 
 def choice_words(state, choice):
     """A place offered after a tap, for the deciding seat only: "mission 2 (Feed Flea Bottom)"."""
-    names = Names(state["g"], state["config"]["cards"])
+    names = Names(state["g"], cardtables.table(state))
     g = state["g"]
     if choice[0] in ("play", "face_up"):
         return names.mission(g, choice[2])

@@ -6,7 +6,7 @@ viewer may not see. A line never says more than its event: a public "played" nam
 the mission, never the card; a card tapped face down is named to nobody.
 """
 
-from ...engine import PUBLIC
+from ...engine import PUBLIC, cardtables
 from ..text import generic_line, hidden_from, variants_words
 
 RES = ("coin", "honor", "power")
@@ -85,7 +85,7 @@ def _v(viewer, seat, you, other):
 def describe_choice(state, ask, choice, viewer=None):
     """A menu label for a choice."""
     g = state["g"]
-    nm = Names(g, state["config"]["cards"])
+    nm = Names(g, cardtables.table(state))
     op = choice[0]
     if op == "play":
         return "play %s face down to %s" % (nm.card(choice[1]), nm.mission(g, choice[2]))

@@ -4,8 +4,11 @@ Seats sit clockwise 0..n-1; the seat on a player's left is the next one clockwis
 (the King, and the Queen with 8 players) are not nobles: they hold no influence cards, no loyalty
 and no Hand of the King marker.
 
-Cards are instances ("sabotage#3"); the static record of a card is `g["info"][id]`.
+Cards are instances ("sabotage#3"); the static record of a card is `info(g, inst)`, from the card
+table that `g["table"]` names (engine/cardtables.py).
 """
+
+from ...engine import cardtables
 
 RES = ("coin", "honor", "power")
 TYPES = ("crown", "raven", "sword")
@@ -22,8 +25,13 @@ def cid(inst):
     return inst.split("#", 1)[0]
 
 
+def table(g):
+    """The game's card table (kept out of the state: `g["table"]` is its key)."""
+    return cardtables.get(g["table"])
+
+
 def info(g, inst):
-    return g["info"][cid(inst)]
+    return cardtables.get(g["table"])["info"][inst.split("#", 1)[0]]
 
 
 def nobles_from(g, start):
@@ -62,11 +70,11 @@ def monarch_eyes(g, monarch):
 
 def effect(g, inst, mtype):
     """(matching icons, sabotage icons) of an influence card at a mission of type `mtype`."""
-    return g["eff"][cid(inst)][mtype]
+    return cardtables.get(g["table"])["eff"][inst.split("#", 1)[0]][mtype]
 
 
 def net(g, inst, mtype):
-    m, s = g["eff"][cid(inst)][mtype]
+    m, s = cardtables.get(g["table"])["eff"][inst.split("#", 1)[0]][mtype]
     return m - s
 
 
@@ -99,7 +107,7 @@ def influence_choices(ctx):
 
     The same for every seat and built from public facts only, so the list tells nothing."""
     up = {c for m in ctx.g["missions"] for c in m["face_up"]}
-    return [["card", c] for c in sorted(ctx.state["config"]["cards"]["influence_instances"]) if c not in up]
+    return [["card", c] for c in sorted(table(ctx.g)["influence_instances"]) if c not in up]
 
 
 def decree_choices(g):
@@ -259,7 +267,7 @@ def move(ctx, track, k, why):
 
 def character(g, seat):
     c = g["characters"][seat]
-    return g["info"][c] if c else None
+    return table(g)["info"][c] if c else None
 
 
 def ambition_met(g, seat):
