@@ -17,21 +17,23 @@ import os
 import re
 import shlex
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-import serial
-import serial.tools.list_ports
-
 from maester_fw import config as fwconfig
-from maester_fw import wire
 
+from . import lazy
 from .argtypes import BOARD_WAIT, seconds, serial_port
-from .link.serial_link import COUNTER_NAMES, BoardLink, BoardPort, find_boards
-from .table import profile as profiles
-from .hwconfig import board_config, load_pinmap, load_profile
+
+# Imported when a command uses them, not for its --help (issue 16, start-up).
+subprocess = lazy.Module("subprocess")
+serial = lazy.Module("serial")
+list_ports = lazy.Module("serial.tools.list_ports")
+wire = lazy.Module("maester_fw.wire")
+serial_link = lazy.Module("maester.link.serial_link")
+profiles = lazy.Module("maester.table.profile")
+hwconfig = lazy.Module("maester.hwconfig")
 
 from .paths import ROOT, tool
 FIRMWARE_SRC = ROOT / "firmware"
@@ -44,8 +46,8 @@ MANIFEST = "manifest.json"
 DEFAULT_PROFILE = "btwixt-4p"
 MPREMOTE_TIMEOUT = 120  # seconds for one mpremote call; a stuck board must not hang flash forever
 
-CAP_NAMES = ((wire.CAP_LEDS, "leds"), (wire.CAP_BLINK, "blink"), (wire.CAP_PULSE, "pulse"),
-             (wire.CAP_CONFIG, "config"), (wire.CAP_REPL, "repl"), (wire.CAP_BOOTLOADER, "bootloader"))
+CAP_NAMES = (("CAP_LEDS", "leds"), ("CAP_BLINK", "blink"), ("CAP_PULSE", "pulse"),  # wire's bits, by name
+             ("CAP_CONFIG", "config"), ("CAP_REPL", "repl"), ("CAP_BOOTLOADER", "bootloader"))
 
 NO_BOARD_HINTS = (
     "Is the board plugged in with a data cable? Many USB cables carry power only.",
@@ -207,7 +209,8 @@ def config_bytes(profile, board="pico"):
     Sorted keys make the bytes (and so HELLO's config length and CRC) depend only on the
     profile, which lets `doctor` tell whether a board still has the config it was flashed with.
     """
-    return json.dumps(board_config(profile, load_pinmap(board)), sort_keys=True, separators=(",", ":")).encode()
+    config = hwconfig.board_config(profile, hwconfig.load_pinmap(board))
+    return json.dumps(config, sort_keys=True, separators=(",", ":")).encode()
 
 
 def open_port(port, timeout=0.05):
@@ -342,7 +345,7 @@ except OSError:
 
 def flash(port, profile_name=DEFAULT_PROFILE, out=BUILD_DIR, src=FIRMWARE_SRC, no_build=False,
           mpremote=None, repl_wait=2.0, say=print, board="pico"):
-    profile = load_profile(profile_name)
+    profile = hwconfig.load_profile(profile_name)
     try:
         raw = config_bytes(profile, board)
     except ValueError as e:  # a pin map that cannot carry this profile (too few reader slots...)
@@ -399,14 +402,14 @@ def _usb_port(device):
     """The BoardPort for a path named with --port, with its USB id when the OS knows it."""
     real = os.path.realpath(device)
     try:
-        listing = serial.tools.list_ports.comports()
+        listing = list_ports.comports()
     except Exception:
         listing = []
     for info in listing:
         if info.device in (device, real) and getattr(info, "vid", None) is not None:
-            return BoardPort(device=device, vid=info.vid, pid=info.pid, serial_number=info.serial_number,
+            return serial_link.BoardPort(device=device, vid=info.vid, pid=info.pid, serial_number=info.serial_number,
                              description=info.description or "", explicit=True)
-    return BoardPort(device=device, description="given with --port", explicit=True)
+    return serial_link.BoardPort(device=device, description="given with --port", explicit=True)
 
 
 def _matching_profile(st):
@@ -415,7 +418,7 @@ def _matching_profile(st):
     if not re.fullmatch(r"[\w-]+", name) or not (profiles.PROFILE_DIR / (name + ".json")).exists():
         return None, None, False
     try:
-        prof = load_profile(name)
+        prof = hwconfig.load_profile(name)
     except (ValueError, KeyError):
         return name, None, False
     for board in ("pico", "esp32s3"):  # which build flash wrote it for
@@ -431,7 +434,7 @@ def _matching_profile(st):
 def check_board(bp, timeout):
     """Connect to one board and return what it reports, as a dict (see `doctor --json`)."""
     events = []
-    link = BoardLink(bp.device, on_tap=lambda tap: None, on_status=events.append, refind=False)
+    link = serial_link.BoardLink(bp.device, on_tap=lambda tap: None, on_status=events.append, refind=False)
     link.start()
     try:
         ok = link.wait_connected(timeout)
@@ -455,7 +458,7 @@ def check_board(bp, timeout):
     report.update({
         "board": st.board, "firmware": st.firmware, "proto": st.proto,
         "boot_id": "%08x" % st.boot_id,
-        "caps": [n for bit, n in CAP_NAMES if st.caps & bit], "caps_value": st.caps,
+        "caps": [n for bit, n in CAP_NAMES if st.caps & getattr(wire, bit)], "caps_value": st.caps,
         "leds": st.pixels, "reader_count": st.reader_count,
         "config": {"bytes": st.config_len, "crc": "%04x" % st.config_crc, "profile": prof, "matches_profile": same},
         "readers": [{"reader": r.reader, "name": names[r.reader] if names and r.reader < len(names) else None,
@@ -467,7 +470,7 @@ def check_board(bp, timeout):
 
 def doctor(port=None, timeout=5.0):
     """{"ok": bool, "boards": [...], "hints": [...]}; ok when at least one board was found and all answered."""
-    found = [_usb_port(port)] if port else find_boards()
+    found = [_usb_port(port)] if port else serial_link.find_boards()
     if not found:
         return {"ok": False, "boards": [], "hints": list(NO_BOARD_HINTS)}
     boards = [check_board(bp, timeout) for bp in found]
@@ -509,7 +512,8 @@ def print_report(rep, out=print):
             for r in b["readers"]:
                 state = {"fault": "FAULT (not answering: check wiring, power and chip-select pin)"}.get(r["state"], r["state"])
                 out("    %d %-8s %s%s" % (r["reader"], r["name"] or "", state, "  card %s" % r["uid"] if r["uid"] else ""))
-            out("  health     %s" % ", ".join("%s %d" % (k, b["counters"].get(k, 0)) for k in COUNTER_NAMES))
+            counters = serial_link.COUNTER_NAMES
+            out("  health     %s" % ", ".join("%s %d" % (k, b["counters"].get(k, 0)) for k in counters))
         for m in b["messages"]:
             out("  %s: %s" % (m["kind"].replace("_", " "), m["message"]))
     if rep["hints"]:
