@@ -18,20 +18,23 @@ already carries a card's record (`maester tags write`) must be tapped for that c
 all start with usb, tty, com or udp, and no profile names a reader so.
 """
 
-import hashlib
 import json
 import os
 import queue
 import sys
-import tempfile
 import threading
 from collections import OrderedDict, namedtuple
 
-from maester_fw import wire
-
-from . import cardsdb, hwconfig, nfcreader, tagrecord
+from . import cardsdb, hwconfig, lazy
 from .argtypes import BOARD_WAIT, int_range, serial_port
-from .table import profile as profiles
+
+# Imported when enrolling, not for --help (issue 16, start-up).
+wire = lazy.Module("maester_fw.wire")
+nfcreader = lazy.Module("maester.nfcreader")
+tagrecord = lazy.Module("maester.tagrecord")
+profiles = lazy.Module("maester.table.profile")
+hashlib = lazy.Module("hashlib")
+tempfile = lazy.Module("tempfile")
 
 Card = namedtuple("Card", "id label group sim")
 TAP_TIMEOUT = 10.0

@@ -13,11 +13,11 @@ import sys
 import threading
 import time
 
-from maester_fw import wire
-
-from . import hwconfig
+from . import hwconfig, lazy
 from .argtypes import BOARD_WAIT, seconds, serial_port
 from .table import profile as profiles
+
+wire = lazy.Module("maester_fw.wire")  # imported when a test runs, not for --help (issue 16, start-up)
 
 DEFAULT_PROFILE = "btwixt-4p"
 WHITE, CUE = (255, 255, 255), (0, 80, 255)

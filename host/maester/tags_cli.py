@@ -13,8 +13,13 @@ refused unless --force. The reader is an nfcpy device path (nfcreader.py); the d
 import argparse
 import queue
 
-from . import enroll, nfcreader, tagrecord
+from . import lazy
 from .argtypes import int_range
+
+# Imported when a verb runs, not for --help (issue 16, start-up).
+enroll = lazy.Module("maester.enroll")
+nfcreader = lazy.Module("maester.nfcreader")
+tagrecord = lazy.Module("maester.tagrecord")
 
 WAIT = 60.0
 
