@@ -20,16 +20,17 @@ import argparse
 import contextlib
 import contextvars
 import os
-import socket
 import sys
 
+from .. import lazy
 from ..argtypes import int_range, seconds
-from ..engine import core
-from ..engine.session import Session
-from . import keys
 
 # The app and the server (starlette, uvicorn) are imported only when pages are wanted, so every
-# other `maester` command starts as fast as before.
+# other `maester` command starts as fast as before; these too, so `serve --help` does (issue 16).
+socket = lazy.Module("socket")
+core = lazy.Module("maester.engine.core")
+engine_session = lazy.Module("maester.engine.session")
+keys = lazy.Module("maester.web.keys")
 
 WEB_PORT = int_range(0, 65535)  # 0: the system picks a free one
 BOT_DELAY = seconds(0, 60)  # serve --delay, as play's
@@ -241,7 +242,7 @@ def _bot_delay(args, extra):
 
 
 def cmd_serve(args):
-    session = Session.resume(args.log)  # LogError (a ValueError) → exit 2, the file untouched
+    session = engine_session.Session.resume(args.log)  # LogError (a ValueError) → exit 2, the file untouched
     try:
         return _serve(session, args)
     finally:
