@@ -9,8 +9,7 @@ import time
 from .argtypes import int_range, seconds as seconds_arg
 import math
 
-from .bots import BOT_KINDS, card_info, decide, make_bot
-from .engine import core
+# The bots and the engine are imported where games are played, so `sim --help` starts without them.
 
 GAME_VARIANTS = {"btwixt": ("advanced", "draft", "kingsmoot", "revealed", "short"),
                  "intrigue": ("floor", "mat", "most_swords", "narrow_two", "winner_exempt", "winner_starts"),
@@ -83,6 +82,7 @@ def parse_bots(text):
     round the table): the list of bot kinds. Raises ValueError on an unknown kind."""
     kinds = [k.strip() for k in str(text).split(",")]
     for k in kinds:
+        from .bots import BOT_KINDS
         if k not in BOT_KINDS:
             raise ValueError("--bots: unknown bot %r (choose from %s)" % (k, ", ".join(BOT_KINDS)))
     return kinds
@@ -92,6 +92,8 @@ def play_one(game, config, seed, bot_kind, on_step=None, think_ms=50, playouts=N
     """Play a whole game with bots at every seat (`bot_kind`: one kind, or kinds seat by seat as
     parse_bots gives). Returns (state, actions). `timing` (a dict) gets the seconds spent in the
     bots' decisions ("bot_s") and in core.apply ("engine_s") added to it; setup is in neither."""
+    from .bots import card_info, decide, make_bot
+    from .engine import core
     state, _ = core.new_game(game, config, seed)
     info = card_info(state)
     n = core.get_game(game).seat_count(state)
@@ -189,6 +191,7 @@ def run(game, players, games, seed, bots="random", variants=(), progress=False, 
             raise ValueError("--league is for an LCG joust between two bots: --players 2 --bots A,B")
         if decks:
             raise ValueError("--league plays every starter deck against every one: leave out --decks")
+    from .engine import core
     checked = core.get_game(game).check_config(config)  # fail early on bad input, before the clock starts
     orders = {}  # league: game i's --bots index at each seat
 
