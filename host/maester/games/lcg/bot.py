@@ -83,7 +83,12 @@ class HeuristicBot(HeuristicBase):
         return [e["value"] for e in view.get("effects", ()) if e.get("target") == inst and e.get("kind") == kind]
 
     def strength(self, view, inst):
-        known = self.now.get(inst)
+        now = self.now
+        if now is None:
+            # The STR the view shows of every character in play, read on first need: many asks
+            # (windows, draws) are answered without looking at the table at all.
+            now = self.now = {e["card"]: e.get("str") for p in view["seats"] for e in p["play"]}
+        known = now.get(inst)
         if known is not None:
             return known  # the view's STR of a character in play, every modifier counted
         base = self.rec(inst).get("str") or 0
@@ -181,7 +186,7 @@ class HeuristicBot(HeuristicBase):
                 return pick
             if ask["kind"] in ("response", "cancel") and ["pass"] in choices:
                 return ["pass"]  # no ability beat passing
-        self.now = {e["card"]: e.get("str") for p in view["seats"] for e in p["play"]}
+        self.now = None  # this view's STR of each character, read by strength() when first needed
         handler = getattr(self, "on_" + ask["kind"], None)
         choice = handler(view, ask) if handler is not None else None
         if choice is not None and choice in choices:
