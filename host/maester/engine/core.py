@@ -50,22 +50,27 @@ class Applied:
 class Ctx:
     """What a step handler works with: the state, the game data, chance, events and asks."""
 
-    __slots__ = ("state", "g", "events", "chance", "asked")
+    __slots__ = ("state", "g", "events", "_chance", "asked")
 
     def __init__(self, state, events):
         self.state = state
         self.g = state["g"]
         self.events = events
-        self.chance = Chance(state)
+        self._chance = None
         self.asked = False
+
+    @property
+    def chance(self):
+        """The state's generator, made on first use: most commands draw nothing."""
+        chance = self._chance
+        if chance is None:
+            chance = self._chance = Chance(self.state)
+        return chance
 
     def push(self, *steps):
         """Queue steps to run next, in the order given, before anything already queued."""
-        if self.state["over"]:
-            return
-        stack = self.state["stack"]
-        for step in reversed(steps):
-            stack.append(step)
+        if not self.state["over"]:
+            self.state["stack"].extend(reversed(steps))
 
     def ask(self, seat, kind, choices, prompt, public=None, **data):
         """Open a decision for `seat`. The current step is re-run with the answer."""
@@ -232,13 +237,24 @@ def _match(state, command):
     if type(choice) is tuple:
         choice = list(choice)
     choices = ask["choices"]
-    # The membership test (C speed) refuses almost everything at once; `same` then checks the
-    # types of the choices that are equal in Python's looser sense.
-    if choice in choices:
-        for legal in choices:
-            if legal == choice and same(legal, choice):
-                return ask, legal, None
-    return None, None, "%s is not a legal choice for this decision" % (_show(choice),)
+    # The membership test (C speed) refuses almost everything at once (`index` alone would, but its
+    # error message is the repr of the choice, however deep); `index` then finds the first choice
+    # equal in Python's looser sense. A bot hands back the ask's own choice, the same object;
+    # otherwise `same` checks the types, going on to later equal choices if needed.
+    if choice not in choices:
+        return None, None, _illegal(choice)
+    i = choices.index(choice)
+    legal = choices[i]
+    if legal is choice or same(legal, choice):
+        return ask, legal, None
+    for legal in choices[i + 1:]:
+        if legal == choice and same(legal, choice):
+            return ask, legal, None
+    return None, None, _illegal(choice)
+
+
+def _illegal(choice):
+    return "%s is not a legal choice for this decision" % (_show(choice),)
 
 
 _ARRAYS = (list, tuple)
@@ -252,7 +268,16 @@ def same(a, b):
     """
     ta, tb = type(a), type(b)
     if ta in _ARRAYS:
-        return tb in _ARRAYS and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+        if tb not in _ARRAYS or len(a) != len(b):
+            return False
+        for x, y in zip(a, b):
+            tx = type(x)
+            if tx is str or tx is int:  # most choices: a word and a card or a number
+                if tx is not type(y) or x != y:
+                    return False
+            elif not same(x, y):
+                return False
+        return True
     if ta is not tb:
         return False
     if ta is dict:
@@ -275,15 +300,24 @@ def apply(state, command, forced=None):
     state["_outcomes"] = outcomes = []
     events = []
     ctx = Ctx(state, events)
-    with _forcing(state, forced):
-        step = state["stack"].pop()
-        game.steps[step["s"]](ctx, step, (ask, choice))
-        if (ctx.asked or state["asks"]) and not state["over"]:
-            # A step with open asks (new ones, or other seats' of a simultaneous decision) waits on top.
-            state["stack"].append(step)
-        _run(game, ctx)
+    if forced is None:  # the live path: nothing to replay, so no context to enter
+        _answer(game, ctx, ask, choice)
+    else:
+        with _forcing(state, forced):
+            _answer(game, ctx, ask, choice)
     state["_outcomes"] = []
     return Applied(events, outcomes)
+
+
+def _answer(game, ctx, ask, choice):
+    """Re-run the waiting step with the answer, then the pipeline to the next decision."""
+    state = ctx.state
+    step = state["stack"].pop()
+    game.steps[step["s"]](ctx, step, (ask, choice))
+    if (ctx.asked or state["asks"]) and not state["over"]:
+        # A step with open asks (new ones, or other seats' of a simultaneous decision) waits on top.
+        state["stack"].append(step)
+    _run(game, ctx)
 
 
 def _run(game, ctx):
