@@ -110,3 +110,20 @@ def test_the_intrigue_bot_weighs_a_placement_as_the_court_it_makes(players, vari
             assert {h for i, h in enumerate(houses) if got_fit >> i & 1} == fit
             checked += 1
     assert checked > 100
+
+
+def test_the_lazy_view_is_read_only_and_becomes_a_plain_dict_whole():
+    """A bot cannot write its view; dict() of it is the full view, keys in the same order; and
+    json refuses it (loudly) rather than writing part of it."""
+    state, _ = core.new_game("btwixt", {"players": 4}, 1)
+    seat = state["asks"][0]["seat"]
+    full = core.view(state, seat)
+    lazy = LazyView(state, seat)
+    with pytest.raises(TypeError):
+        lazy["hand"] = []
+    with pytest.raises(TypeError):
+        del lazy["hand"]
+    for other in (dict(LazyView(state, seat)), {**LazyView(state, seat)}):
+        assert other == full and list(other) == list(full)
+    with pytest.raises(TypeError):
+        json.dumps(LazyView(state, seat))
