@@ -1,6 +1,6 @@
 """How long `maester` takes to start: `maester --help`, `--version`, each `maester COMMAND --help`
 and a few commands that need no web page or schema (issue 16: each within 0.15 s). Prints the
-median of 10 runs each, in wall-clock time and in CPU time (user + system: what a busy machine's
+median of 10 runs each (interleaved), in wall-clock time and in CPU time (user + system: what a busy machine's
 other work does not inflate), beside a bare `python -c pass` (the interpreter's own start, which no
 change here can cut), and marks with * every wall time over 0.15 s.
 
@@ -37,21 +37,24 @@ def cpu_of_children():
     return used.ru_utime + used.ru_stime
 
 
-def median_seconds(argv, env):
-    """(wall, cpu): the medians of RUNS runs of `argv`, after one uncounted run."""
-    wall, cpu = [], []
+def medians(argvs, env):
+    """[(wall, cpu)]: the medians of RUNS runs of each of `argvs`, after one uncounted run of each.
+    The runs are interleaved, a round of every command at a time, so a burst of other work on the
+    machine lands on all of them alike rather than on whichever ran then."""
+    wall, cpu = [[] for _ in argvs], [[] for _ in argvs]
     for run in range(RUNS + 1):
-        began, began_cpu = time.perf_counter(), cpu_of_children()
-        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
-        if run:
-            wall.append(time.perf_counter() - began)
-            cpu.append(cpu_of_children() - began_cpu)
-    return statistics.median(wall), statistics.median(cpu)
+        for i, argv in enumerate(argvs):
+            began, began_cpu = time.perf_counter(), cpu_of_children()
+            subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
+            if run:
+                wall[i].append(time.perf_counter() - began)
+                cpu[i].append(cpu_of_children() - began_cpu)
+    return [(statistics.median(w), statistics.median(c)) for w, c in zip(wall, cpu)]
 
 
 def row(label, seconds):
     wall, cpu = seconds
-    print("%-34s %7.3fs%s %7.3fs" % (label, wall, "*" if wall > LIMIT else " ", cpu))
+    print("%-52s %7.3fs%s %7.3fs" % (label, wall, "*" if wall > LIMIT else " ", cpu))
 
 
 def main(commands):
@@ -60,14 +63,15 @@ def main(commands):
                PYTHONPYCACHEPREFIX=tempfile.mkdtemp(prefix="maester-pyc-"))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     print("load average %.1f %.1f %.1f on %d cores" % (os.getloadavg() + (os.cpu_count(),)))
-    print("%-34s %8s  %8s" % ("median of %d runs" % RUNS, "wall", "cpu"))
-    row("python -c pass", median_seconds([sys.executable, "-c", "pass"], env))
+    print("%-52s %8s  %8s" % ("median of %d runs" % RUNS, "wall", "cpu"))
     runs = [words + ["--help"] for words in ([[]] + [[c] for c in (commands or COMMANDS)])]
     if not commands:
         runs += [list(w) for w in WORK]
-    for words in runs:
-        label = "maester " + " ".join(os.path.relpath(w, ROOT) if os.path.isabs(w) else w for w in words)
-        row(label, median_seconds([sys.executable, "-m", "maester.cli"] + words, env))
+    labels = ["python -c pass"] + ["maester " + " ".join(os.path.relpath(w, ROOT) if os.path.isabs(w) else w
+                                                         for w in words) for words in runs]
+    argvs = [[sys.executable, "-c", "pass"]] + [[sys.executable, "-m", "maester.cli"] + words for words in runs]
+    for label, seconds in zip(labels, medians(argvs, env)):
+        row(label, seconds)
     print("* over %.2f s of wall time" % LIMIT)
 
 

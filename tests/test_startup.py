@@ -94,3 +94,12 @@ def test_play_still_gets_the_web_options_from_the_web_module(capsys):
         cli.main(["play", "--help"])
     out = capsys.readouterr().out
     assert "--web-port N" in out and "--lan" in out
+
+
+def test_top_level_help_before_a_command_still_lists_every_command(capsys):
+    # A command line naming a known command builds only that command's parser (the others' listing
+    # costs ~5 ms); `maester -h doctor` asks the top level, which must still name them all.
+    with pytest.raises(SystemExit):
+        cli.main(["-h", "doctor"])
+    out = capsys.readouterr().out
+    assert out.startswith("usage: maester [-h]") and all(name in out for name in cli.COMMANDS)
