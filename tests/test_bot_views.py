@@ -83,7 +83,7 @@ def test_a_bot_given_the_lazy_view_reads_only_what_it_needs():
 
 @pytest.mark.parametrize("players,variants", [(4, []), (2, []), (5, ["mat"]), (3, ["mat"])])
 def test_the_intrigue_bot_weighs_a_placement_as_the_court_it_makes(players, variants):
-    """_Trials.after (what a placement changes) against open_spots of the court after placing."""
+    """Weighing.after (what a placement changes) against open_spots of the court after placing."""
     checked = 0
     for state, ask, bots in decisions("intrigue", {"players": players, "variants": variants}, 2):
         if ask["kind"] != "place":
@@ -91,11 +91,11 @@ def test_the_intrigue_bot_weighs_a_placement_as_the_court_it_makes(players, vari
         g = state["g"]
         court = g["court"]
         bot = bots[ask["seat"]]
-        houses = bot.houses
+        houses, bit = bot.houses, bot.bit
         in_hand = dict.fromkeys(houses, 0)
         for inst in g["hands"][ask["seat"]]:
             in_hand[g["house_of"][inst]] += 1
-        trial = intrigue_bot._Trials(court, C.open_spots(court), houses, in_hand)
+        weighing = intrigue_bot.Weighing(court, C.open_spots(court), bit, {bit[h]: k for h, k in in_hand.items()})
         for _, inst, row, pos in ask["choices"]:
             house = g["house_of"][inst]
             after = C.copy_court(court)
@@ -105,9 +105,9 @@ def test_the_intrigue_bot_weighs_a_placement_as_the_court_it_makes(players, vari
             bases = sum(1 for s in spots if s[2] is None)
             fit = {h for h in houses if bases or any(h in (a, b) for _, _, a, b in spots)}
             places = sum(1 for _, _, a, b in spots if a is not None and (a in kept or b in kept))
-            got_bases, got_fit, got_places = trial.after(house, row, pos)
+            got_bases, got_fit, got_places = weighing.after(bit[house], row, pos)
             assert (got_bases, got_places) == (bases, places)
-            assert {h for i, h in enumerate(houses) if got_fit >> i & 1} == fit
+            assert {h for h in houses if got_fit & bit[h]} == fit
             checked += 1
     assert checked > 100
 

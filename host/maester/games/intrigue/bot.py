@@ -9,9 +9,9 @@ own remaining cards could still be placed, how many places still take its houses
 each opponent still in the round is to have a card that fits somewhere (which it wants low).
 
 The court that would result is never built: placing one card only closes the place it takes, moves
-an end of the base, and opens at most two places on the row above it (see _Trials). And two cards
-of the same house put in the same place leave the same court and the same houses in hand, so each
-(house, place) is scored once.
+an end of the base, and opens at most two places on the row above it (see Weighing.after). Two
+cards of the same house put in the same place leave the same court and the same houses in hand,
+so each (house, place) is weighed once. Houses are bits of a mask throughout.
 """
 
 from ...bots import HeuristicBase
@@ -30,59 +30,59 @@ class HeuristicBot(HeuristicBase):
             if rec.get("type") == "character":
                 self.totals[rec["house"]] = self.totals.get(rec["house"], 0) + rec.get("copies", 1)
         self.houses = tuple(self.totals)
-        self._house = {}
+        self.bit = {h: 1 << i for i, h in enumerate(self.houses)}
+        self._bit_of = {}  # card instance -> its house's bit (printed data, the same all game)
 
-    def house(self, inst):
-        h = self._house.get(inst)
-        if h is None:
-            h = self._house[inst] = self.info[inst.split("#", 1)[0]]["house"]
-        return h
+    def card_bit(self, inst):
+        b = self._bit_of.get(inst)
+        if b is None:
+            b = self._bit_of[inst] = self.bit[self.info[inst.split("#", 1)[0]]["house"]]
+        return b
 
     def choose(self, view, ask):
-        if ask["kind"] != "place" or len(ask["choices"]) == 1:
+        choices = ask["choices"]
+        if ask["kind"] != "place" or len(choices) == 1:
             return super().choose(view, ask)
         seat = view["seat"]
         court = view["court"]
-        houses = self.houses
+        bit = self.bit
         # The cards this seat cannot see: everything not in the court and not in its hand.
-        unseen = dict(self.totals)
+        unseen = {bit[h]: k for h, k in self.totals.items()}
         for row, k in zip(court["houses"], court["count"]):
             if not k:
                 break  # a row with no card has none above it either
-            for h in houses:
-                unseen[h] -= row.count(h)
-        in_hand = dict.fromkeys(houses, 0)
-        house = self.house
+            for h, b in bit.items():
+                unseen[b] -= row.count(h)
+        in_hand = dict.fromkeys(unseen, 0)
+        card_bit = self.card_bit
         for inst in view["hand"]:
-            h = house(inst)
-            unseen[h] -= 1
-            in_hand[h] += 1
+            b = card_bit(inst)
+            unseen[b] -= 1
+            in_hand[b] += 1
         total_unseen = sum(unseen.values()) or 1
         sizes, out = view["hand_sizes"], view["out"]
         rivals = [sizes[s] for s in range(view["players"]) if s != seat and not out[s] and sizes[s]]
-        trial = _Trials(court, C.open_spots(court), houses, in_hand)
-        threat = {}  # the opponents' term, by the houses that would fit somewhere (a bit mask)
-        by_outcome = {}  # (house played, fit mask, open places for its houses) -> score
-        scored = {}  # (house played, row, pos) -> score
-        house_of = self._house  # every card of the hand is in it (filled above)
-        n = len(houses)
+        w = Weighing(court, C.open_spots(court), bit, in_hand)
+        threat = {}  # fit mask -> the opponents' term
+        by_outcome = {}  # (house bit, fit mask, open places for its houses) -> score
+        scored = {}  # (house bit, row, pos) -> score
+        bit_of = self._bit_of  # every card of the hand is in it (filled above)
         best, best_score = [], float("-inf")
-        for choice in ask["choices"]:
-            h = house_of[choice[1]]
-            key = (h, choice[2], choice[3])
+        for choice in choices:
+            hb = bit_of[choice[1]]
+            key = (hb, choice[2], choice[3])
             score = scored.get(key)
             if score is None:
-                bases, fit, places = trial.after(h, choice[2], choice[3])
-                outcome = (h, fit, bases + places)
+                bases, fit, places = w.after(hb, choice[2], choice[3])
+                outcome = (hb, fit, bases + places)
                 score = by_outcome.get(outcome)
                 if score is None:
-                    rest = trial.rest[h]
                     t = threat.get(fit)
                     if t is None:
-                        q = sum(unseen[houses[i]] for i in range(n) if fit >> i & 1) / total_unseen
+                        q = sum(k for b, k in unseen.items() if b & fit) / total_unseen
                         t = threat[fit] = OPPONENT * sum(1 - (1 - q) ** k for k in rivals)
                     score = 0.0
-                    score += OWN_PLAYABLE * sum(rest[i] for i in range(n) if fit >> i & 1)
+                    score += OWN_PLAYABLE * (w.hand_fitting(fit) - (1 if hb & fit else 0))
                     score += OWN_PLACES * (bases + places)
                     score -= t
                     by_outcome[outcome] = score
@@ -94,69 +94,76 @@ class HeuristicBot(HeuristicBase):
         return best[self.below(ask, len(best))]
 
 
-class _Trials:
-    """The court after one placement, told by what changes: the open spots above the base (and
-    which houses they take) less the one filled and plus those it opens, and the hand less the card.
-    Houses are bits of a mask, in the order of `houses`."""
+class Weighing:
+    """The open spots of a court and a hand (houses as bits), and what one placement changes."""
 
-    def __init__(self, court, spots, houses, in_hand):
+    def __init__(self, court, spots, bit, in_hand):
         self.court = court
-        self.bit = bit = {h: 1 << i for i, h in enumerate(houses)}
-        self.all = (1 << len(houses)) - 1
+        self.bit = bit
+        self.in_hand = in_hand
+        self.all = sum(in_hand)
         self.base = 0
         self.upper = upper = {}  # (row, pos) -> the mask of the two houses it rests on
-        masks = {}  # mask -> how many open upper spots have it
-        contains = [0] * len(houses)  # house index -> open upper spots that take it
-        index = {h: i for i, h in enumerate(houses)}
+        self.masks = masks = {}  # mask -> how many open upper spots have it
+        self.contains = contains = dict.fromkeys(in_hand, 0)  # house bit -> open upper spots taking it
         for r, x, a, b in spots:
             if a is None:
                 self.base += 1
                 continue
-            m = upper[r, x] = bit[a] | bit[b]
+            ba, bb = bit[a], bit[b]
+            m = upper[r, x] = ba | bb
             masks[m] = masks.get(m, 0) + 1
-            contains[index[a]] += 1
-            if b != a:
-                contains[index[b]] += 1
-        self.contains = contains
-        self.rest, self.kept, self.places = {}, {}, {}
-        for h, k in in_hand.items():
-            if k:
-                rest = [in_hand[x] - (x == h) for x in houses]
-                kept = sum(1 << i for i, n in enumerate(rest) if n)
-                self.rest[h], self.kept[h] = rest, kept
-                self.places[h] = sum(n for m, n in masks.items() if m & kept)
+            contains[ba] += 1
+            if bb != ba:
+                contains[bb] += 1
+        self.fit_upper = sum(b for b, c in contains.items() if c)  # houses the upper spots take
+        self._kept = {}
+        self._fitting = {}
 
-    def after(self, house, row, pos):
+    def kept(self, hb):
+        """(the houses left in hand once a card of house `hb` is played, how many open upper
+        spots take one of them)."""
+        got = self._kept.get(hb)
+        if got is None:
+            kept = sum(b for b, k in self.in_hand.items() if k - (b == hb))
+            got = self._kept[hb] = (kept, sum(n for m, n in self.masks.items() if m & kept))
+        return got
+
+    def hand_fitting(self, fit):
+        """Cards in hand of the houses in `fit`."""
+        n = self._fitting.get(fit)
+        if n is None:
+            n = self._fitting[fit] = sum(k for b, k in self.in_hand.items() if b & fit)
+        return n
+
+    def after(self, hb, row, pos):
         """(open base positions, the mask of houses some open spot would take, open upper spots
-        taking a house still in hand) once a card of `house` goes to (row, pos)."""
+        taking a house still in hand) once a card of house bit `hb` goes to (row, pos)."""
         court = self.court
-        kept = self.kept[house]
-        places = self.places[house]
+        kept, places = self.kept(hb)
         if row == 0:
             count = court["count"][0] + 1
             span = court["span"][0]
             lo, hi = (pos, pos) if span is None else (min(span[0], pos), max(span[1], pos))
             bases = 0 if count >= court["width"] else (lo > 0) + (hi < court["slots"] - 1)
-            contains = self.contains
+            fit = self.all if bases else self.fit_upper
         else:
             bases = self.base
             gone = self.upper[(row, pos)]
             if gone & kept:
                 places -= 1
-            if not bases:
-                contains = [c - (gone >> i & 1) for i, c in enumerate(self.contains)]
-        # A base position takes any house.
-        fit = self.all if bases else sum(1 << i for i, c in enumerate(contains) if c)
-        up = row + 1
-        if up < court["width"]:
-            below, above = court["houses"][row], court["houses"][up]
-            bit = self.bit
+            if bases:
+                fit = self.all  # a base position takes any house
+            else:
+                fit = sum(b for b, c in self.contains.items() if c - (1 if gone & b else 0))
+        if row + 1 < court["width"]:
+            below, above = court["houses"][row], court["houses"][row + 1]
             if pos > 0 and below[pos - 1] is not None and above[pos - 1] is None:
-                m = bit[below[pos - 1]] | bit[house]
+                m = self.bit[below[pos - 1]] | hb
                 fit |= m
-                places += bool(m & kept)
+                places += 1 if m & kept else 0
             if pos + 1 < len(below) and below[pos + 1] is not None and above[pos] is None:
-                m = bit[house] | bit[below[pos + 1]]
+                m = hb | self.bit[below[pos + 1]]
                 fit |= m
-                places += bool(m & kept)
+                places += 1 if m & kept else 0
         return bases, fit, places
