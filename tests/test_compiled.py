@@ -132,3 +132,19 @@ def test_without_a_build_the_compiled_bench_says_how_to_make_one(tmp_path, monke
 def test_build_fast_refuses_a_module_outside_the_build(capsys):
     assert main(["build-fast", "--module", "maester.web.app"]) == 2
     assert "maester.engine.core" in capsys.readouterr().err
+
+
+@needs_compiler
+def test_a_rebuild_keeps_the_modules_whose_source_is_unchanged(home, tmp_path):
+    out = tmp_path / "compiled"
+    shutil.copytree(home / "compiled", out)
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["modules"]["maester.bots"]["sha256"] = "0" * 64  # as if bots.py changed since
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    lines = []
+    rebuilt = compiled.build(MODULES, out, progress=lines.append)
+    assert "maester.engine.chance (unchanged, kept)" in lines[0]
+    assert "maester.bots" in lines[1] and "kept" not in lines[1]  # compiled again, and now matches its source
+    assert rebuilt["modules"]["maester.bots"]["sha256"] == hashlib.sha256(compiled.source_of("maester.bots")
+                                                                         .read_bytes()).hexdigest()
+    compiled.load_manifest(out)  # the result is a whole, fresh build

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent  # host/maester
-INSTALL_HINT = "pip install 'maester[fast]' (in a checkout: .venv/bin/pip install -e '.[fast]')"
+INSTALL_HINT = "pip install 'maester[fast]', in a checkout .venv/bin/pip install -e '.[fast]'"
 # Modules that shape the game but play no part in the rules: pages, the table's taps, text, deck files.
 SKIP = {"web", "table", "text", "decks"}
 # Compile without changing what the code means: annotations stay hints (Cython would otherwise
@@ -67,10 +67,12 @@ def _abi():
     return sysconfig.get_config_var("EXT_SUFFIX")
 
 
-def build(names=None, out=None, progress=print):
+def build(names=None, out=None, progress=print, force=False):
     """Compile `names` (default: module_names()) into `out` (default: build_dir()), replacing any
-    build there only once the new one is complete. Returns the manifest. Raises ValueError when
-    Cython is missing, RuntimeError with the compiler's words when a module does not compile."""
+    build there only once the new one is complete. A module whose source is unchanged since the
+    build there (same hash, Python, Cython and directives) is kept as it is, unless `force`.
+    Returns the manifest. Raises ValueError when Cython is missing, RuntimeError with the
+    compiler's words when a module does not compile."""
     try:
         from Cython import __version__ as cython_version
         from Cython.Build import cythonize
@@ -81,14 +83,23 @@ def build(names=None, out=None, progress=print):
     names = list(names or module_names())
     out = Path(out or build_dir())
     out.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=".building-", dir=out.parent))
+    _sweep(out.parent)
+    work = Path(tempfile.mkdtemp(prefix=".building-%d-" % os.getpid(), dir=out.parent))
     modules = {}
+    previous = {} if force else _reusable(out, cython_version)
     t0 = time.perf_counter()
     try:
         for i, name in enumerate(names, 1):
             t1 = time.perf_counter()
             src = source_of(name)
             digest = _sha256(src)  # hashed before compiling: an edit during the build makes it stale, not wrong
+            kept = previous.get(name)
+            if kept and kept["sha256"] == digest and (out / kept["so"]).is_file():
+                (work / "lib" / kept["so"]).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(out / kept["so"], work / "lib" / kept["so"])
+                modules[name] = kept
+                progress("[%d/%d] %s (unchanged, kept)" % (i, len(names), name))
+                continue
             # No debug info: it doubles the compile time and the module's size, and nobody steps through
             # generated C.
             ext = Extension(name, [str(src)], extra_compile_args=[] if os.name == "nt" else ["-g0"])
@@ -121,6 +132,29 @@ def build(names=None, out=None, progress=print):
         shutil.rmtree(work, ignore_errors=True)
 
 
+def _reusable(out, cython_version):
+    """The modules of the build in `out` that a new build may keep: all of them when it was made
+    by this Python, this Cython and these directives, else none."""
+    try:
+        m = json.loads((out / "manifest.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    if (m.get("abi"), m.get("cython"), m.get("directives")) != (_abi(), cython_version, DIRECTIVES):
+        return {}
+    return m.get("modules", {})
+
+
+def _sweep(parent):
+    """Remove what builds killed before their cleanup left (tens of MB of C each)."""
+    for d in parent.glob(".building-*-*"):
+        try:
+            os.kill(int(d.name.split("-")[1]), 0)
+        except ProcessLookupError:
+            shutil.rmtree(d, ignore_errors=True)
+        except (ValueError, OSError):
+            pass  # not a name we gave, or a live process we may not signal: leave it
+
+
 def load_manifest(where=None):
     """The build's manifest, checked against the source. Raises ValueError when there is no build,
     or it is stale: the reason names each module whose source changed or went away."""
@@ -128,7 +162,8 @@ def load_manifest(where=None):
     try:
         manifest = json.loads((where / "manifest.json").read_text())
     except FileNotFoundError:
-        raise ValueError("no compiled build in %s: run `maester build-fast` first (needs %s)" % (where, INSTALL_HINT))
+        raise ValueError("no compiled build in %s: run `maester build-fast` first (it needs a C compiler and "
+                         "Cython: %s)" % (where, INSTALL_HINT))
     except ValueError:
         raise ValueError("%s/manifest.json is damaged: run `maester build-fast` again" % where)
     if manifest.get("abi") != _abi():
@@ -235,7 +270,8 @@ def cmd_build(args):
     out = build_dir()
     print("compiling %d modules with Cython into %s" % (len(names), out), file=sys.stderr)
     try:
-        manifest = build(names, out, progress=lambda line: print(line, file=sys.stderr, flush=True))
+        manifest = build(names, out, progress=lambda line: print(line, file=sys.stderr, flush=True),
+                         force=args.force)
     except RuntimeError as e:
         print("maester: %s" % e, file=sys.stderr)
         return 1
@@ -255,4 +291,6 @@ def register(sub):
                     "per module. Example: maester build-fast && maester bench peers --build both" % INSTALL_HINT)
     p.add_argument("--module", action="append", metavar="NAME",
                    help="compile only this module (repeat for more), e.g. maester.engine.chance (default: all)")
+    p.add_argument("--force", action="store_true",
+                   help="compile every module again (default: keep those whose source is unchanged)")
     p.set_defaults(func=cmd_build)
