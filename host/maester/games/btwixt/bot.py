@@ -23,6 +23,8 @@ class _Values(dict):
 
 
 class HeuristicBot(HeuristicBase):
+    lazy_view = False  # it reads most of its view at every decision, several times: a dict is quicker
+
     def __init__(self, seed=0, seat=0, info=None):
         super().__init__(seed, seat, info)
         self.values = _Values(self.info)  # card instance → influence value or ally power
