@@ -134,3 +134,28 @@ def test_sim_with_search_bots_runs(capsys):
     rc = cli.main(["sim", "lcg", "--bots", "search,heuristic", "--games", "1", "--playouts", "1", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert rc in (None, 0) and out["games"] == 1 and out["search"]["samples"] > 0 and out["bots"] == "search,heuristic"
+
+
+def _containers(obj, out):
+    """The ids of every list and dict inside `obj`."""
+    if isinstance(obj, (list, dict)):
+        out.add(id(obj))
+        for v in (obj.values() if isinstance(obj, dict) else obj):
+            _containers(v, out)
+    return out
+
+
+def test_copy_state_shares_nothing_the_engine_writes():
+    """The bots' simulations play on copy_state's copies: a copy equals the state and shares no list
+    or dict with it, a card record with keys of its own (copied the slow way) included."""
+    state, _ = core.new_game("lcg", {"players": 2}, 4)
+    for _ in range(80):
+        ask = state["asks"][0]
+        assert core.apply(state, {"seat": ask["seat"], "ask": ask["id"], "choice": ask["choices"][-1]}).ok
+    inst = next(iter(state["g"]["cards"]))
+    state["g"]["cards"][inst]["marks"] = [["a", 1]]
+    copy = S.copy_state(state)
+    for key in ("g", "stack", "asks", "result"):
+        assert copy[key] == state[key]
+        assert not _containers(copy[key], set()) & _containers(state[key], set()), key
+    assert list(copy["g"]) == list(state["g"]) and list(copy["g"]["cards"]) == list(state["g"]["cards"])

@@ -57,18 +57,20 @@ def copy_state(state):
     other keys, goes through pickle."""
     out = dict(state)
     g = state["g"]
+    cards, odd = {}, {}
+    keys = _CARD_KEYS
+    for inst, c in g["cards"].items():
+        if c.keys() == keys:
+            c = dict(c)
+            c["att"] = c["att"][:]
+            c["dups"] = c["dups"][:]
+        else:
+            odd[inst] = c
+        cards[inst] = c
     rest = {k: v for k, v in g.items() if k != "cards"}
-    odd = {inst: c for inst, c in g["cards"].items() if c.keys() != _CARD_KEYS}
     copied, out["stack"], out["asks"], out["result"], odd = pickle.loads(
         pickle.dumps((rest, state["stack"], state["asks"], state["result"], odd), -1))
-    cards = {}
-    for inst, c in g["cards"].items():
-        if inst in odd:
-            cards[inst] = odd[inst]
-            continue
-        c = dict(c)
-        c["att"] = c["att"][:]
-        c["dups"] = c["dups"][:]
+    for inst, c in odd.items():
         cards[inst] = c
     copied["cards"] = cards
     out["g"] = {k: copied[k] for k in g}  # in the state's own key order
