@@ -19,11 +19,13 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
+from . import lazy
 from .argtypes import int_range, seconds, serial_port
-from .bots import card_info, decide, make_bot
 from .cardsdb import maester_home, read_last
 from .engine import PUBLIC, cardtables, core
-from .engine.session import EngineFault, Session
+
+# Imported when a game starts, not for --help (issue 16, start-up): the log's session (sqlite3) and the bots.
+engine_session = lazy.Module("maester.engine.session")
 
 
 class _OnFirstUse:
@@ -385,6 +387,7 @@ def _wait_for_page(session, ask_id, poll=0.05):
 
 
 def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False):
+    from .bots import card_info, decide, make_bot
     state = session.state
     game = core.get_game(state["game"])
     info = card_info(state)
@@ -429,7 +432,7 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False):
         screen.say("\n%s The game is saved in %s (%d moves); continue it with: maester resume --log %s"
                    % ("Input ended." if q.eof else "Stopped.", path, session.state["seq"], path))
         return 1 if q.eof else 0
-    except EngineFault as e:
+    except engine_session.EngineFault as e:
         screen.leave(table=True)
         screen.say("maester: %s. Continue with: maester resume --log %s" % (e, path))
         return 1
@@ -491,7 +494,7 @@ def _start(game, players, humans, variants, seed, bots_kind, delay, log, plain, 
     path = Path(log).resolve() if log else _default_log(game)
     path.parent.mkdir(parents=True, exist_ok=True)
     extra = {"humans": humans, "bots": bots_kind, "delay": delay, "table": table}
-    session = Session.new(game, config, seed, str(path), extra)
+    session = engine_session.Session.new(game, config, seed, str(path), extra)
     _remember(path)
     note = "%s: %d players, seed %d, log %s" % (title, players, seed, path)
     try:
@@ -600,7 +603,7 @@ def _start_board(args):
         extra = {"humans": list(range(players)), "bots": args.bots, "delay": 0, "table": _table_kind(board),
                  "port": board.port, "profile": board.profile["name"], "allow_missing": bool(args.allow_missing),
                  "sim_stickers": bool(args.sim_stickers)}
-        session = Session.new(game, config, seed, str(path), extra)
+        session = engine_session.Session.new(game, config, seed, str(path), extra)
     except BaseException:
         board.close()
         raise
@@ -648,7 +651,7 @@ def cmd_demo(args):
 
 def cmd_resume(args):
     path = Path(args.log) if args.log else read_last()
-    session = Session.resume(str(path))  # LogError (a ValueError) → exit 2, the file untouched
+    session = engine_session.Session.resume(str(path))  # LogError (a ValueError) → exit 2, the file untouched
     try:
         extra = session.log.header().get("extra") or {}
         delay = extra.get("delay", PLAY_DELAY) if args.delay is None else args.delay
