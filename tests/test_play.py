@@ -264,12 +264,11 @@ def test_resume_refuses_missing_and_damaged_logs_and_leaves_them_alone(tmp_path)
 
 
 def test_demo_plays_a_whole_game_quickly(tmp_path):
-    start = time.monotonic()
-    r = maester(tmp_path, "demo", "--fast", "--seed", "2", timeout=60)
-    took = time.monotonic() - start
+    r = maester(tmp_path, "demo", "--fast", "--seed", "2")
     assert r.returncode == 0, r.stderr
-    assert took < 30
     path = (tmp_path / "last").read_text().strip()
+    # Quick: no pause between moves (a timed bound would fail on a loaded machine, not on a slow demo).
+    assert GameLog.open(path).header()["extra"]["delay"] == 0
     state = final_state(path)
     assert state["over"]
     assert state["result"] == reference(path)["result"]
