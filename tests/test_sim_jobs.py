@@ -108,6 +108,27 @@ def test_a_game_that_fails_is_named_by_its_seed(capsys, monkeypatch, jobs):
     assert "breaks_on_seed_13" in err  # the worker's traceback, to find the fault
 
 
+def test_a_worker_that_dies_is_reported_not_waited_for(capsys, monkeypatch):
+    # multiprocessing.Pool replaces a worker that dies (the OOM killer, a crash) and would wait for
+    # its game for ever; a run says so instead and names the games that were under way.
+    import os
+    from maester import sim as sim_module
+    play_one = sim_module.play_one
+
+    def dies_on_seed_13(game, config, seed, *a, **kw):
+        if seed == 13:
+            os._exit(9)
+        return play_one(game, config, seed, *a, **kw)
+
+    monkeypatch.setattr(sim_module, "play_one", dies_on_seed_13)
+    code, out, err = sim(capsys, "btwixt", "--games", "6", "--seed", "10", "--jobs", "2")
+    assert code == 1 and out == ""
+    assert "maester: a worker process ended (exit code 9)" in err
+    line = err.strip().splitlines()[-1]
+    assert "games " in line and "4" in line.split("one of games ")[1].split(" (")[0].split(", ")
+    assert "13" in line.split("(seeds ")[1].rstrip(") killed it").split(", ")
+
+
 def test_ctrl_c_stops_every_worker(tmp_path):
     import os
     import signal

@@ -173,6 +173,18 @@ def _play_task(task):
                          traceback.format_exc()) from None
 
 
+def _named_losses(results):
+    """The results, with a worker process lost on the way reported as the games it may have had."""
+    from .parallel import WorkerLost
+    try:
+        yield from results
+    except WorkerLost as e:
+        raise GameFailed("%s: one of games %s (seeds %s) killed it" % (
+            e, ", ".join(str(t[0] + 1) for t in e.in_flight), ", ".join(str(t[3]) for t in e.in_flight)), "") from None
+    finally:
+        results.close()
+
+
 def run(game, players, games, seed, bots="random", variants=(), progress=False, decks=None, league=False,
         think_ms=50, playouts=None, budget_s=None, jobs=1):
     """Play `games` games; return the figures `sim` and `bench` print. `bots`: one kind, or kinds
@@ -208,7 +220,7 @@ def run(game, players, games, seed, bots="random", variants=(), progress=False, 
         results = (_play_task(t) for t in tasks())
     else:
         from .parallel import ordered  # multiprocessing only when asked for: start-up stays short
-        results = ordered(_play_task, tasks(), workers)
+        results = _named_losses(ordered(_play_task, tasks(), workers))
     rounds, winners = [], []
     by_bot = [0] * len(kinds)
     sums = dict.fromkeys(("actions", "samples", "cpu_s", "bot_s", "engine_s"), 0)
@@ -405,6 +417,18 @@ def _options(p, games):
     p.add_argument("--json", action="store_true", help="print one JSON object with the figures")
 
 
+def _fault_rate(text):
+    """bench chaos --fault-rate: a chance from 0 to 0.5 (more and hardly a frame gets through)."""
+    import argparse
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is None or not 0.0 <= value <= 0.5:  # nan fails both comparisons
+        raise argparse.ArgumentTypeError("%r is not a chance from 0 to 0.5" % text)
+    return value
+
+
 def register(sub):
     p = sub.add_parser("sim", help="play whole games with bots and print statistics",
                        description="Play whole games with bots at every seat and report speed, "
@@ -423,7 +447,11 @@ def register(sub):
                                    "written, stage by stage. peers: decisions per second of our four games beside "
                                    "OpenSpiel's python_block_dominoes and C++ hearts, interleaved in one run (needs the "
                                    "peers extra), with the ratios to the targets (5x dominoes, 0.5x hearts); "
-                                   "--build compiled|both adds the Cython build (`maester build-fast`).")
+                                   "--build compiled|both adds the Cython build (`maester build-fast`). chaos: "
+                                   "whole games of every game on a simulated board behind a proxy that damages "
+                                   "frames (--fault-rate), with board reboots, cable pulls and the host killed and "
+                                   "resumed; prints frames, faults by kind, taps lost and doubled, games equal to "
+                                   "the fault-free game and failed resumes (exit 1 if any is wrong).")
     p.add_argument("what", choices=("engine",) + tuple(BENCH_MODULES), help="what to measure")
     p.add_argument("--taps", type=int_range(1, 100000), default=1000, metavar="N",
                    help="hil: how many taps, 1 to 100000 (default %(default)s)")
@@ -436,6 +464,10 @@ def register(sub):
                         "`maester build-fast`, or (peers) both side by side")
     p.add_argument("--seconds", type=seconds_arg(0.01, 600), default=1.0, metavar="S",
                    help="peers: CPU seconds per measurement, whole games (default %(default)s)")
+    p.add_argument("--fault-rate", type=_fault_rate, default=0.02, metavar="P",
+                   help="chaos: the chance that the fault proxy damages a frame, each way (default %(default)s)")
+    p.add_argument("--moves", type=int_range(1, 100000), metavar="N",
+                   help="chaos: stop each game after N moves and compare it there (default: whole games)")
     p.add_argument("--rounds", type=int_range(1, 1000), default=5, metavar="R",
                    help="peers: interleaved rounds; each side's figure is its median round (default %(default)s)")
     _options(p, 500)
