@@ -31,7 +31,7 @@ def asks_for_viewer(state, viewer):
 
 
 class LazyView(Mapping):
-    __slots__ = ("_state", "_viewer", "_game", "_fields", "_got", "_keys", "_whole")
+    __slots__ = ("_state", "_viewer", "_game", "_fields", "_got", "_keys", "_allowed", "_whole")
 
     def __init__(self, state, viewer):
         self._state = state
@@ -39,7 +39,7 @@ class LazyView(Mapping):
         self._game = game = core.GAMES[state["game"]]
         self._fields = getattr(game, "VIEW_FIELDS", None)
         self._got = {}
-        self._keys = None
+        self._keys = self._allowed = None
         self._whole = None
 
     def _game_keys(self):
@@ -48,6 +48,7 @@ class LazyView(Mapping):
                 self._keys = tuple(self._game.view_keys(self._state, self._viewer))
             else:
                 self._keys = tuple(self._whole_view())
+            self._allowed = frozenset(self._keys)
         return self._keys
 
     def _whole_view(self):
@@ -62,7 +63,9 @@ class LazyView(Mapping):
         state = self._state
         fields = self._fields
         if fields is not None and key in fields:
-            if key not in self._game_keys():
+            if self._keys is None:
+                self._game_keys()
+            if key not in self._allowed:
                 raise KeyError(key)  # a field this viewer does not get
             value = fields[key](state, state["g"], self._viewer)
         elif key == "asks":

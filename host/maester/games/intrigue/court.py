@@ -40,8 +40,8 @@ def new_court(width, mode="free"):
 def copy_court(court):
     """A copy sharing nothing with `court` (for views and for trying a placement)."""
     return {"width": court["width"], "mode": court["mode"], "slots": court["slots"],
-            "cards": [list(r) for r in court["cards"]], "houses": [list(r) for r in court["houses"]],
-            "span": [list(s) if s else None for s in court["span"]], "count": list(court["count"])}
+            "cards": list(map(list, court["cards"])), "houses": list(map(list, court["houses"])),
+            "span": [s and list(s) for s in court["span"]], "count": list(court["count"])}
 
 
 def first_positions(court):
