@@ -168,11 +168,11 @@ def measure(builds, seconds, rounds, seed, progress=None):
 
 def report(out):
     """The text `bench peers` prints."""
-    lines = ["Decisions per second of CPU time on one core, uniform random play, chance included; "
-             "%d interleaved rounds of %g s per side, median round (slowest-fastest)" % (out["rounds"], out["seconds"])]
+    lines = ["Decisions per second of CPU time on one core, uniform random play, chance included;",
+             "%d interleaved rounds of %g s per side: the median round (slowest-fastest)" % (out["rounds"], out["seconds"])]
 
     def rate(f):
-        return "%9.0f /s  (%.0f-%.0f)" % (f["rate"], min(f["rates"]), max(f["rates"]))
+        return "%9.0f /s  %-17s" % (f["rate"], "(%.0f-%.0f)" % (min(f["rates"]), max(f["rates"])))
     for name, title in PEERS:
         lines.append("  %-44s %s" % (title, rate(out["peers"][name])))
     t = out["targets"]
@@ -180,14 +180,14 @@ def report(out):
         lines.append("maester, %s build: %s" % (b, res["describe"]))
         for g, players, title in OURS:
             f = res["games"][g]
-            lines.append("  %-44s %s  %6.2fx dominoes  %5.2fx hearts"
+            lines.append("  %-44s %s %5.2fx dominoes  %4.2fx hearts"
                          % ("%s %dp" % (title, players), rate(f), f["vs_dominoes"], f["vs_hearts"]))
         ok = out["pass"][b]
         lines.append("  targets (B'Twixt %dp): >= %gx dominoes: %s (%.2fx);  >= %gx hearts: %s (%.2fx)"
                      % (t["players"], t["vs_dominoes"], "PASS" if ok["vs_dominoes"] else "FAIL",
                         res["games"][t["game"]]["vs_dominoes"], t["vs_hearts"], "PASS" if ok["vs_hearts"] else "FAIL",
                         res["games"][t["game"]]["vs_hearts"]))
-    return "\n".join(lines)
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def cmd_peers(args):
