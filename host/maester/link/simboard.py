@@ -6,6 +6,7 @@
     board.lift(0)                             # and take it away
     board.strip_frame()                       # the LED frame the firmware last wrote
     board.reboot()                            # kill and restart: a new boot id, same port
+    board.power_off(); board.tap(1, uid); board.power_on()   # a card laid while it is down
     board.unplug(); board.replug()            # the port vanishes, then comes back (same name)
     board.stop()
 
@@ -62,7 +63,8 @@ def _die_with_parent():
     """In the child: ask Linux to kill the simulated board when the host process dies.
 
     A host killed with SIGKILL (as `maester resume` is tested) cannot stop its board; without
-    this the board would keep polling a pty nobody reads, for ever.
+    this the board would keep polling a pty nobody reads, for ever. Linux sends the signal when the
+    *thread* that started the process ends, so start a board from a thread that outlives it.
     """
     try:
         import ctypes
@@ -120,15 +122,23 @@ class SimBoard:
         self.proc = None
         self.boot_id = None
         self.boots = 0
+        # What lies on the readers ({reader: [uid hex]}). The cards are on the table, not in the
+        # board: they stay there whatever happens to the firmware, and a hand may lay or lift one
+        # while it is off. Kept here so that any power-on (reboot, replug, a crash) finds them.
+        self.table = {}
         if start:
             self.start()
 
     # -- process -------------------------------------------------------------------------
 
     def start(self, cards=None):
-        """Run the firmware; `cards` ({reader: [uid hex]}) already lie on the readers at power-on."""
+        """Run the firmware; `cards` ({reader: [uid hex]}, default: what lies on the table) are
+        on the readers at power-on."""
         if self.alive:
             raise SimBoardError("already running")
+        if cards is not None:
+            self.table = {int(r): list(uids) for r, uids in cards.items()}
+        cards = {r: uids for r, uids in self.table.items() if uids}
         self._drain_control()
         cmd = [micropython_binary()]
         if cards:
@@ -171,13 +181,25 @@ class SimBoard:
 
     def reboot(self):
         """Kill and restart the firmware: a new boot id, the same port, the same cards."""
-        cards = self._cards()
-        self.kill()
-        return self.start(cards)
+        self.power_off()
+        return self.power_on()
 
-    def _cards(self):
-        """{reader: [uid hex]}: what lies on the table, to lay again after the power came back."""
-        return {r["reader"]: r["cards"] for r in self.state()["readers"]} if self.alive else {}
+    def power_off(self):
+        """Cut the power and leave it off: the port stays, nothing answers on it. Cards may be
+        laid and lifted meanwhile (`tap`, `lift`); `power_on` finds them where they are."""
+        self._sync_table()
+        self.kill()
+
+    def power_on(self):
+        return self.start()
+
+    def _sync_table(self):
+        """Take what the firmware's readers hold as the table (cards a --taps script laid too)."""
+        if self.alive:
+            try:
+                self.table = {r["reader"]: r["cards"] for r in self.state()["readers"]}
+            except SimBoardError:
+                pass  # it died under us: the table as last laid stands
 
     def unplug(self):
         """Pull the USB cable: the firmware loses power and the port disappears.
@@ -187,8 +209,7 @@ class SimBoard:
         """
         if not self.plugged:
             raise SimBoardError("already unplugged")
-        self._unplugged_cards = self._cards()  # the cards stay on the table meanwhile
-        self.kill()
+        self.power_off()  # the cards stay on the table meanwhile
         for fd in (self._master, self._slave):
             try:
                 os.close(fd)
@@ -205,7 +226,7 @@ class SimBoard:
         tty.setraw(self._slave)
         self.port = os.ttyname(self._slave)
         self.plugged = True
-        return self.start(self._unplugged_cards)
+        return self.start()
 
     @staticmethod
     def _reopen_pty(name, timeout):
@@ -311,8 +332,24 @@ class SimBoard:
             self.events.append(msg)
 
     def tap(self, reader, uid):
-        """Lay a card (uid: bytes or hex) on a reader and leave it there."""
-        self.command({"cmd": "place", "reader": reader, "uid": _uid_hex(uid)})
+        """Lay a card (uid: bytes or hex) on a reader and leave it there (the board on or off)."""
+        uid = _uid_hex(uid)
+        if self.alive:
+            self.command({"cmd": "place", "reader": reader, "uid": uid})
+        else:
+            self._check_reader(reader)
+        on = self.table.setdefault(reader, [])
+        if uid not in on:
+            on.append(uid)
+
+    def _check_reader(self, reader):
+        try:
+            with open(self.config_path) as f:
+                count = len(json.load(f)["readers"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return  # a config the firmware will judge itself
+        if not isinstance(reader, int) or not 0 <= reader < count:
+            raise SimBoardError("no reader %r (the table has %d)" % (reader, count))
 
     def lift(self, reader, uid=None, settle=False, timeout=5.0):
         """Take the cards (or the one with this uid) off a reader.
@@ -321,11 +358,19 @@ class SimBoard:
         enough to call it gone (SETTLE_POLLS empty polls), as a hand lifting a card and reaching
         for the next one gives it time to: a card laid on at once would look like a second card.
         """
+        if uid is not None:
+            uid = _uid_hex(uid)
+        left = [u for u in self.table.get(reader, ()) if uid is not None and u != uid]
+        if not self.alive:
+            self._check_reader(reader)
+            self.table[reader] = left
+            return  # off: nothing polls the reader, nothing to settle
         before = self.polls()[reader] if settle else 0
         cmd = {"cmd": "remove", "reader": reader}
         if uid is not None:
-            cmd["uid"] = _uid_hex(uid)
+            cmd["uid"] = uid
         self.command(cmd)
+        self.table[reader] = left
         deadline = time.monotonic() + timeout
         while settle and self.polls()[reader] < before + SETTLE_POLLS:
             if time.monotonic() > deadline:
