@@ -10,11 +10,11 @@ imports maester again: a fraction of a second per worker).
 """
 
 import collections
-import multiprocessing
 import signal
 
 
 def _context():
+    import multiprocessing  # here: a run in one process (the default) has no use for it
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 

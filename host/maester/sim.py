@@ -215,12 +215,9 @@ def run(game, players, games, seed, bots="random", variants=(), progress=False, 
                 cfg = dict(config, decks=d)
             yield i, game, cfg, seed + i, seat_kinds, think_ms, playouts
 
+    from .parallel import ordered
     workers = max(1, min(jobs, games))
-    if workers == 1:
-        results = (_play_task(t) for t in tasks())
-    else:
-        from .parallel import ordered  # multiprocessing only when asked for: start-up stays short
-        results = _named_losses(ordered(_play_task, tasks(), workers))
+    results = _named_losses(ordered(_play_task, tasks(), workers))
     rounds, winners = [], []
     by_bot = [0] * len(kinds)
     sums = dict.fromkeys(("actions", "samples", "cpu_s", "bot_s", "engine_s"), 0)
@@ -240,8 +237,7 @@ def run(game, players, games, seed, bots="random", variants=(), progress=False, 
             if progress and sys.stderr.isatty() and (i + 1) % max(1, games // 50) == 0:
                 print("\r%d/%d games" % (i + 1, games), end="", file=sys.stderr, flush=True)
     finally:
-        if hasattr(results, "close"):
-            results.close()  # stops the workers if the loop ended early
+        results.close()  # stops the workers if the loop ended early
         if progress and sys.stderr.isatty():
             print("\r" + " " * 30 + "\r", end="", file=sys.stderr)
     seconds = time.perf_counter() - start
