@@ -394,8 +394,8 @@ def _options(p, games):
                         "against every one, both seats), the bots swapping seats every game; prints each bot's "
                         "win rate with a 95%% interval")
     p.add_argument("--jobs", type=jobs_arg, default=1, metavar="N",
-                   help="worker processes playing whole games side by side, 1 to %d, or 0 or auto: one per "
-                        "core (%d here) (default 1: in this process). Game i has seed+i whatever N is, so "
+                   help="sim, bench engine: worker processes playing whole games side by side, 1 to %d, or 0 "
+                        "or auto: one per core (%d here) (default 1: in this process). Game i has seed+i whatever N is, so "
                         "every figure but the timings is the same for any N; games/s and actions/s then "
                         "count wall time, the us a decision figures each game's own time" % (MAX_JOBS, _cores()))
     p.add_argument("--budget-s", type=seconds_arg(0.001, None), metavar="S",
@@ -447,7 +447,11 @@ def register(sub):
                                    "whole games of every game on a simulated board behind a proxy that damages "
                                    "frames (--fault-rate), with board reboots, cable pulls and the host killed and "
                                    "resumed; prints frames, faults by kind, taps lost and doubled, games equal to "
-                                   "the fault-free game and failed resumes (exit 1 if any is wrong).")
+                                   "the fault-free game and failed resumes (exit 1 if any is wrong). fuzz: --frames random and "
+                                   "mutated frames into the receive path of the host (CPython) and of the board "
+                                   "(its .mpy build under the MicroPython unix port), checked against an oracle; "
+                                   "prints frames accepted and rejected by reason, crashes and frames/s (exit 1 on "
+                                   "any crash or corrupt frame accepted).")
     p.add_argument("what", choices=("engine",) + tuple(BENCH_MODULES), help="what to measure")
     p.add_argument("--taps", type=int_range(1, 100000), default=1000, metavar="N",
                    help="hil: how many taps, 1 to 100000 (default %(default)s)")
@@ -464,6 +468,10 @@ def register(sub):
                    help="chaos: the chance that the fault proxy damages a frame, each way (default %(default)s)")
     p.add_argument("--moves", type=int_range(1, 100000), metavar="N",
                    help="chaos: stop each game after N moves and compare it there (default: whole games)")
+    p.add_argument("--frames", type=int_range(1, 100000000), default=100000, metavar="N",
+                   help="fuzz: how many frames (cases) per side, 1 to 100000000 (default %(default)s)")
+    p.add_argument("--side", choices=("host", "board", "both"), default="both",
+                   help="fuzz: the host's decoder under CPython, the board's under MicroPython, or both (default)")
     p.add_argument("--rounds", type=int_range(1, 1000), default=5, metavar="R",
                    help="peers: interleaved rounds; each side's figure is its median round (default %(default)s)")
     _options(p, 500)
