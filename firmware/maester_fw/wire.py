@@ -343,13 +343,56 @@ def _take(p, off, n):
     return bytes(p[off : off + n]), off + n
 
 
+def _utf8_strict(b):
+    """True if b is UTF-8 as RFC 3629 has it: no overlong form, no surrogate, nothing past U+10FFFF."""
+    i = 0
+    n = len(b)
+    while i < n:
+        c = b[i]
+        if c < 0x80:
+            i += 1
+            continue
+        if c < 0xC2 or c > 0xF4:
+            return False
+        k = 1 if c < 0xE0 else 2 if c < 0xF0 else 3  # continuation bytes
+        if i + k >= n:
+            return False
+        c1 = b[i + 1]
+        # the second byte's range is narrower after E0 (overlong), ED (surrogates), F0 (overlong), F4 (> U+10FFFF)
+        lo = 0xA0 if c == 0xE0 else 0x90 if c == 0xF0 else 0x80
+        hi = 0x9F if c == 0xED else 0x8F if c == 0xF4 else 0xBF
+        if c1 < lo or c1 > hi:
+            return False
+        for j in range(i + 2, i + k + 1):
+            if b[j] & 0xC0 != 0x80:
+                return False
+        i += k + 1
+    return True
+
+
+def _lax_utf8():
+    try:
+        b"\xed\xa0\x80".decode("utf-8")  # a surrogate: CPython refuses it, MicroPython takes it
+        return True
+    except ValueError:
+        return False
+
+
+# MicroPython's decoder takes overlong forms and surrogates: there the text is checked by hand as well,
+# so that the board refuses what the host refuses (PROTOCOL.md section 2).
+_LAX_UTF8 = _lax_utf8()
+
+
 def _take_str(p, off):
     _need(p, off + 1)
     raw, off = _take(p, off + 1, p[off])
     try:
-        return raw.decode("utf-8"), off
+        text = raw.decode("utf-8")
     except ValueError:  # UnicodeError on MicroPython, UnicodeDecodeError on CPython
         raise WireError("bad utf-8")
+    if _LAX_UTF8 and not _utf8_strict(raw):
+        raise WireError("bad utf-8")
+    return text, off
 
 
 def _enum(v, top, what):

@@ -733,3 +733,35 @@ def test_steady_state_decoding_does_not_allocate_on_a_64k_heap(run_micropython, 
     delivered, growth, in_flight = _summary(out, "LINK")
     assert delivered == 1050 and in_flight == 0, out
     assert growth <= 256, out  # the link allocates per message but keeps nothing
+
+
+# Found by `maester bench fuzz` (odd_text cases): MicroPython's bytes.decode takes overlong forms and
+# UTF-16 surrogates that CPython refuses, so the board accepted text PROTOCOL.md says decoders refuse.
+BAD_UTF8 = ["c080", "c1bf", "e080af", "eda080", "edbfbf", "f0808080", "f4908080", "f888808080", "e282", "80", "fe"]
+GOOD_UTF8 = ["", "41", "c3a9", "e282ac", "f09d849e", "efbfbf", "f48fbfbf", "ee8080"]
+MP_UTF8 = r"""
+from maester_fw import wire as w
+import binascii
+for h in %r + %r:
+    b = binascii.unhexlify(h)
+    try:
+        m = w.decode_message(w.LOG, bytes((20, len(b))) + b)
+        print("TEXT", h, "ok", m["text"].encode("utf-8") == b)
+    except w.WireError as e:
+        print("TEXT", h, "refused", str(e))
+"""
+
+
+def _utf8_verdicts(stdout):
+    return {h: rest for h, *rest in (ln.split(" ", 1)[1].split(" ", 1) for ln in stdout.splitlines()
+                                     if ln.startswith("TEXT "))}
+
+
+@pytest.mark.parametrize("interpreter", ["cpython", "micropython"])
+def test_both_sides_refuse_the_same_invalid_utf8(interpreter, run_micropython):
+    from conftest import run_cpython
+    code = MP_UTF8 % (BAD_UTF8, GOOD_UTF8)
+    out = (run_micropython(code) if interpreter == "micropython" else run_cpython(code)).stdout
+    verdicts = _utf8_verdicts(out)
+    assert {h: verdicts[h] for h in BAD_UTF8} == {h: ["refused bad utf-8"] for h in BAD_UTF8}, out
+    assert {h: verdicts[h] for h in GOOD_UTF8} == {h: ["ok True"] for h in GOOD_UTF8}, out
