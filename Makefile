@@ -37,8 +37,12 @@ $(STUBS): $(STAMP)
 	$(BIN)/pip install --quiet --target $(VENV)/stubs/esp32 micropython-esp32-stubs==$(MICROPYTHON_STUBS)
 	touch $@
 
+# One pytest worker per core (pytest-xdist). worksteal: a worker that runs out of tests takes the
+# not-yet-started half of the other's queue, so the minute-long tests (whole games through a board
+# process, the web payload sweep) cannot leave one core idle at the end. `pytest path::test` alone
+# stays single-process.
 test: $(STAMP) $(STUBS) browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist worksteal
 
 bench: $(STAMP)
 	$(BIN)/maester bench engine --game btwixt

@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import warnings
 
 import pytest
 
@@ -129,3 +130,23 @@ def shipped_data(tmp_path, monkeypatch):
     cardsdb.forget_cache()
     yield
     cardsdb.forget_cache()
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """Debian's Chromium, headless, once per worker: each test opens its own context (test_web.page)."""
+    from maester.web import browser
+    exe = browser.find_chromium()
+    if exe is None:
+        unavailable = ROOT / ".venv" / "browser-unavailable"  # written by `make browser` when apt-get failed
+        if unavailable.exists():
+            message = "BROWSER TESTS SKIPPED: Chromium could not be installed (%s)" % unavailable.read_text().strip()
+            warnings.warn(message)
+            pytest.skip(message)
+        pytest.fail("Chromium is not installed: run `make browser` (apt-get install chromium), "
+                    "which `make test` does")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = browser.launch(p, exe)
+        yield b
+        b.close()

@@ -29,7 +29,7 @@ from maester.games.lcg.text import Names, describe_event
 from maester.table import profile as P
 from maester.web import payload
 from test_play import COMPARED, _entries, final_state, maester, reference
-from test_web import chromium, open_page, page, seat_url, served, titles  # noqa: F401  (fixtures)
+from test_web import open_page, page, seat_url, served, titles  # noqa: F401  (page: a fixture)
 
 pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
 

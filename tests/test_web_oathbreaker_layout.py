@@ -23,7 +23,7 @@ from maester.web.payload import Words
 from oathbreaker_harness import Table
 from layout_blocks import card_names, chips, seat, table, texts
 from page_checks import word_problems
-from test_web import chromium, open_page, phone, seat_url, served, wait_until  # noqa: F401 — chromium, phone: fixtures
+from test_web import open_page, phone, seat_url, served, wait_until  # noqa: F401 — phone: a fixture
 
 pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
 

@@ -16,7 +16,6 @@ from maester.engine import PUBLIC, core
 from maester.web.app import WebGame, build_app
 from maester.web.server import WebServer
 from page_checks import problems
-from test_web import chromium  # noqa: F401 — the shared browser fixture
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "docs"))
@@ -35,7 +34,7 @@ def finished(name):
     return session, 0
 
 
-def check(chromium, session, seat):  # noqa: F811 — the fixture's value, passed on
+def check(chromium, session, seat):
     web = WebGame(session)
     found = {}
     try:
@@ -60,16 +59,16 @@ def check(chromium, session, seat):  # noqa: F811 — the fixture's value, passe
 
 
 @pytest.mark.parametrize("name", sorted(shots.GAMES))
-def test_mid_game_pages_fit_a_phone_and_a_tv_in_the_games_words(chromium, name):  # noqa: F811
+def test_mid_game_pages_fit_a_phone_and_a_tv_in_the_games_words(chromium, name):
     check(chromium, *shots.game(name))
 
 
 @pytest.mark.parametrize("name", sorted(shots.GAMES))
-def test_the_pages_at_the_end_of_a_game_fit_too(chromium, name):  # noqa: F811
+def test_the_pages_at_the_end_of_a_game_fit_too(chromium, name):
     check(chromium, *finished(name))
 
 
-def test_the_screenshot_script_pictures_every_game(chromium, tmp_path):  # noqa: F811
+def test_the_screenshot_script_pictures_every_game(chromium, tmp_path):
     paths = shots.make(tmp_path, chromium)
     assert sorted(p.name for p in paths) == sorted("%s-%s.png" % (g, kind) for g in shots.GAMES
                                                    for kind in ("seat", "seat-hand", "table"))
@@ -78,7 +77,7 @@ def test_the_screenshot_script_pictures_every_game(chromium, tmp_path):  # noqa:
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
 
 
-def test_a_game_without_a_layout_still_gets_its_pages_from_the_generic_renderer(chromium, monkeypatch):  # noqa: F811
+def test_a_game_without_a_layout_still_gets_its_pages_from_the_generic_renderer(chromium, monkeypatch):
     """A new game needs no page code to be played in the browser: without a layout the view is drawn
     by shape (hints only choose words and order)."""
     from maester.web import payload
