@@ -88,9 +88,9 @@ def ab_corruption(ctx, st, answer):
     if answer is None:
         choices = []
         for c, council in enumerate(g["councils"]):
-            targets = {Z.other_council(g, s, c) for s in Z.seats_of(g, c)}
-            for tok in council["tokens"]:
-                choices += [["move", tok, t] for t in sorted(targets) if t != c]
+            if council["tokens"]:
+                targets = sorted({Z.other_council(g, s, c) for s in Z.seats_of(g, c)} - {c})
+                choices += [["move", tok, t] for tok in council["tokens"] for t in targets]
         if choices:
             ctx.ask(st["seat"], "corruption", choices, "Corruption: move a power token.",
                     public="resolving Corruption")

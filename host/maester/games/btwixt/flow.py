@@ -245,7 +245,8 @@ def _playable(g, seat):
     if not g["kingsmoot"]:
         # Only the Kingsmoot draft lets a leader play another leader's cards (one Varys took).
         own = g["leaders"][seat]
-        hand = [c for c in hand if Z.card(g, c)["kind"] != "leader" or Z.card(g, c)["leader"] == own]
+        info = Z.table(g)["info"]
+        hand = [c for c in hand if (rec := info[c.split("#", 1)[0]])["kind"] != "leader" or rec["leader"] == own]
     if "jaime" not in g["round"]["effects"]:
         return hand
     in_bids = {c.split("#", 1)[0] for pile in g["bids"] for c in pile}
@@ -254,7 +255,11 @@ def _playable(g, seat):
 
 def silenced(g, seat):
     """The Silence lies in this leader's bid pile ("you" follows the card)."""
-    return any(Z.ability(g, c) == "the_silence" for c in g["bids"][seat])
+    pile = g["bids"][seat]
+    if not pile:
+        return False
+    ability_of = Z.table(g)["ability_of"]
+    return "the_silence" in [ability_of.get(c) for c in pile]
 
 
 @step
@@ -271,12 +276,11 @@ def turn(ctx, st, answer):
             return  # everyone knelt: the claim step runs next
         st["seat"] = seat
         choices = [["play", c] for c in _playable(g, seat)]
+        choices.append(["kneel"])
         if st["second"]:
-            choices.append(["kneel"])
             prompt = "The Silence: play a second card, or kneel now."
         else:
-            choices.append(["kneel"])
-            if silenced(g, seat) and any(not k for s, k in enumerate(g["knelt"]) if s != seat):
+            if silenced(g, seat) and g["knelt"].count(False) > (not g["knelt"][seat]):
                 choices.append(["skip"])
             prompt = "Play an influence card or kneel."
         ctx.ask(seat, "turn", choices, prompt, public="bidding")
