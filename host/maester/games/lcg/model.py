@@ -23,15 +23,17 @@ ICONS = ("military", "intrigue", "power")
 PHASES = ("plot", "draw", "marshalling", "challenges", "dominance", "standing", "taxation")
 
 
-_CODES = {}
+class _Codes(dict):
+    """Card codes by instance, each worked out once, on its first lookup."""
+
+    def __missing__(self, inst):
+        c = self[inst] = inst[:inst.index("#")]
+        return c
 
 
-def code(inst):
-    """The card code of an instance ("S5#0" -> "S5"), remembered: the hottest call of a game."""
-    c = _CODES.get(inst)
-    if c is None:
-        c = _CODES[inst] = inst[:inst.index("#")]
-    return c
+# The card code of an instance ("S5#0" -> "S5"): the hottest call of a game, so a dict lookup
+# (C speed once an instance has been seen) rather than a Python function.
+code = _Codes().__getitem__
 
 
 def owner_of(inst):
@@ -55,7 +57,7 @@ def table(state):
 
 
 def info(state, inst):
-    return cardtables.get(state["config"]["cards"])["cards"][inst.split("#", 1)[0]]
+    return cardtables.get(state["config"]["cards"])["cards"][code(inst)]
 
 
 def card(g, inst):
@@ -322,7 +324,10 @@ def matching_reducers(state, seat, inst):
 
 def blank(state, inst):
     """Whether `inst`'s text box is blank now (a lasting effect): its abilities and keywords are off."""
-    return any(e["kind"] == "blank" and e["target"] == inst for e in state["g"]["effects"])
+    for e in state["g"]["effects"]:  # a loop, not any(): asked for every card with a constant ability
+        if e["target"] == inst and e["kind"] == "blank":
+            return True
+    return False
 
 
 def spendable_gold(g, seat):
