@@ -4,7 +4,9 @@ A bot keeps no memory between decisions and draws its randomness from (seed, dec
 game resumed from its log continues exactly as an uninterrupted one would.
 """
 
-from .engine.chance import _next, seed_state
+from .engine import cardtables, core
+from .engine.lazyview import LazyView
+from .engine.chance import first_below
 
 
 class RandomBot:
@@ -18,7 +20,7 @@ class RandomBot:
         self.seed = seed * 7919 + seat
 
     def below(self, ask, n):
-        return _next(seed_state(self.seed * 1000003 + ask["id"]))[1] % n
+        return first_below(self.seed * 1000003 + ask["id"], n)
 
     def choose(self, view, ask):
         return ask["choices"][self.below(ask, len(ask["choices"]))]
@@ -30,6 +32,10 @@ class HeuristicBase(RandomBot):
 
     name = "heuristic"
     uses_view = True
+    # In-process, decide() hands the bot a LazyView (engine/lazyview.py): keys computed when first
+    # read. A bot that reads nearly all of its view at every decision, many times over, is quicker
+    # with the plain dict and sets this False.
+    lazy_view = True
 
     def __init__(self, seed=0, seat=0, info=None):
         super().__init__(seed, seat, info)
@@ -40,7 +46,7 @@ def card_info(state):
     """The public card data a game's bots are given: the card table's `info` (each card's printed
     record) where the game keeps one, else the whole card table frozen into the config (the LCG's:
     its cards, decks and titles, all printed facts)."""
-    cards = state["config"].get("cards") or {}
+    cards = cardtables.of_config(state["config"])
     return cards["info"] if "info" in cards else cards
 
 
@@ -65,8 +71,16 @@ def make_bot(game, kind, seed, seat, info=None, think_ms=50, playouts=None):
 
 
 def decide(bot, state, seat, ask, view_fn):
-    """The bot's answer to `ask`: its view (when it uses one) and, for a bot that asks for it, the state."""
-    view = view_fn(state, seat) if bot.uses_view else None
+    """The bot's answer to `ask`: its view (when it uses one) and, for a bot that asks for it, the state.
+
+    With the engine's own view (`core.view`) a bot with `lazy_view` is given a LazyView: the same
+    keys and values, computed only as far as the bot reads them."""
+    if not bot.uses_view:
+        view = None
+    elif view_fn is core.view and getattr(bot, "lazy_view", False):
+        view = LazyView(state, seat)
+    else:
+        view = view_fn(state, seat)
     if bot.uses_state:
         return bot.choose(view, ask, state)
     return bot.choose(view, ask)
