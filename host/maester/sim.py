@@ -381,7 +381,7 @@ def _options(p, games):
                        for g, (lo, hi) in sorted(PLAYERS.items())))
     p.add_argument("--games", type=int_range(1, MAX_GAMES), default=games, metavar="G",
                    help="how many games, 1 to %d (default %%(default)s)" % MAX_GAMES)
-    p.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i")
+    p.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i (bench fuzz: the seed of the frames drawn)")
     p.add_argument("--bots", default="random", metavar="KIND[,KIND...]",
                    help="the bot at every seat, or one per seat comma-separated (repeated round the table): "
                         "random, heuristic, search (LCG) (default random)")
