@@ -118,3 +118,38 @@ def test_a_card_lifted_and_another_laid_while_down_is_one_removal_and_one_tap(ch
     assert taps.wait([uid(8)])
     time.sleep(0.3)
     assert taps.placed == {uid(7): 1, uid(8): 1}
+
+
+def _runner_and_tap(tmp_path):
+    from maester.engine.session import Session
+    from maester.table import profile as P
+    from maester.table.runner import TableRunner, sim_tags, sim_uid
+    from maester.table.simtable import tap_for
+    prof = P.for_game("btwixt", 3)
+    session = Session.new("btwixt", {"players": 3, "variants": ["short"], "observe": ["allies", "hands"]}, 21,
+                          log_path=tmp_path / "game.sqlite")
+    said = []
+    runner = TableRunner(session, prof, sim_tags(session.state), report=said.append)
+    places = P.places(prof)
+    for ask in session.state["asks"]:
+        for choice in ask["choices"]:
+            found = tap_for(session.state, places, {"seat": ask["seat"], "ask": ask["id"], "choice": choice})
+            if found:
+                reader = [r["name"] for r in prof["readers"]].index(places[found[0]])
+                return session, runner, said, reader, bytes.fromhex(sim_uid(found[1]))
+    raise AssertionError("no tap opens this game")
+
+
+@pytest.mark.parametrize("boots,two_cards", [((1, 2), False), ((1, 1), True)])
+def test_a_removal_before_a_reboot_is_not_a_second_card_at_the_same_board_time(tmp_path, boots, two_cards):
+    from maester.link.serial_link import REMOVED, Tap
+    session, runner, said, reader, uid = _runner_and_tap(tmp_path)
+    try:
+        # the board's clock starts again at each boot: a removal at 500 ms before a reboot and a card
+        # laid at 500 ms after it are two taps, not two cards at once
+        runner.on_tap(Tap(reader, REMOVED, bytes.fromhex("04000000000001"), boots[0], 500))
+        runner.on_tap(Tap(reader, PLACED, uid, boots[1], 500))
+        assert (session.state["seq"] == 0) == two_cards
+        assert any("two cards" in line for line in said) == two_cards
+    finally:
+        session.close()

@@ -86,7 +86,9 @@ class TableRunner:
         self.tags = tags
         self.foreign = foreign or {}  # uid -> the other game whose card carries it (enrolled there)
         self.report = report
-        self.removed_at = {}  # reader -> board time of its last removal, to catch two cards at once
+        # reader -> (boot id, board time) of its last removal, to catch two cards at once; the board's
+        # clock starts again at each boot, so a time alone could match a removal before a reboot
+        self.removed_at = {}
         # Told (place, card, labels) when a tap leaves a choice to make; by default it is reported.
         self.on_pending = on_pending
         self.on_private = None  # told (seat, text) of what only that seat may read: its refused card
@@ -109,7 +111,7 @@ class TableRunner:
     def on_tap(self, tap):
         if tap.kind != "placed":
             if tap.time_ms is not None:
-                self.removed_at[tap.reader] = tap.time_ms
+                self.removed_at[tap.reader] = (tap.boot_id, tap.time_ms)
             return
         reader = self.profile["readers"][tap.reader]["name"] if tap.reader < len(self.profile["readers"]) else None
         card = self.tags.get(tap.uid_hex)
@@ -120,7 +122,7 @@ class TableRunner:
             if reader is None:
                 return self._refuse(None, "a tap on reader %d, which the table profile does not know" % tap.reader)
             place = P.reader_place(self.profile, reader)
-            if tap.time_ms is not None and self.removed_at.get(tap.reader) == tap.time_ms:
+            if tap.time_ms is not None and self.removed_at.get(tap.reader) == (tap.boot_id, tap.time_ms):
                 # One card gone and another there in the same poll: no hand is that fast, so the
                 # reader sees two cards (the firmware's anticollision picked the other one).
                 return self._refuse(place, "two cards on %s: take one off, then tap again" % reader)
