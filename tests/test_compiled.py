@@ -148,3 +148,19 @@ def test_a_rebuild_keeps_the_modules_whose_source_is_unchanged(home, tmp_path):
     assert rebuilt["modules"]["maester.bots"]["sha256"] == hashlib.sha256(compiled.source_of("maester.bots")
                                                                          .read_bytes()).hexdigest()
     compiled.load_manifest(out)  # the result is a whole, fresh build
+
+
+@needs_compiler
+def test_bench_peers_measures_both_builds_side_by_side(home, monkeypatch, capsys):
+    pytest.importorskip("pyspiel", reason="OpenSpiel (the `peers` extra) is not installed")
+    monkeypatch.setenv("MAESTER_HOME", str(home))
+    assert main(["bench", "peers", "--build", "both", "--seconds", "0.05", "--rounds", "3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    pure, fast = out["builds"]["pure"], out["builds"]["compiled"]
+    assert pure["describe"].startswith("pure Python") and fast["describe"].startswith("Cython ")
+    assert "2 of the 2 modules imported here are compiled" in fast["describe"]
+    assert set(out["pass"]) == {"pure", "compiled"}
+    for game, f in fast["games"].items():
+        ratios = sorted(c / p for c, p in zip(f["rates"], pure["games"][game]["rates"]))
+        assert f["vs_pure"] == pytest.approx(ratios[1], abs=2e-3)  # the median of 3 rounds' ratios
+        assert "vs_pure" not in pure["games"][game]
