@@ -13,7 +13,9 @@ from maester.engine import cardtables
 from maester.engine.session import Session
 from board_driver import TableGame, maester_cmd
 
-GAMES = [("btwixt", 3, ["short"]), ("intrigue", 2, []), ("oathbreaker", 5, [])]
+# B'Twixt's whole game on a board process is the one with cards that have no sticker below (and the
+# one with faults): a third fault-free B'Twixt game would prove nothing more.
+GAMES = [("intrigue", 2, []), ("oathbreaker", 5, [])]
 
 
 def play_out(t, rng, faults=None, limit=2000):
@@ -58,7 +60,10 @@ def test_a_whole_game_on_a_board_process_ends_as_the_engine_alone(table_game, ga
     assert t.finish() == 0, t.output()
     assert final_state(t) == t.direct
     assert t.taps > 20 and t.page_choices > 0
-    out = t.output()
+    fault_free(t.output())
+
+
+def fault_free(out):
     assert "refused" not in out, out
     # The shared screen shows the public table only: no seat's hand was ever printed there.
     assert "board lost" not in out
@@ -76,6 +81,8 @@ def test_cards_without_a_sticker_are_chosen_on_the_seat_pages(table_game):
     assert final_state(t) == t.direct
     assert "%d cards have no sticker" % len(missing) in t.output()
     assert t.for_table > 0  # an ally with no sticker came off the deck and was named on a page
+    assert t.taps > 20 and t.page_choices > 0
+    fault_free(t.output())
 
 
 def _unplug(t):

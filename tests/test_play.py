@@ -65,12 +65,12 @@ def assert_winner_printed(out, state):
         assert leader(state, seat) in names
 
 
-@pytest.mark.parametrize("more", [(), ("--players", "5", "--variant", "draft", "--variant", "advanced")])
-def test_bot_game_plays_to_the_end_and_its_log_replays_as_the_simulation(tmp_path, more):
-    """Also with the variants that add simultaneous asks (the draft) and leader cards."""
+def test_bot_game_plays_to_the_end_and_its_log_replays_as_the_simulation(tmp_path):
+    """With the variants that add simultaneous asks (the draft) and leader cards. The default game
+    also ends as the simulation: killed and resumed below, and as the demo."""
     log = tmp_path / "game.sqlite"
     r = maester(tmp_path, "play", "btwixt", "--sim", "--plain", "--seed", "3", "--bots", "heuristic",
-                "--delay", "0", "--log", str(log), *more)
+                "--delay", "0", "--log", str(log), "--players", "5", "--variant", "draft", "--variant", "advanced")
     assert r.returncode == 0, r.stderr
     state = final_state(log)
     assert state["over"]
