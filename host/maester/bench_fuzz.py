@@ -107,7 +107,11 @@ def cmd_fuzz(args):
         if side == "host":
             r = run_host(args.frames, args.seed, lambda done, t: progress(done, t.crashes))
         else:
-            r = run_board(args.frames, args.seed, progress)
+            try:
+                r = run_board(args.frames, args.seed, progress)
+            except RuntimeError as e:  # mpy-cross or the driver itself failed: no figures to give
+                print("maester: bench fuzz, board side: %s" % e, file=sys.stderr)
+                return 1
         if tty:
             print("\r" + " " * 60 + "\r", end="", file=sys.stderr, flush=True)
         results.append(r)
