@@ -14,7 +14,6 @@ it was not built from.
 """
 
 import hashlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import json
@@ -184,8 +183,9 @@ def load_manifest(where=None):
     return manifest
 
 
-class _Finder(importlib.abc.MetaPathFinder):
-    """Finds the compiled build's modules; every other import goes on to the usual finders."""
+class _Finder:
+    """Finds the compiled build's modules; every other import goes on to the usual finders. (A
+    meta path finder needs only find_spec: no importlib.abc base, which costs 10 ms to import.)"""
 
     def __init__(self, where, modules):
         self.where, self.modules = where, modules
