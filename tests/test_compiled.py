@@ -164,3 +164,16 @@ def test_bench_peers_measures_both_builds_side_by_side(home, monkeypatch, capsys
         ratios = sorted(c / p for c, p in zip(f["rates"], pure["games"][game]["rates"]))
         assert f["vs_pure"] == pytest.approx(ratios[1], abs=2e-3)  # the median of 3 rounds' ratios
         assert "vs_pure" not in pure["games"][game]
+
+
+@needs_compiler
+def test_a_whole_build_is_stale_when_a_rule_module_was_added_since(home, tmp_path):
+    out = tmp_path / "compiled"
+    shutil.copytree(home / "compiled", out)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["complete"] is False  # two modules of many: the others run from source, as asked
+    compiled.load_manifest(out)
+    manifest["complete"] = True  # as if it had been the whole build, before the other modules existed
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(ValueError, match=r"maester/engine/core\.py \(new, not in the build\)"):
+        compiled.load_manifest(out)

@@ -118,7 +118,8 @@ def build(names=None, out=None, progress=print, force=False):
             progress("[%d/%d] %s (%.1f s)" % (i, len(names), name, time.perf_counter() - t1))
         manifest = {"python": sys.version.split()[0], "abi": _abi(), "cython": cython_version,
                     "directives": DIRECTIVES, "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                    "build_seconds": round(time.perf_counter() - t0, 1), "modules": modules}
+                    "build_seconds": round(time.perf_counter() - t0, 1), "modules": modules,
+                    "complete": sorted(names) == sorted(module_names())}
         (work / "lib" / "manifest.json").write_text(json.dumps(manifest, indent=1))
         old = out.with_name(out.name + ".old")
         shutil.rmtree(old, ignore_errors=True)
@@ -177,6 +178,9 @@ def load_manifest(where=None):
             stale.append(m["source"])
         elif not (where / m["so"]).is_file():
             stale.append("%s (compiled module missing)" % m["source"])
+    if manifest.get("complete"):  # a module added since would run uncompiled among compiled ones
+        stale += ["%s (new, not in the build)" % source_of(n).relative_to(PACKAGE.parent)
+                  for n in module_names() if n not in manifest["modules"]]
     if stale:
         raise ValueError("the compiled build is stale, its source changed since it was built: %s. Run `maester "
                          "build-fast` again" % ", ".join(stale))
