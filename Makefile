@@ -10,7 +10,7 @@ BROWSER_MARK := $(VENV)/browser-unavailable
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,peers]'
+	$(BIN)/pip install --quiet -e '.[test,peers,fast]'
 	touch $(STAMP)
 
 demo: $(STAMP)
