@@ -55,13 +55,6 @@ class ChaosBoard:
     def lift(self, reader):
         with self.sim.lock:
             self.sim.board.lift(reader, settle=True)
-            # A second settle: under chaos a card laid right after the usual 5 empty polls was
-            # sometimes read as a swap ("two cards") -- see the issue 16 chaos report.
-            if self.sim.board.alive:
-                before = self.sim.board.polls()[reader]
-                deadline = time.monotonic() + 5
-                while self.sim.board.polls()[reader] < before + 5 and time.monotonic() < deadline:
-                    time.sleep(0.02)
 
     def cards(self, reader):
         """The sticker UIDs lying on a reader (for the notes of a lost tap)."""

@@ -19,6 +19,11 @@ and each frame, in either direction, is damaged with probability `rate` by one f
 
 The draws come from one seeded random.Random, so a run is repeatable as far as the timing of the
 two ends allows. Only whole frames are delayed (a frame is sent once its delimiter has arrived).
+
+`.port` is a symlink to the host's pty, a stable name as udev's /dev/serial/by-id gives a real
+board: an unplug removes it, a replug points it at a fresh pty. A bare /dev/pts/N would not do:
+once freed, the number goes to whichever program opens a pty next (another simulated board), and
+a host reconnecting by name would open that one.
 """
 
 import collections
@@ -26,6 +31,8 @@ import errno
 import os
 import random
 import select
+import shutil
+import tempfile
 import threading
 import time
 import tty
@@ -110,10 +117,10 @@ class FaultProxy:
         self.frames = collections.Counter()  # good frames seen, by direction ("up": board to host)
         self.board_port = board_port
         self._board = _open_raw(board_port)
-        self._master, self._slave = os.openpty()
-        tty.setraw(self._slave)
-        os.set_blocking(self._master, False)
-        self.port = os.ttyname(self._slave)
+        self._dir = tempfile.mkdtemp(prefix="maester-proxy-")
+        self.port = os.path.join(self._dir, "ttyMAESTER")
+        self._master = self._slave = -1
+        self._plug()
         self.plugged = True
         self._up = _Direction("up", self)
         self._down = _Direction("down", self)
@@ -187,6 +194,10 @@ class FaultProxy:
         with self._lock:
             if not self.plugged:
                 raise SimBoardError("already unplugged")
+            try:
+                os.unlink(self.port)
+            except OSError:
+                pass
             for fd in (self._master, self._slave):
                 try:
                     os.close(fd)
@@ -197,15 +208,19 @@ class FaultProxy:
             self._down.buf.clear()
             self._up.held = self._down.held = None
 
-    def replug(self, timeout=10.0):
-        """The port comes back under the same name (as a udev rule's stable name would)."""
-        from .simboard import SimBoard
-        m, s = SimBoard._reopen_pty(self.port, timeout)
+    def _plug(self):
+        m, s = os.openpty()
         tty.setraw(s)
         os.set_blocking(m, False)
+        self._master, self._slave = m, s
+        tmp = self.port + ".new"
+        os.symlink(os.ttyname(s), tmp)
+        os.replace(tmp, self.port)
+
+    def replug(self):
+        """The port comes back under the same name (as a udev rule's stable name would)."""
         with self._lock:
-            self._master, self._slave = m, s
-            self.port = os.ttyname(s)
+            self._plug()
             self.plugged = True
 
     def stop(self):
@@ -219,3 +234,4 @@ class FaultProxy:
                 except OSError:
                     pass
             self.plugged = False
+        shutil.rmtree(self._dir, ignore_errors=True)
