@@ -43,7 +43,7 @@ class HeuristicBot(HeuristicBase):
         choices = ask["choices"]
         if ask["kind"] != "place" or len(choices) == 1:
             return super().choose(view, ask)
-        seat = view["seat"]
+        seat = ask["seat"]  # its own ask (a view read fewer: each costs in a lazy view)
         court = view["court"]
         bit = self.bit
         # The cards this seat cannot see: everything not in the court and not in its hand.
@@ -61,7 +61,7 @@ class HeuristicBot(HeuristicBase):
             in_hand[b] += 1
         total_unseen = sum(unseen.values()) or 1
         sizes, out = view["hand_sizes"], view["out"]
-        rivals = [sizes[s] for s in range(view["players"]) if s != seat and not out[s] and sizes[s]]
+        rivals = [k for s, k in enumerate(sizes) if s != seat and not out[s] and k]  # a size per seat
         w = Weighing(court, C.open_spots(court), bit, in_hand)
         threat = {}  # fit mask -> the opponents' term
         by_outcome = {}  # (house bit, fit mask, open places for its houses) -> score
