@@ -159,3 +159,21 @@ def test_copy_state_shares_nothing_the_engine_writes():
         assert copy[key] == state[key]
         assert not _containers(copy[key], set()) & _containers(state[key], set()), key
     assert list(copy["g"]) == list(state["g"]) and list(copy["g"]["cards"]) == list(state["g"]["cards"])
+
+
+def test_the_kept_constant_sources_are_always_the_ones_in_play():
+    """abilities.constant_sources keeps its answers (every STR read asks it): after every move of
+    heuristic games, whose bots also play on sampled copies, the kept answer is what a fresh look at
+    the table finds, plots with a constant ability and cards leaving play included."""
+    from maester.games.lcg import abilities as A
+    seen = set()
+
+    def check(state, result):
+        g = state["g"]
+        kept = A.constant_sources(g)
+        assert kept == A.find_constant_sources(g), (g["round"], g["phase"])
+        seen.add(kept)
+
+    for seed, decks in ((7, ["baratheon", "stark"]), (8, ["targaryen", "lannister"])):
+        play_one("lcg", {"players": 2, "decks": decks}, seed, "heuristic", on_step=check)
+    assert len(seen) > 20  # the sources came and went many times

@@ -91,11 +91,12 @@ def constant(state, inst, what):
     """Sum what every constant ability in play gives `inst` for `what` (str, icons, keywords...)."""
     g = state["g"]
     total = {} if what in ("icons", "keywords") else 0
+    effects = g["effects"]
+    code = M.code
     for src in constant_sources(g):
-        if g["effects"] and M.blank(state, src):
+        if effects and M.blank(state, src):
             continue
-        fn = CONSTANT[M.code(src)]
-        got = fn(state, src, inst, what)
+        got = CONSTANT[code(src)](state, src, inst, what)
         if not got:
             continue
         if isinstance(total, dict):
@@ -121,14 +122,40 @@ def cost_reduction(state, seat, inst):
 
 def constant_sources(g):
     """The cards in play and revealed plots that have a constant ability, worked out from where the
-    cards are (so a card put into play by any path counts at once)."""
+    cards are (so a card put into play by any path counts at once).
+
+    Every STR, icon or keyword read asks this, so a table read would cost the square of the cards in
+    play: the answer is kept by what it depends on (each player's cards in play and revealed plot,
+    and the cards that have a constant ability), so a state, its copies and its next moves share it."""
+    players = g["players"]
+    key = tuple([(tuple(p["play"]), p["revealed"]) for p in players])
+    memo = _SOURCES
+    if memo[0] != len(CONSTANT):
+        memo[:] = [len(CONSTANT), {}]
+    known = memo[1].get(key)
+    if known is None:
+        known = find_constant_sources(g)
+        if len(memo[1]) >= _SOURCES_KEPT:
+            memo[1].clear()  # a bound on memory; what is dropped is worked out again when asked
+        memo[1][key] = known
+    return known
+
+
+def find_constant_sources(g):
+    """constant_sources worked out afresh."""
     code = M.code
     out = []
     for p in g["players"]:
         out += [i for i in p["play"] if code(i) in CONSTANT]
         if p["revealed"] and code(p["revealed"]) in CONSTANT:
             out.append(p["revealed"])
-    return out
+    return tuple(out)
+
+
+# [the CONSTANT table's size the answers were worked out with, {table key: sources}]; a card registered
+# later (a test's own card) starts afresh
+_SOURCES = [None, {}]
+_SOURCES_KEPT = 4096
 
 
 # --- what may be used now ---------------------------------------------------------------------------
