@@ -1,8 +1,9 @@
 """`maester sim-board`: a simulated board in its own process, for `maester play --port`.
 
 The unmodified firmware runs under the MicroPython unix port with simulated readers and a virtual
-strip, behind a pty. The first line printed is `port: /dev/pts/N`; a host opens that port by name,
-exactly as it opens /dev/ttyACM0, and cannot tell the difference. Then the board takes commands,
+strip, behind a pty. The first line printed is `port: PATH`, a symlink to the pty (a stable name, as
+/dev/serial/by-id gives a real board); a host opens that port by name, exactly as it opens
+/dev/ttyACM0, and cannot tell the difference. Then the board takes commands,
 one a line, from stdin (or from --script FILE first):
 
     tap READER CARD|UID   lay a card on a reader and leave it there (READER: number or name,

@@ -1,7 +1,7 @@
 """A simulated Maester board: the unmodified firmware under the MicroPython unix port, on a pty.
 
     board = start_simulated_board()           # or start_simulated_board(config={...})
-    ser = serial.Serial(board.port)           # /dev/pts/N, opened like a real board's port
+    ser = serial.Serial(board.port)           # a symlink to its pty, opened like a real board's port
     board.tap(0, "04a1b2c3d4e5f6")            # lay a card on reader 0
     board.lift(0)                             # and take it away
     board.strip_frame()                       # the LED frame the firmware last wrote
@@ -108,9 +108,12 @@ class SimBoard:
         self.trace = trace  # a file to stamp serial bytes, placements and strip writes into (bench hil)
         self.heap = heap
         self.ready_timeout = ready_timeout
-        self._master, self._slave = os.openpty()
-        tty.setraw(self._slave)  # until pyserial opens it: no echo of the firmware's bytes
-        self.port = os.ttyname(self._slave)
+        # The host opens `.port`, a symlink to the pty in the work directory: a stable name, as
+        # udev's /dev/serial/by-id gives a real board. A bare /dev/pts/N would not do: while the
+        # cable is out its number is free, and another program's new pty (another simulated board,
+        # in tests run side by side) could take it, so a reconnecting host would open that one.
+        self.port = os.path.join(self.workdir, "ttyMAESTER")
+        self._plug_pty()
         self.plugged = True
         self._cmaster, self._cslave = os.openpty()
         tty.setraw(self._cslave)
@@ -204,8 +207,8 @@ class SimBoard:
     def unplug(self):
         """Pull the USB cable: the firmware loses power and the port disappears.
 
-        The host's open port fails at its next read, as a real ttyACM does; the pty is released
-        so that `replug` can bring the same /dev/pts/N back once the host has let go of it.
+        The host's open port fails at its next read, as a real ttyACM does, and the port's name
+        is gone until `replug`.
         """
         if not self.plugged:
             raise SimBoardError("already unplugged")
@@ -216,39 +219,28 @@ class SimBoard:
             except OSError:
                 pass
         self._master = self._slave = -1
+        try:
+            os.unlink(self.port)
+        except FileNotFoundError:
+            pass
         self.plugged = False
 
-    def replug(self, timeout=10.0):
+    def replug(self):
         """Plug the cable back in: the same port name (as udev's stable name would give), a fresh boot."""
         if self.plugged:
             raise SimBoardError("not unplugged")
-        self._master, self._slave = self._reopen_pty(self.port, timeout)
-        tty.setraw(self._slave)
-        self.port = os.ttyname(self._slave)
+        self._plug_pty()
         self.plugged = True
         return self.start()
 
-    @staticmethod
-    def _reopen_pty(name, timeout):
-        """A pty pair whose slave is `name` again. Linux hands out the lowest free number, and the
-        old one is free once the host has closed its end; until then, or if another program took
-        it, keep trying (the pairs drawn on the way are given back). Falls back to a new name."""
-        deadline = time.monotonic() + timeout
-        while True:
-            drawn = []
-            try:
-                for _ in range(64):
-                    m, s = os.openpty()
-                    if os.ttyname(s) == name:
-                        return m, s
-                    drawn.append((m, s))
-            finally:
-                for m, s in drawn:
-                    os.close(m)
-                    os.close(s)
-            if time.monotonic() >= deadline:
-                return os.openpty()
-            time.sleep(0.05)
+    def _plug_pty(self):
+        """A fresh pty, raw until pyserial opens it (no echo of the firmware's bytes), with the port
+        name pointed at it in one step."""
+        self._master, self._slave = os.openpty()
+        tty.setraw(self._slave)
+        tmp = self.port + ".new"
+        os.symlink(os.ttyname(self._slave), tmp)
+        os.replace(tmp, self.port)
 
     def stop(self):
         """Kill the firmware and release the ptys and the work directory."""
