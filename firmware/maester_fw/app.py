@@ -237,10 +237,11 @@ class App:
                 if self._snapshot_due and self._rounds > self._confirm and link.can_send():
                     # Not before every reader has switched its field on (its first poll) and then
                     # been asked `confirm` times: a card that lay there all along must be in the
-                    # snapshot, not announced afterwards as a tap.
+                    # snapshot, not announced afterwards as a tap (_on_presence drops those).
+                    # The taps still queued follow it: the snapshot shows the table as it was
+                    # before them (see _snapshot).
                     self._snapshot_due = False
                     link.send(wire.SNAPSHOT, self._snapshot(), now)
-                    self._taps = []  # the snapshot carries their outcome
                 self._send_taps(now)
                 while self._pending_errors and link.can_send():
                     code, text = self._pending_errors.pop(0)
@@ -305,7 +306,8 @@ class App:
         # PROTOCOL.md 5.2: reset the link before every HELLO, so a HELLO always means
         # "numbering starts at 0"; nothing reliable goes out until the HELLO_ACK
         self.state = HANDSHAKE
-        self._taps = []
+        # Taps not yet sent stay queued (the host never saw them); the reset drops the ones sent
+        # and not acked, which the host may or may not have applied: the snapshot settles those.
         self._snapshot_due = False
         self.link.reset()
         self._hello_at = now
@@ -316,6 +318,17 @@ class App:
         self._hello_out = False
 
     def _snapshot(self):
+        """The reader table as it stood before the taps still queued, which follow the snapshot.
+
+        A card lifted and laid again while no host listened leaves the table as it was, but it
+        is a tap the board saw: sent after a snapshot of the table before it, it reaches the host.
+        A reader's first queued tap tells what lay there before: REMOVED (that card) or PLACED
+        (nothing; a swap comes as REMOVED then PLACED).
+        """
+        before = {}
+        for t in self._taps:  # wire.tap payloads: reader, kind, time (4 bytes), uid length, uid
+            if t[0] not in before:
+                before[t[0]] = t[7:7 + t[6]] if t[1] == wire.REMOVED else None
         rows = []
         errors = 0
         resets = 0
@@ -326,7 +339,10 @@ class App:
                 rows.append({"reader": r.index, "state": wire.FAULT, "uid": None})
                 continue
             errors += p.errors
-            if p.present():
+            if r.index in before:
+                uid = before[r.index]
+                rows.append({"reader": r.index, "state": wire.PRESENT if uid else wire.ABSENT, "uid": uid})
+            elif p.present():
                 rows.append({"reader": r.index, "state": wire.PRESENT, "uid": bytes(p.uid[:p.uid_len])})
             else:
                 rows.append({"reader": r.index, "state": wire.ABSENT, "uid": None})
@@ -335,11 +351,13 @@ class App:
 
     def _on_presence(self, p, kind):
         # called from Presence.poll: PLACED, or REMOVED while p.uid still holds the old card
-        if self.state != READY:
-            return  # the SNAPSHOT after the next handshake carries the truth
+        if self._rounds <= self._confirm:
+            return  # still finding what lay there at boot: the first SNAPSHOT carries it
+        # Queued also while no host listens (HANDSHAKE): they follow the next SNAPSHOT, so a
+        # card lifted and laid again meanwhile is not lost (see _snapshot).
         if len(self._taps) >= TAP_QUEUE:
-            self._taps = []
-            self._snapshot_due = True
+            self._taps = []  # too many: the next snapshot carries the table as it is now
+            self._snapshot_due = self.state == READY
             return
         self._taps.append(wire.tap(p.index, _KIND[kind], self.uptime(), bytes(p.uid[:p.uid_len])))
 

@@ -254,11 +254,40 @@ taps_while_away = len(r.of("TAP"))
 hellos = len(r.of("HELLO"))
 r.ack_hello()
 r.step(10)
-out(taps_while_away=taps_while_away, hellos=hellos, snap=js(r.of("SNAPSHOT")[-1]))
+out(taps_while_away=taps_while_away, hellos=hellos, snap=js(r.of("SNAPSHOT")[-1]), taps=[js(t) for t in r.of("TAP")])
 ''')
     assert rec["hellos"] >= 2  # the device went back to saying HELLO
     assert rec["taps_while_away"] == 0  # no events into the void
-    assert rec["snap"]["readers"][0] == {"reader": 0, "state": wire.PRESENT, "uid": UID}
+    assert rec["snap"]["readers"][0] == {"reader": 0, "state": wire.ABSENT, "uid": None}  # as the host left it
+    assert [(t["reader"], t["kind"], t["uid"]) for t in rec["taps"]] == [(0, wire.PLACED, UID)]  # then the news
+
+
+def test_a_card_lifted_and_laid_again_while_the_host_is_away_reaches_it_after_the_snapshot(device):
+    # The table looks the same as when the host left, but the board saw a tap: it must not be
+    # lost in a snapshot that only shows the table as it is now.
+    (rec,) = device('''
+r = Rig()
+r.hal.table.place(1, UID)            # lying there at boot: the snapshot's, never a tap
+r.handshake()
+r.step(2000, dt=2, host=False)       # the host stops talking for 4 s
+r.hal.table.remove(1)                # meanwhile the card is lifted...
+r.step(50, host=False)
+r.hal.table.place(1, UID)            # ...and laid again
+r.step(50, host=False)
+taps_while_away = len(r.of("TAP"))
+r.ack_hello()
+r.step(20)
+reliable = [m["type"] for m in r.msgs if m["type"] in ("SNAPSHOT", "TAP")]
+out(taps_while_away=taps_while_away, reliable=reliable, snaps=[js(s) for s in r.of("SNAPSHOT")],
+    taps=[js(t) for t in r.of("TAP")])
+''')
+    assert rec["taps_while_away"] == 0
+    assert rec["reliable"] == ["SNAPSHOT", "SNAPSHOT", "TAP", "TAP"]  # the boot's, then the new session's
+    first, again = rec["snaps"]
+    present = {"reader": 1, "state": wire.PRESENT, "uid": UID}
+    assert first["readers"][1] == again["readers"][1] == present
+    assert [(t["reader"], t["kind"], t["uid"]) for t in rec["taps"]] == [(1, wire.REMOVED, UID), (1, wire.PLACED, UID)]
+    assert rec["taps"][0]["time_ms"] < rec["taps"][1]["time_ms"]
 
 
 def test_config_write_is_stored_atomically_and_a_bad_one_is_refused(device, tmp_path):
