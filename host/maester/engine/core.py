@@ -231,7 +231,8 @@ def _match(state, command):
         if mine:
             return None, None, "decision %d is closed; your open decision is %s" % (ask_id, mine[0])
         return None, None, "nothing is asked of you now (decision %d is closed)" % (ask_id,)
-    if not same(ask["seat"], seat):
+    owner = ask["seat"]
+    if owner is not seat and not same(owner, seat):  # a seat number is usually the very object
         return None, None, "decision %d is not yours" % (ask_id,)
     choice = command.get("choice")
     if type(choice) is tuple:

@@ -325,12 +325,13 @@ def manual(ctx, st, answer):
         choices += [["claim_next", c] for c in mine]
     choices += [["claim_dead", a, c] for a in g["dead"] for c in mine]
     # Royal Decree cannot be moved by another influence card's ability (an ally's may move it).
-    shielded = Z.protected if Z.card(g, st["card"])["type"] == "influence" else lambda g, x: False
-    choices += [["take_bid", x] for s, p in enumerate(g["bids"]) if s != seat for x in p if not shielded(g, x)]
-    choices += [["bid_to_hand", x] for x in g["bids"][seat] if not shielded(g, x)]
+    rec = Z.card(g, st["card"])
+    shielded = Z.facts(g)["decree"] if rec["type"] == "influence" else ()
+    choices += [["take_bid", x] for s, p in enumerate(g["bids"]) if s != seat for x in p if x not in shielded]
+    choices += [["bid_to_hand", x] for x in g["bids"][seat] if x not in shielded]
     choices += [["discard", x] for x in g["hands"][seat]]
     ctx.ask(seat, "manual", choices,
-            "Resolve %s by hand: record each change it makes, then choose done." % Z.card(g, st["card"])["name"],
+            "Resolve %s by hand: record each change it makes, then choose done." % rec["name"],
             public="resolving a card by hand")
 
 

@@ -240,26 +240,24 @@ def round_start(ctx, st, answer):
     ctx.push({"s": "turn", "seat": g["first"], "second": False}, {"s": "claim"})
 
 
-def _playable(g, seat):
+def _playable(g, seat, facts):
     hand = g["hands"][seat]
     if not g["kingsmoot"]:
         # Only the Kingsmoot draft lets a leader play another leader's cards (one Varys took).
-        own = g["leaders"][seat]
-        info = Z.table(g)["info"]
-        hand = [c for c in hand if (rec := info[c.split("#", 1)[0]])["kind"] != "leader" or rec["leader"] == own]
+        foreign = facts["foreign"][g["leaders"][seat]]
+        if not foreign.isdisjoint(hand):
+            hand = [c for c in hand if c not in foreign]
     if "jaime" not in g["round"]["effects"]:
         return hand
-    in_bids = {c.split("#", 1)[0] for pile in g["bids"] for c in pile}
-    return [c for c in hand if c.split("#", 1)[0] not in in_bids]
+    base = facts["base"]
+    in_bids = {base[c] for pile in g["bids"] for c in pile}
+    return [c for c in hand if base[c] not in in_bids]
 
 
-def silenced(g, seat):
+def silenced(g, seat, facts=None):
     """The Silence lies in this leader's bid pile ("you" follows the card)."""
     pile = g["bids"][seat]
-    if not pile:
-        return False
-    ability_of = Z.table(g)["ability_of"]
-    return "the_silence" in [ability_of.get(c) for c in pile]
+    return bool(pile) and not (facts or Z.facts(g))["silence"].isdisjoint(pile)
 
 
 @step
@@ -275,12 +273,13 @@ def turn(ctx, st, answer):
         else:
             return  # everyone knelt: the claim step runs next
         st["seat"] = seat
-        choices = [["play", c] for c in _playable(g, seat)]
+        facts = Z.facts(g)
+        choices = [["play", c] for c in _playable(g, seat, facts)]
         choices.append(["kneel"])
         if st["second"]:
             prompt = "The Silence: play a second card, or kneel now."
         else:
-            if silenced(g, seat) and g["knelt"].count(False) > (not g["knelt"][seat]):
+            if silenced(g, seat, facts) and g["knelt"].count(False) > (not g["knelt"][seat]):
                 choices.append(["skip"])
             prompt = "Play an influence card or kneel."
         ctx.ask(seat, "turn", choices, prompt, public="bidding")

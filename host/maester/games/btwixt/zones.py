@@ -53,6 +53,33 @@ def table(g):
     return cardtables.get(g["table"])
 
 
+_FACTS = {}  # table key -> facts(), worked out once per process
+
+
+def facts(g):
+    """What the rules ask of a card instance at every turn, indexed once per card table, so a turn
+    reads a set instead of splitting and looking up each card: `foreign[leader]`, the leader cards
+    of the other leaders (only the Kingsmoot draft lets a leader play those); `silence`, the
+    instances with The Silence; `decree`, those with Royal Decree (see protected); `base`, each instance's card key."""
+    key = g["table"]
+    got = _FACTS.get(key)
+    if got is None:
+        got = _FACTS[key] = _index(cardtables.get(key))
+    return got
+
+
+def _index(tbl):
+    info, ability_of = tbl["info"], tbl["ability_of"]
+    instances = [i for name in ("standard_instances", "event_instances", "leader_instances", "ally_instances")
+                 for i in tbl[name]]
+    base = {i: i.split("#", 1)[0] for i in instances}
+    leader_of = {i: info[b]["leader"] for i, b in base.items() if info[b].get("kind") == "leader"}
+    return {"base": base,
+            "foreign": {l: frozenset(i for i, own in leader_of.items() if own != l) for l in tbl["leaders"]},
+            "silence": frozenset(i for i, ab in ability_of.items() if ab == "the_silence"),
+            "decree": frozenset(i for i, ab in ability_of.items() if ab == "royal_decree")}
+
+
 def card(g, inst):
     """The static record of a card instance ('betrayal#2' → Betrayal's data)."""
     return cardtables.get(g["table"])["info"][inst.split("#", 1)[0]]
@@ -104,7 +131,7 @@ def discard_card(ctx, inst, reason, seen_by=None):
 
 def protected(g, inst):
     """Royal Decree: while in a bid pile, other influence abilities cannot move or discard it."""
-    return ability(g, inst) == "royal_decree"
+    return inst in facts(g)["decree"]
 
 
 # --- the ally source: the deck, or the ally row in the revealed-allies variant --------------
