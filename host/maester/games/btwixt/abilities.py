@@ -326,7 +326,7 @@ def manual(ctx, st, answer):
     choices += [["claim_dead", a, c] for a in g["dead"] for c in mine]
     # Royal Decree cannot be moved by another influence card's ability (an ally's may move it).
     rec = Z.card(g, st["card"])
-    shielded = Z.facts(g)["decree"] if rec["type"] == "influence" else ()
+    shielded = Z.having(g, "royal_decree") if rec["type"] == "influence" else ()
     choices += [["take_bid", x] for s, p in enumerate(g["bids"]) if s != seat for x in p if x not in shielded]
     choices += [["bid_to_hand", x] for x in g["bids"][seat] if x not in shielded]
     choices += [["discard", x] for x in g["hands"][seat]]

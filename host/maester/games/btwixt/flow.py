@@ -254,10 +254,10 @@ def _playable(g, seat, facts):
     return [c for c in hand if base[c] not in in_bids]
 
 
-def silenced(g, seat, facts=None):
+def silenced(g, seat):
     """The Silence lies in this leader's bid pile ("you" follows the card)."""
     pile = g["bids"][seat]
-    return bool(pile) and not (facts or Z.facts(g))["silence"].isdisjoint(pile)
+    return bool(pile) and not Z.having(g, "the_silence").isdisjoint(pile)
 
 
 @step
@@ -273,13 +273,12 @@ def turn(ctx, st, answer):
         else:
             return  # everyone knelt: the claim step runs next
         st["seat"] = seat
-        facts = Z.facts(g)
-        choices = [["play", c] for c in _playable(g, seat, facts)]
+        choices = [["play", c] for c in _playable(g, seat, Z.facts(g))]
         choices.append(["kneel"])
         if st["second"]:
             prompt = "The Silence: play a second card, or kneel now."
         else:
-            if silenced(g, seat, facts) and g["knelt"].count(False) > (not g["knelt"][seat]):
+            if silenced(g, seat) and g["knelt"].count(False) > (not g["knelt"][seat]):
                 choices.append(["skip"])
             prompt = "Play an influence card or kneel."
         ctx.ask(seat, "turn", choices, prompt, public="bidding")
@@ -344,7 +343,8 @@ def claim(ctx, st, answer):
         steps.append({"s": "place_ally", "seat": winner, "ally": g["current"], "from": "current",
                       "pts": not g["round"]["ignore_pts"]})
     steps.append({"s": "place_token", "seat": winner})
-    for _ in range(sum(1 for p in g["bids"] for c in p if Z.ability(g, c) == "matchmaker")):
+    matchmakers = Z.having(g, "matchmaker")
+    for _ in range(sum(1 for p in g["bids"] for c in p if c in matchmakers)):
         steps.append({"s": "claim_next", "seat": winner, "into": None, "pts": False})
     steps += [{"s": "triumphs"}, {"s": "cleanup"}]
     ctx.push(*steps)
@@ -353,9 +353,10 @@ def claim(ctx, st, answer):
 def pts_council(g, seat):
     """Pulling the Strings: the council the winner must use, or None if they may choose."""
     counts = {}
+    strings = Z.having(g, "pulling_the_strings")
     for c in Z.councils_of(g, seat):
         nb = Z.neighbour_via(g, seat, c)
-        counts[c] = sum(1 for x in g["bids"][nb] if Z.ability(g, x) == "pulling_the_strings")
+        counts[c] = sum(1 for x in g["bids"][nb] if x in strings)
     (c1, n1), (c2, n2) = counts.items()
     if n1 == n2:
         return None
@@ -453,9 +454,10 @@ def claim_next(ctx, st, answer):
 def triumphs(ctx, st, answer):
     """Bribery returns to the hand of the leader it lies in front of."""
     g = ctx.g
+    bribery = Z.having(g, "bribery")
     for seat in range(g["n"]):
         for inst in list(g["bids"][seat]):
-            if Z.ability(g, inst) == "bribery":
+            if inst in bribery:
                 g["bids"][seat].remove(inst)
                 g["hands"][seat].append(inst)
                 ctx.emit("bid_to_hand", seat=seat, cards=[inst], why="bribery")
@@ -465,9 +467,10 @@ def triumphs(ctx, st, answer):
 def cleanup(ctx, st, answer):
     g = ctx.g
     winner = g["round"]["winner"]
+    plans = Z.having(g, "contingency_plan")
     for seat in range(g["n"]):
         for inst in g["bids"][seat]:
-            if Z.ability(g, inst) == "contingency_plan" and seat != winner:
+            if inst in plans and seat != winner:
                 g["hands"][seat].append(inst)
                 ctx.emit("bid_to_hand", seat=seat, cards=[inst], why="contingency plan")
             else:

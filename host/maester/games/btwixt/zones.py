@@ -53,14 +53,15 @@ def table(g):
     return cardtables.get(g["table"])
 
 
-_FACTS = {}  # table key -> facts(), worked out once per process
+_NONE = frozenset()
+_FACTS = {}  # table key -> _index(table), worked out once per process
 
 
 def facts(g):
-    """What the rules ask of a card instance at every turn, indexed once per card table, so a turn
-    reads a set instead of splitting and looking up each card: `foreign[leader]`, the leader cards
-    of the other leaders (only the Kingsmoot draft lets a leader play those); `silence`, the
-    instances with The Silence; `decree`, those with Royal Decree (see protected); `base`, each instance's card key."""
+    """What the rules ask of card instances at every turn, indexed once per card table, so a turn
+    reads a set instead of looking each card up: `with[ability]`, the instances with that ability
+    (The Silence, Royal Decree, Pulling the Strings...); `foreign[leader]`, the leader cards of the
+    other leaders (only the Kingsmoot draft lets a leader play those); `base`, each instance's card."""
     key = g["table"]
     got = _FACTS.get(key)
     if got is None:
@@ -68,16 +69,23 @@ def facts(g):
     return got
 
 
+def having(g, ability_key):
+    """The card instances with an ability (a frozenset; empty for an ability no card has)."""
+    return facts(g)["with"].get(ability_key, _NONE)
+
+
 def _index(tbl):
-    info, ability_of = tbl["info"], tbl["ability_of"]
+    info = tbl["info"]
     instances = [i for name in ("standard_instances", "event_instances", "leader_instances", "ally_instances")
                  for i in tbl[name]]
     base = {i: i.split("#", 1)[0] for i in instances}
     leader_of = {i: info[b]["leader"] for i, b in base.items() if info[b].get("kind") == "leader"}
+    by_ability = {}
+    for inst, ab in tbl["ability_of"].items():
+        by_ability.setdefault(ab, set()).add(inst)
     return {"base": base,
             "foreign": {l: frozenset(i for i, own in leader_of.items() if own != l) for l in tbl["leaders"]},
-            "silence": frozenset(i for i, ab in ability_of.items() if ab == "the_silence"),
-            "decree": frozenset(i for i, ab in ability_of.items() if ab == "royal_decree")}
+            "with": {ab: frozenset(insts) for ab, insts in by_ability.items()}}
 
 
 def card(g, inst):
@@ -131,7 +139,7 @@ def discard_card(ctx, inst, reason, seen_by=None):
 
 def protected(g, inst):
     """Royal Decree: while in a bid pile, other influence abilities cannot move or discard it."""
-    return inst in facts(g)["decree"]
+    return inst in having(g, "royal_decree")
 
 
 # --- the ally source: the deck, or the ally row in the revealed-allies variant --------------
