@@ -153,3 +153,33 @@ def test_a_removal_before_a_reboot_is_not_a_second_card_at_the_same_board_time(t
         assert any("two cards" in line for line in said) == two_cards
     finally:
         session.close()
+
+
+def test_a_card_lifted_and_laid_again_while_the_host_is_cut_off_reaches_it_once():
+    # The board stays on while the host's cable is out (a fault proxy in between): the same card
+    # lifted and laid again leaves the table looking as the host left it, but the board saw a
+    # tap, and it must reach the host once the cable is back (bench chaos lost it before).
+    from maester.link.faultproxy import FaultProxy
+    board = start_simulated_board()
+    proxy = FaultProxy(board.port, rate=0).start()
+    taps = Taps()
+    link = BoardLink(proxy.port, taps.on_tap, resync_interval=0.2, backoff=(0.05, 0.2))
+    link.start()
+    try:
+        assert link.wait_connected(20)
+        board.tap(1, uid(5))
+        assert taps.wait([uid(5)])
+        proxy.unplug()
+        time.sleep(0.3)
+        board.lift(1, settle=True)
+        board.tap(1, uid(5))
+        time.sleep(0.3)
+        proxy.replug()
+        with taps.lock:
+            assert taps.lock.wait_for(lambda: taps.placed[uid(5)] >= 2, 20), "the tap while cut off was lost"
+        time.sleep(0.5)
+        assert taps.placed == {uid(5): 2}
+    finally:
+        link.close()
+        proxy.stop()
+        board.stop()

@@ -234,15 +234,13 @@ class App:
             if not link.peer_alive(now):
                 self._start_handshake(now)  # the host went away: stop events, say HELLO
             else:
-                if self._snapshot_due and self._rounds > self._confirm and link.can_send():
+                self._send_taps(now)  # the taps the host is owed come before the snapshot
+                if self._snapshot_due and not self._taps and self._rounds > self._confirm and link.can_send():
                     # Not before every reader has switched its field on (its first poll) and then
                     # been asked `confirm` times: a card that lay there all along must be in the
                     # snapshot, not announced afterwards as a tap (_on_presence drops those).
-                    # The taps still queued follow it: the snapshot shows the table as it was
-                    # before them (see _snapshot).
                     self._snapshot_due = False
                     link.send(wire.SNAPSHOT, self._snapshot(), now)
-                self._send_taps(now)
                 while self._pending_errors and link.can_send():
                     code, text = self._pending_errors.pop(0)
                     link.send(wire.ERROR, wire.error(code, text), now)
@@ -264,7 +262,7 @@ class App:
         hal.idle(wait)
 
     def _send_taps(self, now):
-        while self._taps and not self._snapshot_due and self.link.can_send():  # the snapshot first, always
+        while self._taps and self.link.can_send():
             self.link.send(wire.TAP, self._taps.pop(0), now)
 
     def _poll_reader(self, now):
@@ -306,8 +304,11 @@ class App:
         # PROTOCOL.md 5.2: reset the link before every HELLO, so a HELLO always means
         # "numbering starts at 0"; nothing reliable goes out until the HELLO_ACK
         self.state = HANDSHAKE
-        # Taps not yet sent stay queued (the host never saw them); the reset drops the ones sent
-        # and not acked, which the host may or may not have applied: the snapshot settles those.
+        # The taps the host has not acked are still owed: sent again first thing in the next
+        # session, before its SNAPSHOT (a host that already has one drops it by its identity).
+        # A card lifted and laid again leaves the table looking unchanged: only the taps tell.
+        owed = [e[2] for e in self.link._unacked if e[1] == wire.TAP] + self._taps
+        self._taps = owed if len(owed) <= TAP_QUEUE else []  # too many: the snapshot alone
         self._snapshot_due = False
         self.link.reset()
         self._hello_at = now
@@ -318,17 +319,6 @@ class App:
         self._hello_out = False
 
     def _snapshot(self):
-        """The reader table as it stood before the taps still queued, which follow the snapshot.
-
-        A card lifted and laid again while no host listened leaves the table as it was, but it
-        is a tap the board saw: sent after a snapshot of the table before it, it reaches the host.
-        A reader's first queued tap tells what lay there before: REMOVED (that card) or PLACED
-        (nothing; a swap comes as REMOVED then PLACED).
-        """
-        before = {}
-        for t in self._taps:  # wire.tap payloads: reader, kind, time (4 bytes), uid length, uid
-            if t[0] not in before:
-                before[t[0]] = t[7:7 + t[6]] if t[1] == wire.REMOVED else None
         rows = []
         errors = 0
         resets = 0
@@ -339,10 +329,7 @@ class App:
                 rows.append({"reader": r.index, "state": wire.FAULT, "uid": None})
                 continue
             errors += p.errors
-            if r.index in before:
-                uid = before[r.index]
-                rows.append({"reader": r.index, "state": wire.PRESENT if uid else wire.ABSENT, "uid": uid})
-            elif p.present():
+            if p.present():
                 rows.append({"reader": r.index, "state": wire.PRESENT, "uid": bytes(p.uid[:p.uid_len])})
             else:
                 rows.append({"reader": r.index, "state": wire.ABSENT, "uid": None})
@@ -353,8 +340,8 @@ class App:
         # called from Presence.poll: PLACED, or REMOVED while p.uid still holds the old card
         if self._rounds <= self._confirm:
             return  # still finding what lay there at boot: the first SNAPSHOT carries it
-        # Queued also while no host listens (HANDSHAKE): they follow the next SNAPSHOT, so a
-        # card lifted and laid again meanwhile is not lost (see _snapshot).
+        # Queued also while no host listens (HANDSHAKE): sent first in the next session, so a
+        # card lifted and laid again meanwhile is not lost (see _start_handshake).
         if len(self._taps) >= TAP_QUEUE:
             self._taps = []  # too many: the next snapshot carries the table as it is now
             self._snapshot_due = self.state == READY

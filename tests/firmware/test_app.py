@@ -258,13 +258,14 @@ out(taps_while_away=taps_while_away, hellos=hellos, snap=js(r.of("SNAPSHOT")[-1]
 ''')
     assert rec["hellos"] >= 2  # the device went back to saying HELLO
     assert rec["taps_while_away"] == 0  # no events into the void
-    assert rec["snap"]["readers"][0] == {"reader": 0, "state": wire.ABSENT, "uid": None}  # as the host left it
-    assert [(t["reader"], t["kind"], t["uid"]) for t in rec["taps"]] == [(0, wire.PLACED, UID)]  # then the news
+    assert rec["snap"]["readers"][0] == {"reader": 0, "state": wire.PRESENT, "uid": UID}
+    # the tap itself comes first (then the snapshot), so a host that missed it sees it as a tap
+    assert [(t["reader"], t["kind"], t["uid"]) for t in rec["taps"]] == [(0, wire.PLACED, UID)]
 
 
-def test_a_card_lifted_and_laid_again_while_the_host_is_away_reaches_it_after_the_snapshot(device):
+def test_a_card_lifted_and_laid_again_while_the_host_is_away_reaches_it_before_the_snapshot(device):
     # The table looks the same as when the host left, but the board saw a tap: it must not be
-    # lost in a snapshot that only shows the table as it is now.
+    # lost in a snapshot that can only show the table as it is now.
     (rec,) = device('''
 r = Rig()
 r.hal.table.place(1, UID)            # lying there at boot: the snapshot's, never a tap
@@ -282,7 +283,7 @@ out(taps_while_away=taps_while_away, reliable=reliable, snaps=[js(s) for s in r.
     taps=[js(t) for t in r.of("TAP")])
 ''')
     assert rec["taps_while_away"] == 0
-    assert rec["reliable"] == ["SNAPSHOT", "SNAPSHOT", "TAP", "TAP"]  # the boot's, then the new session's
+    assert rec["reliable"] == ["SNAPSHOT", "TAP", "TAP", "SNAPSHOT"]  # the boot's, then the new session's
     first, again = rec["snaps"]
     present = {"reader": 1, "state": wire.PRESENT, "uid": UID}
     assert first["readers"][1] == again["readers"][1] == present
@@ -831,3 +832,35 @@ def test_firmware_compiles_with_mpy_cross(tmp_path):
         proc = subprocess.run([str(mpy_cross), "-o", str(out), str(src)], capture_output=True, text=True)
         assert proc.returncode == 0, proc.stderr
         assert out.stat().st_size > 0
+
+
+def test_taps_the_host_never_acked_are_sent_again_in_the_next_session(device):
+    # The host stops reading (a cable cut off, a host killed) just as a card is lifted and laid
+    # again: the taps went out but no ack came back. The link reset of the next handshake must
+    # not take them with it: they come first in the new session, then the snapshot.
+    (rec,) = device('''
+def deaf(n):                          # the device runs; what it writes reaches no host
+    for _ in range(n):
+        r.app.step()
+        r.clock.now += 2
+        r.raw.feed(r.ser.take())
+r = Rig()
+r.hal.table.place(1, UID)
+r.handshake()
+r.step(50)
+r.hal.table.remove(1)
+deaf(30)                             # the board sends the taps; the host hears nothing
+r.hal.table.place(1, UID)
+deaf(30)
+sent = len([f for f in r.frames if f[0] == wire.TAP])
+deaf(2000)                           # 4 s of silence: back to HELLO
+r.msgs.clear()
+r.ack_hello()
+r.step(20)
+out(sent=sent, got=[m["type"] for m in r.msgs if m["type"] in ("SNAPSHOT", "TAP")],
+    taps=[js(t) for t in r.of("TAP")], snap=js(r.of("SNAPSHOT")[-1]))
+''')
+    assert rec["sent"] >= 2  # the first session's taps were on the wire
+    assert rec["got"] == ["TAP", "TAP", "SNAPSHOT"]
+    assert [(t["reader"], t["kind"], t["uid"]) for t in rec["taps"]] == [(1, wire.REMOVED, UID), (1, wire.PLACED, UID)]
+    assert rec["snap"]["readers"][1] == {"reader": 1, "state": wire.PRESENT, "uid": UID}

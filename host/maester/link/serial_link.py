@@ -36,14 +36,15 @@ A tap is never lost and never applied twice across a drop
    whatever its sequence number, in case a board re-sends an old event after a reconnect.
    Reliable frames that arrive after the port was (re)opened but before a HELLO is accepted
    carry a numbering the host cannot check and are ignored.
-3. *The snapshot reconciles the rest.* Both sides restart their numbering at each HELLO, and
-   the board forgets its unacked events at that point, so nothing from the old session can
-   arrive again. What the board dropped is recovered from the SNAPSHOT that follows every
-   handshake: the link keeps the presence of every reader as the caller has seen it (updated
-   only after ``on_tap`` returns) and, for every reader whose card differs from the snapshot,
-   calls ``on_tap`` with a synthesized ``removed`` and/or ``placed`` event marked
-   ``from_snapshot=True``. A card that was placed *and* lifted while the link was down leaves
-   no trace in a snapshot; that short-lived tap is the one thing a drop can lose.
+3. *Owed taps, then the snapshot.* Both sides restart their numbering at each HELLO. The board
+   keeps the taps the host has not acked and the ones it saw while no host listened, and sends
+   them first in the new session (the identity guard above drops those the host already has),
+   then a SNAPSHOT. The link keeps the presence of every reader as the caller has seen it
+   (updated only after ``on_tap`` returns) and, for every reader whose card differs from the
+   snapshot (taps the board could not keep: more than 16, or lost with its power), calls
+   ``on_tap`` with a synthesized ``removed`` and/or ``placed`` event marked
+   ``from_snapshot=True``. A card placed *and* lifted while the board was off, or whose tap
+   was still unacked when its power went, leaves no trace in a snapshot: those taps are lost.
 
 See LINK.md next to this file for timeouts, the reconnect policy and what still needs a real
 board to confirm.

@@ -88,11 +88,58 @@ class Board:
         self.link = link
         self.port = port
         self.profile = profile
-        self.on_tap = None  # set by BoardTable; until then taps (cards lying there before the game) are not moves
+        self.on_tap = None  # set by BoardTable (`attach`)
+        # Until then what the board says is kept in order: ("tap", Tap) and ("snapshot", {reader: uid
+        # or None}). A new game takes it as the cards lying there before the game; a resumed one
+        # compares it with the cards it had taken (table/resting.py), so a card laid while the host
+        # was down is a move and one played before the kill is not played again.
+        self.early = []
+        self.lock = threading.Lock()
 
     def _tap(self, tap):
-        if self.on_tap is not None:
-            self.on_tap(tap)
+        with self.lock:
+            if self.on_tap is None:
+                if not tap.from_snapshot:  # the link's reconciliation is redone from the snapshot
+                    self.early.append(("tap", tap))
+                return
+        self.on_tap(tap)
+
+    def _snapshot(self, snap):
+        with self.lock:
+            if self.on_tap is None:
+                self.early.append(("snapshot", snap))
+
+    def attach(self, on_tap, known=None):
+        """From now on taps go to `on_tap`. `known` ({reader: uid or None}, a resumed game's): the
+        cards the game has taken; every difference with what the board said meanwhile goes to
+        `on_tap` first, in order. Returns the readers as they are now ({reader: uid or None})."""
+        from ..link.serial_link import PLACED, REMOVED, Tap
+        with self.lock:  # the link's thread waits here: no tap slips between the replay and on_tap
+            seen = dict(known or {})
+            for kind, item in self.early:
+                if kind == "tap":
+                    now = item.uid if item.kind == PLACED else None
+                    # a tap the killed host had taken but not acked comes again: the game has it
+                    if known is not None and seen.get(item.reader) != now:
+                        on_tap(item)
+                    seen[item.reader] = now
+                    continue
+                for r in item.readers:
+                    if r.state == "fault":
+                        continue  # it cannot tell: keep what we believed (as the link does)
+                    now = bytes(r.uid) if r.state == "present" else None
+                    old = seen.get(r.reader)
+                    if now == old:
+                        continue
+                    if known is not None:
+                        if old is not None:
+                            on_tap(Tap(r.reader, REMOVED, old, item.boot_id, None, True))
+                        if now is not None:
+                            on_tap(Tap(r.reader, PLACED, now, item.boot_id, None, True))
+                    seen[r.reader] = now
+            self.early = []
+            self.on_tap = on_tap
+            return seen
 
     def close(self):
         self.link.close()
@@ -115,6 +162,7 @@ def connect(port, profile, report=print, timeout=CONNECT_TIMEOUT, **link_options
 
     board = None
     link = BoardLink(port, lambda tap: board._tap(tap) if board is not None else None,
+                     on_snapshot=lambda snap: board._snapshot(snap) if board is not None else None,
                      on_status=on_status, refind=True, **link_options)
     board = Board(link, port, profile)
     link.start()
@@ -169,8 +217,21 @@ class BoardTable:
         self.runner = TableRunner(session, board.profile, tags, report=report, on_pending=on_pending,
                                   foreign=foreign)
         self.lock = threading.Lock()
-        board.on_tap = self.runner.on_tap
+        self._attach(board, session)
         self.runner.attach(board.link)
+
+    def _attach(self, board, session):
+        """Taps become moves; a resumed game first takes the cards laid while its host was down."""
+        if session.log is None or not hasattr(board, "attach"):  # no log to keep them beside (a Pi's readers)
+            board.on_tap = self.runner.on_tap
+            return
+        from .resting import RestingCards
+        resting = RestingCards(session.log.path)
+        known = resting.known(session.log) if resting.exists() else None  # None: a new game (or an older log)
+        self.runner.resting = resting
+        now = board.attach(self.runner.on_tap, known)
+        if known is None:
+            resting.start(now)
 
     @property
     def link(self):

@@ -96,6 +96,9 @@ class TableRunner:
         # decision it answers (the place tapped, except at a zone reader shared by several seats)
         self.pending = {}
         self.link = None
+        # table/resting.py, beside the game log on a board: what each reader's card became, so a
+        # resumed game knows which of the cards lying there it has taken (None: not kept)
+        self.resting = None
         self.seg_ids = segment_ids(profile)
         self.shown = {}
         self.lock = threading.Lock()
@@ -112,6 +115,7 @@ class TableRunner:
         if tap.kind != "placed":
             if tap.time_ms is not None:
                 self.removed_at[tap.reader] = (tap.boot_id, tap.time_ms)
+            self._rest(tap, None)
             return
         reader = self.profile["readers"][tap.reader]["name"] if tap.reader < len(self.profile["readers"]) else None
         card = self.tags.get(tap.uid_hex)
@@ -119,6 +123,7 @@ class TableRunner:
         if card is None:  # a sticker that names its own card (`maester tags write`), read by a host-side reader
             card, problem = self.card_from_record(getattr(tap, "ndef", None))
         with self.lock:
+            self._rest(tap)  # refused unless it becomes a move below
             if reader is None:
                 return self._refuse(None, "a tap on reader %d, which the table profile does not know" % tap.reader)
             place = P.reader_place(self.profile, reader)
@@ -137,15 +142,25 @@ class TableRunner:
             self.pending.pop(place, None)  # a new tap replaces an earlier one still waiting
             command, reason = command_for_tap(self.session.state, place, card)
             if command is None:
-                if self._hold(place, card):
+                if self._hold(place, card, tap):
                     return
                 self._tell(place, "%s on %s: %s" % (self.card_words(card), reader, reason))
                 return self._refuse(place, "%s on %s: %s" % (self.tap_words(card, place), reader, reason))
+            self._rest(tap, command)  # before the log: a kill in between cannot lose it or play it twice
             result = self.session.submit(command)
             if not result.ok:
+                self._rest(tap)
                 return self._refuse(place, result.reason)
             self.changed.notify_all()
         self.refresh_leds()
+
+    def _rest(self, tap, move=None):
+        """Keep what `tap`'s card became (`move`: a command about to be logged, "held", or None)."""
+        if self.resting is None or tap.reader >= len(self.profile["readers"]):
+            return
+        if isinstance(move, dict):
+            move = [self.session.state["seq"] + 1, {k: move[k] for k in ("seat", "ask", "choice")}]
+        self.resting.set(tap.reader, tap.uid if tap.kind == "placed" else None, move)
 
     def card_from_record(self, ndef):
         """(card, None), (None, (what, why)) or (None, None) for a tag's NDEF message (tagrecord.py).
@@ -172,7 +187,7 @@ class TableRunner:
             self.refresh_leds()
         return result
 
-    def _hold(self, place, card):
+    def _hold(self, place, card, tap=None):
         """Keep a tap that fits several choices as the deciding seat's pending selection. Called under the lock."""
         if not getattr(self.game_table, "CHOOSE_AFTER_TAP", False):
             return False
@@ -180,7 +195,9 @@ class TableRunner:
         for ask in asks_at(state, place):
             found = meanings(state, ask, card, place)
             if len(found) > 1:
-                self.pending[ask["seat"]] = {"ask": ask["id"], "card": card, "choices": found}
+                self.pending[ask["seat"]] = {"ask": ask["id"], "card": card, "choices": found, "tap": tap}
+                if tap is not None:
+                    self._rest(tap, "held")
                 labels = [self.choice_words(ask, c) for c in found]
                 if self.on_pending is not None:  # a private channel: the seat's page or prompt
                     self.on_pending(ask["seat"], card, labels)
@@ -211,7 +228,10 @@ class TableRunner:
             if not 0 <= index < len(held["choices"]):
                 self.pending[seat] = held  # a slip of the finger: keep it, so the seat can pick again
                 return core.Rejected("choose a position from 1 to %d" % len(held["choices"]))
-            result = self.session.submit({"seat": seat, "ask": held["ask"], "choice": held["choices"][index]})
+            command = {"seat": seat, "ask": held["ask"], "choice": held["choices"][index]}
+            if held.get("tap") is not None:
+                self._rest(held["tap"], command)
+            result = self.session.submit(command)
             self.changed.notify_all()
         if result.ok:
             self.refresh_leds()

@@ -1,0 +1,109 @@
+"""A card laid while the host is dead becomes its move once `maester resume` is back; the cards that
+were already played and still lie on the readers are not played again (issue 16, Durability).
+
+The host (`maester play GAME --port`) is killed with SIGKILL, a player lays the next card on its
+reader, and the game is resumed from its log: the board's snapshot then shows every card lying
+there, and only the table's own record of what each card became (LOG.readers) tells which of them
+the game has taken. Real processes throughout (tests/board_driver.py).
+"""
+
+import random
+import signal
+import time
+
+import pytest
+
+from maester.engine import apply
+from maester.engine.session import Session
+from maester.table.simtable import tap_for
+from board_driver import TableGame
+
+
+def _next_is_a_tap(t, rng):
+    """Play on until the next decision can be made by a tap alone; returns (command, reader, card)."""
+    for _ in range(200):
+        ask = t.direct["asks"][0]
+        command = {"seat": ask["seat"], "ask": ask["id"], "choice": rng.choice(ask["choices"])}
+        found = tap_for(t.direct, t.places, command)
+        if found is not None and t.resting:  # some played card lies on a reader by now
+            place, card = found
+            return command, t.readers.index(t.places[place]), card
+        t.step(command)
+    raise AssertionError("no tap came up")
+
+
+def _state(t):
+    session = Session.resume(str(t.log))
+    try:
+        return session.state
+    finally:
+        session.close()
+
+
+@pytest.mark.parametrize("wait_s", [0.0, 4.0], ids=["board-still-waiting-for-acks", "board-knows-host-gone"])
+def test_a_card_laid_while_the_host_is_dead_is_played_once_after_resume(tmp_path, wait_s):
+    t = TableGame(tmp_path, "btwixt", 3, 4, ["short"])
+    try:
+        t.start()
+        rng = random.Random(4)
+        for _ in range(6):
+            command, reader, card = _next_is_a_tap(t, rng)
+            t.step(command)
+        command, reader, card = _next_is_a_tap(t, rng)
+        before = t.moves()
+        lying = dict(t.resting)  # cards already played, still on their readers across the kill
+        t.play.send_signal(signal.SIGKILL)
+        t.play.wait()
+        t.lay(reader, card)  # while nobody listens to the board
+        time.sleep(wait_s)  # past 3 s the board has stopped waiting for the dead host's acks
+        t.resume()
+        t.await_move(before + 1, command, None)
+        result = apply(t.direct, command)
+        assert result.ok
+        time.sleep(1.0)  # time for a card to come twice
+        assert t.moves() == before + 1
+        assert _state(t) == t.direct
+        assert lying and all(t.resting[r] == c for r, c in lying.items() if r != reader)
+        # and the game goes on from there as usual
+        for _ in range(3):
+            ask = t.direct["asks"][0]
+            t.step({"seat": ask["seat"], "ask": ask["id"], "choice": rng.choice(ask["choices"])})
+        time.sleep(0.5)
+        assert _state(t) == t.direct
+        assert "refused" not in t.output(), t.output()
+    finally:
+        t.close()
+
+
+def test_a_kill_between_the_record_and_the_log_neither_loses_the_card_nor_plays_it_twice(tmp_path):
+    # The runner writes what a card is becoming before the command goes to the log; on resume the
+    # log decides: the move there means the card was played, its absence means it was not.
+    from maester.link.serial_link import PLACED, Tap
+    from maester.table import profile as P
+    from maester.table.resting import RestingCards
+    from maester.table.runner import TableRunner, sim_tags, sim_uid
+    prof = P.for_game("btwixt", 3)
+    session = Session.new("btwixt", {"players": 3, "variants": ["short"], "observe": ["allies", "hands"]}, 21,
+                          log_path=str(tmp_path / "game.sqlite"))
+    try:
+        runner = TableRunner(session, prof, sim_tags(session.state), report=lambda text: None)
+        runner.resting = RestingCards(session.log.path)
+        runner.resting.start({})
+        places = P.places(prof)
+        ask = session.state["asks"][0]
+        place, card = next(found for choice in ask["choices"]
+                           if (found := tap_for(session.state, places, {"seat": ask["seat"], "ask": ask["id"],
+                                                                        "choice": choice})))
+        reader = [r["name"] for r in prof["readers"]].index(places[place])
+        uid = bytes.fromhex(sim_uid(card))
+        tap = Tap(reader, PLACED, uid, 1, 100)
+        from maester.table.taps import command_for_tap
+        command, _ = command_for_tap(session.state, place, card)
+        runner._rest(tap, command)  # as if killed right here, before the log
+        assert RestingCards(session.log.path).known(session.log) == {}  # not played: laid again on resume
+        assert session.submit(command).ok
+        assert RestingCards(session.log.path).known(session.log) == {reader: uid}  # played: known
+        runner.on_tap(Tap(reader, "removed", uid, 1, 200))
+        assert RestingCards(session.log.path).known(session.log) == {reader: None}
+    finally:
+        session.close()
