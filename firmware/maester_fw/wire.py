@@ -783,6 +783,7 @@ class Link:
         self.rx_next = 0  # seq we expect next; sent as the ack field of every frame
         self._unacked = []  # [seq, mtype, payload, last_sent_ms], oldest first
         self._ack_due = False
+        self._fast = -1  # seq of the oldest frame last sent again early (see _on_ack)
 
     @property
     def in_flight(self):
@@ -849,7 +850,7 @@ class Link:
                 self.deliver(d.type, d.payload())
             return
         if d.type not in (HELLO, HELLO_ACK, RESYNC):
-            self._on_ack(d.ack)  # session frames cross a link reset: their ack means nothing
+            self._on_ack(d.ack, d.type == ACK)  # session frames cross a link reset: their ack means nothing
         if d.flags & RELIABLE:
             ahead = (d.seq - self.rx_next) & 0xFF
             if ahead == 0:
@@ -863,7 +864,7 @@ class Link:
         elif d.type != ACK:
             self.deliver(d.type, d.payload())
 
-    def _on_ack(self, ack):
+    def _on_ack(self, ack, bare=False):
         unacked = self._unacked
         if not unacked:
             if ack != self.tx_seq:
@@ -874,6 +875,17 @@ class Link:
             self.bad_acks += 1  # stale or from another session: ignore
         elif k:
             del unacked[:k]
+        elif bare and unacked[0][0] != self._fast:
+            # A bare ACK answers a reliable frame; one that releases none of ours says the frame
+            # the peer got was not the one it waits for: our oldest was lost. Send the window
+            # again now rather than after rto_ms (once per oldest frame): a board may lose its
+            # power, and the taps waiting in its window with it, before the timer runs out.
+            self._fast = unacked[0][0]
+            now = self._now
+            for entry in unacked:
+                entry[3] = now
+                self.retransmits += 1
+                self._emit(entry[1], entry[2], entry[0], RELIABLE, now)
 
 
 class BootWatch:

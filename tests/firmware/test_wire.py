@@ -765,3 +765,28 @@ def test_both_sides_refuse_the_same_invalid_utf8(interpreter, run_micropython):
     verdicts = _utf8_verdicts(out)
     assert {h: verdicts[h] for h in BAD_UTF8} == {h: ["refused bad utf-8"] for h in BAD_UTF8}, out
     assert {h: verdicts[h] for h in GOOD_UTF8} == {h: ["ok True"] for h in GOOD_UTF8}, out
+
+
+def test_a_gap_is_repaired_at_once_when_a_later_frame_shows_it():
+    # The host acks the frame after the gap with the seq it still waits for: the device sends the
+    # window again at once (a board could lose its power, and those taps, within rto_ms).
+    p = Pair(rto_ms=250)
+    for i in range(3):
+        p.dev.send(w.TAP, tap_payload(i), p.now)
+    frames = p.take(p.to_host)
+    p.deliver([frames[0], frames[2]], p.host)  # frame 1 lost, frame 2 arrives after the gap
+    p.step(1)  # 1 ms later, far from rto_ms
+    assert p.host_got == [(w.TAP, tap_payload(i)) for i in range(3)]
+    assert p.dev.in_flight == 0 and p.dev.retransmits == 2  # once: frames 1 and 2
+
+
+def test_an_early_retransmission_happens_once_per_lost_frame():
+    p = Pair(rto_ms=250)
+    for i in range(4):
+        p.dev.send(w.TAP, tap_payload(i), p.now)
+    frames = p.take(p.to_host)
+    for f in frames[1:]:  # frame 0 lost; three frames after it, three bare ACKs
+        p.host.feed(f, p.now)
+    for f in p.take(p.to_dev):
+        p.dev.feed(f, p.now)
+    assert p.dev.retransmits == 4  # the window once, not three times
