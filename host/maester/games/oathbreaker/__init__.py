@@ -23,7 +23,7 @@ from ... import cardsdb
 from ...engine import config as check
 from ...engine import Game, register
 from . import abilities, decrees, flow, judgment, manual, missions, observe  # noqa: F401  (registers the steps)
-from .view import view as _view
+from . import view as _view
 from . import zones as Z
 from .zones import STEPS, TYPES
 
@@ -181,8 +181,14 @@ class Oathbreaker(Game):
     def setup(self, ctx, config):
         flow.setup(ctx, config)
 
+    # The view is a table of fields (view.py) so that a bot's LazyView computes only those it reads.
+    VIEW_FIELDS = _view.FIELDS
+
     def view(self, state, viewer):
-        return _view(state, viewer)
+        return _view.view(state, viewer)
+
+    def view_keys(self, state, viewer):
+        return _view.view_keys(state, viewer)
 
     def describe_choice(self, state, ask, choice, viewer=None):
         return describe(state["g"], choice)
