@@ -342,16 +342,21 @@ def view(state, viewer):
     """Everything `viewer` may know: the game view plus the open asks, filtered."""
     game = GAMES[state["game"]]
     out = game.view(state, viewer)
-    asks = []
-    for a in state["asks"]:
-        if viewer == REFEREE or a["seat"] == viewer:
-            asks.append(a)
-        else:
-            asks.append({"id": a["id"], "seat": a["seat"], "kind": a["kind"],
-                         "public": a.get("public", "")})
-    out["asks"] = asks
+    out["asks"] = asks_seen_by(state, viewer)
     out["over"] = state["over"]
     out["result"] = state["result"] if state["over"] else None
+    return out
+
+
+def asks_seen_by(state, viewer):
+    """The open asks as `viewer` may see them: whole for its own (and for the referee), else who is
+    asked and the public words only."""
+    out = []
+    for a in state["asks"]:
+        if viewer == REFEREE or a["seat"] == viewer:
+            out.append(a)
+        else:
+            out.append({"id": a["id"], "seat": a["seat"], "kind": a["kind"], "public": a.get("public", "")})
     return out
 
 

@@ -18,18 +18,6 @@ from . import core
 _ENGINE_KEYS = ("asks", "over", "result")
 
 
-def asks_for_viewer(state, viewer):
-    """The open asks as `viewer` may see them: whole for its own (and for the referee), else who is
-    asked and the public words only. (The same filter as core.view; tests check they agree.)"""
-    out = []
-    for a in state["asks"]:
-        if viewer == core.REFEREE or a["seat"] == viewer:
-            out.append(a)
-        else:
-            out.append({"id": a["id"], "seat": a["seat"], "kind": a["kind"], "public": a.get("public", "")})
-    return out
-
-
 class LazyView(Mapping):
     __slots__ = ("_state", "_viewer", "_game", "_fields", "_got", "_keys", "_allowed", "_whole")
 
@@ -69,7 +57,7 @@ class LazyView(Mapping):
                 raise KeyError(key)  # a field this viewer does not get
             value = fields[key](state, state["g"], self._viewer)
         elif key == "asks":
-            value = asks_for_viewer(state, self._viewer)
+            value = core.asks_seen_by(state, self._viewer)
         elif key == "over":
             value = state["over"]
         elif key == "result":
