@@ -644,3 +644,57 @@ def test_request_snapshot_and_board_messages_reach_the_caller(board, host):
     link.request_snapshot()
     wait_until(lambda: len(rec.snapshots) == 2, what="a fresh snapshot")
     assert rec.snapshots[-1].reason == "same"
+
+
+def test_a_port_another_program_holds_is_named_with_its_holder_and_taken_once_it_lets_go(host):
+    # `maester resume` once failed for 10 s with "Could not exclusively lock port": some other
+    # process had opened the same pty (issue 16, bench chaos). Say who, keep trying, and take the
+    # port as soon as it is free.
+    import subprocess
+    import sys
+    b = FakeBoard()
+    b.plug()
+    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, os, sys, time\n"
+                               "fd = os.open(sys.argv[1], os.O_RDWR | os.O_NOCTTY)\n"
+                               "fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\n"
+                               "print('locked', flush=True)\n"
+                               "time.sleep(60)\n", b.path], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        link, rec = host(b.path)
+        wait_until(lambda: rec.kinds("port_error"), what="the port error")
+        said = rec.kinds("port_error")[0].message
+        assert "pid %d" % holder.pid in said and "has it open" in said, said
+        assert not link.status.connected
+        holder.kill()
+        holder.wait()
+        assert link.wait_connected(5)
+        assert link.status.last_error is None  # the lock no longer explains anything
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+            holder.wait()
+        b.unplug()
+
+
+def test_connect_names_the_program_that_holds_the_port(tmp_path):
+    import subprocess
+    import sys
+    from maester.table import profile as P
+    from maester.table.board import BoardError, connect
+    b = FakeBoard()
+    b.plug()
+    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, os, sys, time\n"
+                               "fd = os.open(sys.argv[1], os.O_RDWR | os.O_NOCTTY)\n"
+                               "fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\n"
+                               "print('locked', flush=True)\n"
+                               "time.sleep(60)\n", b.path], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        with pytest.raises(BoardError) as e:
+            connect(b.path, P.for_game("btwixt", 3), report=lambda text: None, timeout=1)
+        assert "in use by another program, pid %d" % holder.pid in str(e.value), str(e.value)
+    finally:
+        holder.kill()
+        holder.wait()
+        b.unplug()

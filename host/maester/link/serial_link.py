@@ -461,8 +461,11 @@ class BoardLink:
                 try:
                     ser = self._open(path)
                     self._last_port_error = None
+                    self._set_status(last_error=None)  # an old open failure no longer explains anything
                 except (serial.SerialException, OSError, ValueError) as e:
-                    self._port_error("cannot open %s: %s" % (path, e), port=path)
+                    holder = port_holder(path) if "lock" in str(e) else None
+                    self._port_error("cannot open %s: %s%s" % (
+                        path, e, "; %s has it open (the link keeps trying)" % holder if holder else ""), port=path)
             if ser is not None:
                 handshakes_before = self._stats["handshakes"]
                 try:
@@ -789,6 +792,34 @@ class BoardLink:
         self._emit_status("connected", "board %s, firmware %s, boot id %08x%s" % (
             self._status.board, self._status.firmware, boot,
             ", readers not answering: %s" % faults if faults else ""), boot_id=boot, reason=snap.reason)
+
+
+def port_holder(path):
+    """Who holds the exclusive lock on the port `path` (flock, as this link takes it): "pid N (its
+    command line)", or None when that cannot be told (not Linux, or nobody holds it).
+
+    A port the link cannot lock is one another program has open: another `maester` (a second
+    game, a host that was not stopped), `mpremote`, a serial monitor. Naming it is the fix."""
+    try:
+        st = os.stat(path)
+        with open("/proc/locks") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    want = "%02x:%02x:%d" % (os.major(st.st_dev), os.minor(st.st_dev), st.st_ino)
+    for line in lines:
+        fields = line.split()
+        if "->" in fields:  # a lock waiting for this one
+            continue
+        if len(fields) >= 6 and fields[1] == "FLOCK" and fields[5] == want:
+            pid = fields[4]
+            try:
+                with open("/proc/%s/cmdline" % pid, "rb") as f:
+                    cmd = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+            except OSError:
+                cmd = ""
+            return "pid %s (%s)" % (pid, cmd[:120]) if cmd else "pid %s" % pid
+    return None
 
 
 def _safe_comports():

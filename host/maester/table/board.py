@@ -23,6 +23,7 @@ import threading
 from maester_fw.app import FIRMWARE
 
 from ..link import BoardLink, find_boards
+from ..link.serial_link import port_holder
 from .runner import TableRunner
 
 CONNECT_TIMEOUT = 10.0
@@ -172,6 +173,10 @@ def connect(port, profile, report=print, timeout=CONNECT_TIMEOUT, **link_options
                 raise BoardError("%s. Flash this host's firmware: maester firmware flash --port %s --profile %s"
                                  % (incompatible[0], port, profile["name"]))
             st = link.status
+            holder = port_holder(port) if st.last_error and "lock" in st.last_error else None
+            if holder:  # a game not stopped, a host still closing, mpremote, a serial monitor...
+                raise BoardError("%s is in use by another program, %s: stop it (or wait for it to end) and run "
+                                 "this again" % (port, holder))
             raise BoardError("no Maester board answered on %s within %.0f s%s. Check it with: maester doctor --port %s"
                              % (port, timeout, " (%s)" % st.last_error if st.last_error else "", port))
         st = link.status
