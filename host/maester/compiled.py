@@ -41,9 +41,10 @@ def build_dir():
 
 
 def module_names():
-    """The modules the build compiles: the engine's core and chance, the bots, and every module of
-    each game's package except its web page, table, text and deck-file code."""
-    names = ["maester.engine.core", "maester.engine.chance", "maester.bots"]
+    """The modules the build compiles: the engine's core, chance, card tables and lazy view, the bots,
+    and every module of each game's package except its web page, table, text and deck-file code."""
+    names = ["maester.engine.core", "maester.engine.chance", "maester.engine.cardtables", "maester.engine.lazyview",
+             "maester.bots"]
     for pkg in sorted(p for p in (PACKAGE / "games").iterdir() if (p / "__init__.py").is_file()):
         for src in sorted(pkg.glob("*.py")):
             if src.stem not in SKIP:
