@@ -698,3 +698,27 @@ def test_connect_names_the_program_that_holds_the_port(tmp_path):
         holder.kill()
         holder.wait()
         b.unplug()
+
+
+def test_a_host_killed_with_sigkill_leaves_the_port_free_at_once():
+    # The lock pyserial takes (exclusive=True: flock) goes with the process: `maester resume` right
+    # after a SIGKILL gets the port.
+    import signal
+    import subprocess
+    import sys
+
+    import serial
+    b = FakeBoard()
+    b.plug()
+    try:
+        for _ in range(5):
+            held = subprocess.Popen([sys.executable, "-c", "import serial, sys, time\n"
+                                     "s = serial.Serial(sys.argv[1], exclusive=True)\n"
+                                     "print('open', flush=True)\n"
+                                     "time.sleep(60)\n", b.path], stdout=subprocess.PIPE, text=True)
+            assert held.stdout.readline().strip() == "open"
+            held.send_signal(signal.SIGKILL)
+            held.wait()
+            serial.Serial(b.path, exclusive=True).close()  # raises if the lock outlived its process
+    finally:
+        b.unplug()

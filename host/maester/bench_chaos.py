@@ -8,7 +8,8 @@ sits a fault proxy (link/faultproxy.py) that damages frames both ways: garbage, 
 duplicated, reordered and dropped frames, each frame with probability --fault-rate. On top of that,
 at moves drawn from the game's seed, the board reboots (cards may be laid while it is off), the USB
 cable is pulled and put back, and the host is killed with SIGKILL and the game resumed from its log
-with `maester resume`.
+with `maester resume` (when the next move is a tap, its card is laid while the host is dead:
+`laid_while_dead` among the faults).
 
 Beside the table the driver applies the same commands to the engine directly: the fault-free game.
 At the end the state in the host's log must equal it (`states_equal`). A tap that never became a
@@ -127,6 +128,25 @@ def _game_class():
                     return super().lay(reader, card)
             return super().lay(reader, card)
 
+        def lay_while_dead(self, command):
+            """With the host killed: if `command` is a plain tap, lay its card now (the host will
+            find it on the readers when it is resumed); returns (place, card), else None."""
+            from .table.simtable import tap_for
+            found = tap_for(self.direct, self.places, command)
+            if found is None or found[1] in self.unenrolled:
+                return None
+            self.lay(self.readers.index(self.places[found[0]]), found[1])
+            self.taps += 1
+            return found
+
+        def finish_step(self, command, found):
+            """The rest of step() for a card already laid: wait for its move, apply it beside."""
+            from .engine import apply
+            self.await_move(self.direct["seq"] + 1, command, found)
+            result = apply(self.direct, command)
+            assert result.ok
+            self.events.extend(result.events)
+
         def await_move(self, n, command, tap):
             deadline = time.monotonic() + MOVE_TIMEOUT
             retried = False
@@ -190,20 +210,28 @@ def play_game(index, seed, rate, moves=None, workdir=None):
         n = 0
         while not g.direct["over"] and (moves is None or n < moves):
             kind = plan.pop(n, None)
+            ask = g.direct["asks"][0]
+            command = {"seat": ask["seat"], "ask": ask["id"], "choice": rng.choice(ask["choices"])}
             if kind == "kill":
                 g.play.send_signal(signal.SIGKILL)
                 g.play.wait()
                 out["events"]["kill"] += 1
+                laid = g.lay_while_dead(command)  # the card must become its move once resumed
+                out["events"]["laid_while_dead"] += laid is not None
                 try:
                     g.resume()
                 except AssertionError:
                     out["resume_failed"] += 1
                     raise
+                if laid is not None:
+                    g.finish_step(command, laid)
+                    n += 1
+                    out["moves"] = n
+                    continue
             elif kind is not None:
                 board.power_cut(plan_rng.uniform(0.0, 0.3), plan_rng.uniform(0.2, 1.5), cable=(kind == "unplug"))
                 out["events"][kind] += 1
-            ask = g.direct["asks"][0]
-            g.step({"seat": ask["seat"], "ask": ask["id"], "choice": rng.choice(ask["choices"])})
+            g.step(command)
             n += 1
             out["moves"] = n
         board.wait_power()
