@@ -34,6 +34,7 @@ class HeuristicBot(HeuristicBase):
                 self.totals[rec["house"]] = self.totals.get(rec["house"], 0) + rec.get("copies", 1)
         self.houses = tuple(self.totals)
         self.bit = {h: 1 << i for i, h in enumerate(self.houses)}
+        self.bits = tuple(self.bit.values())
         self.every = (1 << len(self.houses)) - 1  # the mask of every house
         self.cards = sum(self.totals.values())
         # card instance -> its house's bit (printed data, the same all game), every copy at once so
@@ -55,11 +56,15 @@ class HeuristicBot(HeuristicBase):
         seat = ask["seat"]  # its own ask (a view read fewer: each costs in a lazy view)
         court = view["court"]
         hand = view["hand"]
+        bit_of = self._bit_of
+        in_hand = dict.fromkeys(self.bits, 0)  # house bit -> its cards in hand
         try:
-            bits = list(map(self._bit_of.__getitem__, hand))  # the house bit of each card in hand
-        except KeyError:  # a card named otherwise than the box's
-            bits = list(map(self.card_bit, hand))
-        in_hand = {b: bits.count(b) for b in self.bit.values()}  # house bit -> its cards in hand
+            for inst in hand:
+                in_hand[bit_of[inst]] += 1
+        except KeyError:  # a card named otherwise than the box's: looked up by its id, then again
+            for inst in hand:
+                self.card_bit(inst)
+            return self.choose(view, ask)
         sizes, out = view["hand_sizes"], view["out"]
         rivals = [k for s, k in enumerate(sizes) if s != seat and not out[s] and k]  # a size per seat
         w = Weighing(court, C.open_spots(court), self.bit, in_hand)
@@ -70,7 +75,8 @@ class HeuristicBot(HeuristicBase):
         scores = {}  # house bit -> the scores of its places, in the ask's order
         seq = []  # the score of each choice
         n = len(choices)
-        for inst, hb in zip(hand, bits):
+        for inst in hand:
+            hb = bit_of[inst]
             run = scores.get(hb)
             at = len(seq)
             mine = at < n and choices[at][1] == inst
@@ -87,13 +93,13 @@ class HeuristicBot(HeuristicBase):
         """The index of the choice to take, given each choice's score: a best score's, drawn among
         them when several are equal (scores within 1e-9 of each other counting as equal, see
         _best_in_order)."""
-        top = max(seq)
-        values = sorted(set(seq))
-        if len(values) > 1 and values[-2] > top - 1e-8:  # a near tie: the scan decides
+        ordered = sorted(seq)
+        top = ordered[-1]
+        ties = seq.count(top)
+        if ties < len(seq) and ordered[-ties - 1] > top - 1e-8:  # a near tie: the scan decides
             best = _best_in_order(seq)
             return best[self.below(ask, len(best))]
         # Otherwise the best are exactly the choices scoring `top`, and the draw picks the k-th.
-        ties = seq.count(top)
         i = seq.index(top)
         if ties > 1:  # (with one, there is no need to draw: any number mod 1 is 0)
             for _ in range(self.below(ask, ties)):
@@ -159,7 +165,7 @@ class Terms(dict):
         else:
             q = fitting / (self.unseen or 1)
             threat = OPPONENT * sum([1 - (1 - q) ** k for k in self.rivals])
-        got = self[fit] = (own, threat)
+        got = self[fit] = (OWN_PLAYABLE * (own - 1), OWN_PLAYABLE * own, threat)
         return got
 
 
@@ -274,6 +280,6 @@ class Weighing:
             if terms is None:
                 out.append((bases, fit, n))
                 continue
-            own, threat = terms[fit]
-            out.append(OWN_PLAYABLE * (own - (1 if hb & fit else 0)) + OWN_PLACES * (bases + n) - threat)
+            own_less_one, own, threat = terms[fit]
+            out.append((own_less_one if hb & fit else own) + OWN_PLACES * (bases + n) - threat)
         return out
