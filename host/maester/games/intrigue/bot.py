@@ -120,9 +120,11 @@ def _best_in_order(seq):
 
 
 class Terms(dict):
-    """Fit mask -> the terms of a score that depend only on the houses some open spot would take:
-    (cards in hand of those houses, the rivals' term: OPPONENT times the expected number of rivals
-    still in the round holding a card of one of them). Each worked out when first asked for.
+    """Fit mask (the houses some open spot would take) -> the terms of a score that depend on it
+    alone: the own term, OWN_PLAYABLE per card left in hand of those houses, for a card played
+    of one of them and for a card played of another house; and the rivals' term, OPPONENT times the
+    expected number of rivals still in the round holding a card of one of them. Each worked out when
+    first asked for.
 
     Every card the seat cannot see is as likely to be in any rival's hand."""
 
@@ -175,7 +177,8 @@ class Weighing:
     What a placement changes is in two parts: what the place does whatever the card (`at`: the
     base positions left, the houses the other open spots take, the houses of the place it closes,
     the cards beside it that a card there would open a place above with), worked out for every open
-    spot at once, and what the card's house adds to that.
+    spot in one pass over `spots` (court.open_spots), and what the card's house adds to that
+    (`scores`, `after`).
     """
 
     __slots__ = ("held", "single", "only", "at", "places")
