@@ -205,6 +205,7 @@ class Weighing:
         houses, width = court["houses"], court["width"]
         span, last = court["span"][0], court["slots"] - 1
         base_full = court["count"][0] + 1 >= width  # one more card fills the base
+        on = below = above = None
         for row, pos, a, b in spots:  # the base positions first (open_spots sorts by row)
             if a is None:
                 base += 1
@@ -225,14 +226,17 @@ class Weighing:
                     places += 1
                     if x in only:  # a single house
                         only[x] += 1
+            if row != on:  # the row's cards and the row above, once per row
+                on = row
+                below = houses[row]
+                above = houses[row + 1] if row + 1 < width else None
             left = right = 0
-            if row + 1 < width:
-                below, above = houses[row], houses[row + 1]
+            if above is not None:
                 if pos and above[pos - 1] is None:
                     h = below[pos - 1]
                     if h is not None:
                         left = bit[h]
-                if pos + 1 < len(below) and above[pos] is None:
+                if pos < len(above) and above[pos] is None:
                     h = below[pos + 1]
                     if h is not None:
                         right = bit[h]
@@ -246,13 +250,6 @@ class Weighing:
         for row, pos, gone, left, right in late:
             at[row, pos] = (0, once & ~(gone & alone), gone, left, right)
 
-    def kept(self, hb):
-        """(the houses left in hand once a card of house `hb` is played, how many open upper
-        spots take one of them)."""
-        if hb & self.single:  # its last card of the house: the spots taking it alone no longer count
-            return self.held & ~hb, self.places - self.only[hb]
-        return self.held, self.places
-
     def after(self, hb, row, pos):
         """(open base positions, the mask of houses some open spot would take, open upper spots
         taking a house still in hand) once a card of house bit `hb` goes to (row, pos)."""
@@ -262,7 +259,11 @@ class Weighing:
         """The score of `card`, of house bit `hb`, at each of its places: the choices at the head of
         `choices` (a place ask's, from the card's first on) naming it, in their order;
         `terms` as Terms gives them. Without `terms`, what `after` gives instead of each score."""
-        kept, kept_places = self.kept(hb)
+        # the houses left in hand once the card is played, and the open upper spots taking one of them
+        if hb & self.single:  # its last card of the house: the spots taking it alone no longer count
+            kept, kept_places = self.held & ~hb, self.places - self.only[hb]
+        else:
+            kept, kept_places = self.held, self.places
         at = self.at
         out = []
         for _, c, row, pos in choices:
