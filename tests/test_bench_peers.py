@@ -24,7 +24,9 @@ def test_a_short_run_reports_every_side_and_ratios_computed_from_its_rates(capsy
     assert list(out["builds"]) == ["pure"]  # the compiled build only when asked for
     pure = out["builds"]["pure"]
     assert pure["describe"].startswith("pure Python")
-    assert set(pure["games"]) == {"btwixt", "intrigue", "oathbreaker", "lcg"}
+    assert set(pure["games"]) == {"btwixt", "intrigue", "oathbreaker", "lcg", "floor"}
+    # The engine's floor, a game with no rules, bounds every game from above.
+    assert pure["games"]["floor"]["rate"] > pure["games"]["btwixt"]["rate"]
     assert pure["games"]["btwixt"]["players"] == 4  # the measure
     for f in pure["games"].values():
         assert f["rate"] > 0 and f["decisions"] > 0 and len(f["rates"]) == 2
@@ -35,7 +37,7 @@ def test_a_short_run_reports_every_side_and_ratios_computed_from_its_rates(capsy
     assert out["pass"]["pure"] == {"vs_dominoes": bt["vs_dominoes"] >= 5.0, "vs_hearts": bt["vs_hearts"] >= 0.5}
 
     text = bench_peers.report(out)  # what the command prints without --json
-    assert "OpenSpiel hearts (C++)" in text and "B'Twixt 4p" in text
+    assert "OpenSpiel hearts (C++)" in text and "B'Twixt 4p" in text and "engine floor" in text
     assert "%.2fx dominoes" % bt["vs_dominoes"] in text
     verdict = "PASS" if out["pass"]["pure"]["vs_hearts"] else "FAIL"
     assert ">= 0.5x hearts: %s" % verdict in text

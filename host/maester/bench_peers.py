@@ -17,6 +17,11 @@ the rounds' ratios: on a busy machine that pairing is steadier than a ratio of t
 
 The targets (issue 16) apply to B'Twixt with 4 players, the game the issue measured: at least 5x
 the dominoes' rate and at least half of hearts'.
+
+Beside our games runs the engine's floor (FloorGame): the least game the engine can play, a seat
+choosing one of four moves, with the random bot. It has no rules to speak of, so its rate is what
+the engine's contract itself allows (apply and its checks, an ask with its choices, an event, the
+bot's draw): no game on this engine can be faster.
 """
 
 import json
@@ -30,7 +35,8 @@ from . import compiled
 
 PEERS = (("python_block_dominoes", "OpenSpiel python_block_dominoes (Python)"),
          ("hearts", "OpenSpiel hearts (C++)"))
-OURS = (("btwixt", 4, "B'Twixt"), ("intrigue", 4, "Intrigue"), ("oathbreaker", 6, "Oathbreaker"), ("lcg", 2, "LCG"))
+OURS = (("btwixt", 4, "B'Twixt"), ("intrigue", 4, "Intrigue"), ("oathbreaker", 6, "Oathbreaker"), ("lcg", 2, "LCG"),
+        ("floor", 4, "engine floor (a one-step game)"))
 TARGET_GAME = "btwixt"
 TARGETS = {"python_block_dominoes": 5.0, "hearts": 0.5}
 SHORT = {"python_block_dominoes": "dominoes", "hearts": "hearts"}
@@ -71,10 +77,45 @@ def play_peer(game, rng, seconds):
             return decisions, games, cpu
 
 
+def register_floor():
+    """Register the engine's floor (see the module's doc) as game "floor": 300 decisions a game, each
+    one of four moves, each move one event. Only a bench worker registers it, never beside the real
+    games."""
+    from .engine import core
+
+    def turn(ctx, st, answer):
+        if answer is None:
+            ctx.ask(st["seat"], "turn", [["play", "a"], ["play", "b"], ["play", "c"], ["kneel"]], "Play or kneel.",
+                    public="playing")
+            return
+        ask, choice = answer
+        g = ctx.g
+        g["moves"] += 1
+        ctx.emit("move", seat=ask["seat"], move=choice[-1])
+        if g["moves"] == 300:
+            ctx.end({"winners": [0], "rounds": 1})
+        else:
+            ctx.push({"s": "turn", "seat": (ask["seat"] + 1) % 4})
+
+    class Floor(core.Game):
+        name = "floor"
+        steps = {"turn": turn}
+
+        def setup(self, ctx, config):
+            ctx.g["moves"] = 0
+            ctx.push({"s": "turn", "seat": 0})
+
+        def view(self, state, viewer):
+            return {}
+
+    core.register(Floor())
+
+
 def serve():
     """A build's worker: one JSON job a line on stdin (game, players, seed, seconds), one JSON answer
     a line on stdout: decisions, games, cpu, and which build played them."""
     from . import sim
+    register_floor()
     for line in sys.stdin:
         job = json.loads(line)
         c0 = time.process_time()
