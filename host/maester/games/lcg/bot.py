@@ -32,19 +32,23 @@ which everything its seat may not see is redrawn from public facts and its own s
 (search.determinise: the opponents' hands and decks dealt afresh, every deck's order, an opponent's
 face-down plot, the chance generator), so it still decides from its own view only. On that sample it
 applies each ability the ask offers (an action, a response, a cancel) to a copy, resolves it
-(trying its own targets, at most MAX_TARGETS of the dearest on each side; paying influence with the
-cards it needs least; opponents not cancelling), and scores the table with search.evaluate (power,
-cards in hand, characters by cost and STR, standing STR while challenges are to come, gold before
-marshalling, and the challenge under way projected by each side's STR). An ability is used when it
-beats the table as it stands by MARGIN; so a -STR or kill effect lands on the opponent's character
-that matters most, +STR on its own side when that turns a challenge, a stand on its strongest
-kneeling character before challenges, a response that gains power, cards or gold is taken, and an
-event is not spent for nothing (the card in hand counts). A target ask is answered the same way and
-a cancel is used when letting the ability resolve scores worse. A marshal cost reducer is not
-simulated: its worth comes after the simulation ends, so it would never beat passing (_cost_reducer).
-Saves (a duplicate, or a save ability) are always used for its own card. Without the state
-(`choose(view, ask)`), it plays by the rules above and passes on abilities except responses and
-saves.
+(trying its own targets, at most MAX_TARGETS of the dearest on each side, and only the first ALIKE
+when they score alike; paying influence with the cards it needs least; opponents not cancelling),
+and scores the table with search.evaluate (power, cards in hand, characters by cost and STR,
+standing STR while challenges are to come, gold before marshalling, and the challenge under way
+projected by each side's STR). An ability is used when it beats the table as it stands by MARGIN;
+so a -STR or kill effect lands on the opponent's character that matters most, +STR on its own side
+when that turns a challenge, a stand on its strongest kneeling character before challenges, a
+response that gains power, cards or gold is taken, and an event is not spent for nothing (the card
+in hand counts). A target ask is answered the same way and a cancel is used when letting the
+ability resolve scores worse. A marshal cost reducer is not simulated: its worth comes after the
+simulation ends, so it would never beat passing (_cost_reducer). Nor is a window judged that would
+show the evaluation a board already judged: one opened while a challenge's declarations are under
+way (the challenge counts once both sides are declared, so only the board would, as in the window
+just before; _declaring), or the window before a player's first challenge right after another
+player ended its own (the board every seat has just passed on; _passed_on). Saves (a duplicate, or
+a save ability) are always used for its own card. Without the state (`choose(view, ask)`), it plays
+by the rules above and passes on abilities except responses and saves.
 
 Every answer is one of the ask's own choices; anything it has no rule for falls back to the random
 bot's pick among them, so it never chooses an illegal move.
@@ -59,6 +63,7 @@ ABILITY_CHOICES = ("action", "respond", "cancel")  # choices of a window that us
 JUDGED = ("action", "response", "cancel", "target")  # asks whose ability choices are judged by simulation
 MARGIN = 0.25  # an ability must beat passing by this much (in evaluate's units) to be used
 MAX_TARGETS = 8  # targets tried when judging an ability (the first ones offered)
+ALIKE = 4  # targets tried first (both sides of the table): if all score the same, they stand for the rest
 
 
 def _cost_reducer(inst, idx):
@@ -73,6 +78,28 @@ def _cost_reducer(inst, idx):
     found = abilities.ABILITIES.get(model.code(inst), ())
     effect = found[idx].effect if idx < len(found) else None
     return getattr(effect, "__qualname__", "").startswith(effects.marshal_reducer.__qualname__ + ".")
+
+
+def _declaring(state):
+    """Whether a challenge's declarations are under way (attackers declared, defenders not yet).
+    evaluate counts a challenge only once both sides are declared, so an action window opened now
+    would be judged on the board alone, as the window just before the challenge was (the attackers
+    knelt since); the window after the defenders weighs the challenge itself. Such a window is
+    left to the rules (Ambush, else pass) without a sample."""
+    from .search import _pending_declaration
+    return state["g"]["challenge"] is not None and _pending_declaration(state)
+
+
+def _passed_on(state):
+    """Whether this is the window before a player's first challenge that follows another player's
+    challenges: that player ended them ("done") straight after a window that every seat passed on,
+    so this window shows the same board to the same seats, and is passed again without a sample."""
+    stack = state["stack"]
+    if len(stack) < 2 or stack[-1].get("tag") != "before" or stack[-2].get("s") != "challenge_turn":
+        return False
+    g = state["g"]
+    seat = stack[-2]["seat"]
+    return seat != g["first"] and not g["players"][seat]["challenges_made"]
 
 
 class HeuristicBot(HeuristicBase):
@@ -225,6 +252,8 @@ class HeuristicBot(HeuristicBase):
         kind = ask["kind"]
         if kind == "target" or kind == "cancel":
             options = ask["choices"]
+        elif kind == "action" and (_declaring(state) or _passed_on(state)):
+            return None
         else:
             # A safety valve against a window held open for ever (two bots moving a card to and
             # fro with an ability that has no limit): the engine counts every use of such an
@@ -278,7 +307,8 @@ class HeuristicBot(HeuristicBase):
             if seat == me and ask["kind"] == "target" and depth == 0 and len(choices) > 1:
                 best = None
                 idx = next((i for i, x in enumerate(s["stack"]) if x is watch[1]), None)
-                targets = self._some_targets(s, me, choices)
+                targets, both = self._both_sides(s, me, self._some_targets(s, me, choices))
+                scores = []
                 for k, c in enumerate(targets):
                     # The last target is tried on `s` itself: a rejected choice leaves it as it
                     # was, for the evaluation below.
@@ -288,6 +318,14 @@ class HeuristicBot(HeuristicBase):
                     if self._apply(t, me, ask["id"], c):
                         v = self._finish(t, me, w, 1, budget)
                         best = v if best is None else max(best, v)
+                        scores.append(v)
+                    if k + 1 == ALIKE and both and len(scores) == ALIKE and len(set(scores)) == 1:
+                        # The first targets on both sides of the table score alike to the last
+                        # decimal: what the ability does to its target shows nowhere in the
+                        # evaluation (a keyword nothing counts, an effect that fizzles), so the
+                        # other targets would score alike too. (A target ask answered by _judge
+                        # itself still weighs every target it offers.)
+                        break
                 return evaluate(s, me) if best is None else best
             if len(choices) == 1:
                 choice = choices[0]
@@ -320,6 +358,19 @@ class HeuristicBot(HeuristicBase):
         half = MAX_TARGETS // 2
         take_mine = max(half, MAX_TARGETS - len(others))
         return mine[:take_mine] + others[:MAX_TARGETS - min(take_mine, len(mine))]
+
+    @staticmethod
+    def _both_sides(s, me, targets):
+        """`targets` in turns from the others' side of the table and its own (each side in its
+        order), so the first few tried cover both sides; and whether there are two sides (characters
+        on both sides of the table, rather than, say, its own plots to choose among)."""
+        cards = s["g"]["cards"]
+        mine = [c for c in targets if isinstance(c[1], str) and c[1] in cards and cards[c[1]]["ctrl"] == me]
+        others = [c for c in targets if c not in mine]
+        out = []
+        for i in range(max(len(mine), len(others))):
+            out += others[i:i + 1] + mine[i:i + 1]
+        return out, bool(mine) and bool(others)
 
     def _cheap_influence(self, s, ask):
         """Influence paid from the state: a non-character first, else the cheapest character."""
