@@ -116,3 +116,34 @@ def test_a_kill_between_the_record_and_the_log_neither_loses_the_card_nor_plays_
             other.close()
     finally:
         session.close()
+
+
+def test_what_the_board_sends_again_after_a_kill_is_played_only_if_the_game_lacks_it():
+    # A resumed game's Board replays what the board said before the game attached: taps the killed
+    # host had already taken (sent again because they were never acked) are not played twice, and
+    # the same card laid again is a new placement, even with no removal seen before it (it was
+    # lifted while the board was still booting: bench chaos lost such a tap, seed 3133).
+    from maester.link.serial_link import PLACED as P_, REMOVED as R_, ReaderState, Snapshot, Tap
+    from maester.table.board import Board
+    x, w = bytes.fromhex("04000000000001"), bytes.fromhex("04000000000002")
+    snap = Snapshot(7, (ReaderState(0, "present", x), ReaderState(1, "absent", None)), {}, "same")
+
+    def replay(early, known, taken):
+        board = Board(None, "port", {})
+        for kind, item in early:
+            (board._tap if kind == "tap" else board._snapshot)(item)
+        got = []
+        board.attach(got.append, known, taken)
+        return [(t.reader, t.kind, t.uid, t.time_ms) for t in got]
+
+    # the killed host took W's removal and X's placement (move logged) but acked neither
+    again = [("tap", Tap(0, R_, w, 7, 10)), ("tap", Tap(0, P_, x, 7, 30)), ("snapshot", snap)]
+    assert replay(again, {0: x}, {(0, 7, 30)}) == []
+    # X laid again, its removal never seen: a new placement
+    relaid = [("tap", Tap(0, P_, x, 7, 57)), ("snapshot", snap)]
+    assert replay(relaid, {0: x}, {(0, 7, 30)}) == [(0, P_, x, 57)]
+    # X lifted and laid again, both seen: both go to the game
+    both = [("tap", Tap(0, R_, x, 7, 40)), ("tap", Tap(0, P_, x, 7, 57)), ("snapshot", snap)]
+    assert replay(both, {0: x}, {(0, 7, 30)}) == [(0, R_, x, 40), (0, P_, x, 57)]
+    # a new game: nothing that lay there before it is a move
+    assert replay(both, None, set()) == []

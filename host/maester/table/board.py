@@ -110,20 +110,26 @@ class Board:
             if self.on_tap is None:
                 self.early.append(("snapshot", snap))
 
-    def attach(self, on_tap, known=None):
+    def attach(self, on_tap, known=None, taken=()):
         """From now on taps go to `on_tap`. `known` ({reader: uid or None}, a resumed game's): the
-        cards the game has taken; every difference with what the board said meanwhile goes to
-        `on_tap` first, in order. Returns the readers as they are now ({reader: uid or None})."""
+        cards the game has taken, `taken` the (reader, boot id, board time) of their placements;
+        what the board said meanwhile goes to `on_tap` first, in order, but for what the game
+        already has. Returns the readers as they are now ({reader: uid or None})."""
         from ..link.serial_link import PLACED, REMOVED, Tap
         with self.lock:  # the link's thread waits here: no tap slips between the replay and on_tap
             seen = dict(known or {})
             for kind, item in self.early:
                 if kind == "tap":
-                    now = item.uid if item.kind == PLACED else None
-                    # a tap the killed host had taken but not acked comes again: the game has it
-                    if known is not None and seen.get(item.reader) != now:
+                    # A tap the killed host had taken but not acked comes again: the game has it
+                    # (the same placement, or the removal of a card no longer there for it). The
+                    # same card laid again is a new placement: a move.
+                    if item.kind == PLACED:
+                        news = (item.reader, item.boot_id, item.time_ms) not in taken
+                    else:
+                        news = seen.get(item.reader) == item.uid
+                    if known is not None and news:
                         on_tap(item)
-                    seen[item.reader] = now
+                    seen[item.reader] = item.uid if item.kind == PLACED else None
                     continue
                 for r in item.readers:
                     if r.state == "fault":
@@ -234,7 +240,7 @@ class BoardTable:
         resting = RestingCards(session.log)
         known = resting.known(session.log)  # None: a new game (or a log from before LOG.readers)
         self.runner.resting = resting
-        now = board.attach(self.runner.on_tap, known)
+        now = board.attach(self.runner.on_tap, known, resting.taken)
         if known is None:
             resting.start(now)
 

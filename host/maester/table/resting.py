@@ -6,7 +6,8 @@ card laid while the host was down was not. The board cannot tell them apart, and
 holds moves, not readers, so the runner keeps this file (LOG.readers, next to LOG) up to date:
 
     {"game": <the log's creation time>,
-     "readers": {"0": {"uid": "04a1...", "move": null}, "2": {"uid": "04b2...", "move": [13, {command}]}}}
+     "readers": {"0": {"uid": "04a1...", "move": null, "tap": [boot id, board time]},
+                 "2": {"uid": "04b2...", "move": [13, {command}], "tap": [...]}}}
 
 `move` says what the card on that reader became:
 
@@ -17,7 +18,9 @@ holds moves, not readers, so the runner keeps this file (LOG.readers, next to LO
 * "held": it waits for its seat to pick a position (CHOOSE_AFTER_TAP); on resume it is offered
   again, and the seat picks again.
 
-A lifted card is {"uid": null}. The file is replaced whole (a temporary file renamed over it), so
+`tap` is the placement's identity as the board sent it (null when the link inferred it from a
+snapshot): a killed host may have taken a tap without acking it, and the board sends it again to
+the resumed one, which must not play it twice. A lifted card is {"uid": null}. The file is replaced whole (a temporary file renamed over it), so
 a kill leaves the old version or the new one, never half of one. `game` ties it to its log: one
 left by an earlier game whose log was removed by hand is not taken for this game's.
 """
@@ -32,7 +35,8 @@ class RestingCards:
     def __init__(self, log):
         self.path = str(log.path) + SUFFIX
         self.game = log.header().get("created")
-        self.cards = {}  # reader index -> {"uid", "move"}
+        self.cards = {}  # reader index -> {"uid", "move", "tap"}
+        self.taken = set()  # (reader, boot id, board time) of the known cards' placements (see known)
 
     def known(self, log):
         """{reader: uid bytes or None} of the cards the game has taken, judged against `log`'s moves;
@@ -63,16 +67,18 @@ class RestingCards:
                     continue  # killed before the move reached the log: not played
             uid = entry.get("uid")
             out[reader] = bytes.fromhex(uid) if uid else None
+            if uid and entry.get("tap"):
+                self.taken.add((reader, *entry["tap"]))
         return out
 
     def start(self, presence):
         """The cards lying there when the game starts (not moves)."""
-        self.cards = {r: {"uid": uid.hex() if uid else None, "move": None} for r, uid in presence.items()}
+        self.cards = {r: {"uid": uid.hex() if uid else None, "move": None, "tap": None} for r, uid in presence.items()}
         self._write()
 
-    def set(self, reader, uid, move=None):
-        """`uid` (bytes, or None: lifted) on `reader`, becoming `move` (see the module doc)."""
-        self.cards[reader] = {"uid": uid.hex() if uid else None, "move": move}
+    def set(self, reader, uid, move=None, tap=None):
+        """`uid` (bytes, or None: lifted) on `reader`, becoming `move`, laid by `tap` (see the module doc)."""
+        self.cards[reader] = {"uid": uid.hex() if uid else None, "move": move, "tap": tap}
         self._write()
 
     def _write(self):

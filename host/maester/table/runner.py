@@ -160,7 +160,9 @@ class TableRunner:
             return
         if isinstance(move, dict):
             move = [self.session.state["seq"] + 1, {k: move[k] for k in ("seat", "ask", "choice")}]
-        self.resting.set(tap.reader, tap.uid if tap.kind == "placed" else None, move)
+        placed = tap.kind == "placed"
+        self.resting.set(tap.reader, tap.uid if placed else None, move,
+                         [tap.boot_id, tap.time_ms] if placed and tap.time_ms is not None else None)
 
     def card_from_record(self, ndef):
         """(card, None), (None, (what, why)) or (None, None) for a tag's NDEF message (tagrecord.py).
