@@ -113,6 +113,7 @@ class HeuristicBot(HeuristicBase):
         self.now = {}
         self.simulate = simulate
         self._policy = {}
+        self._entries_of, self._entries = None, {}  # entries() of the view last asked about
 
     # --- card facts -----------------------------------------------------------------------------
 
@@ -153,8 +154,15 @@ class HeuristicBot(HeuristicBase):
     # --- the table as the view shows it ------------------------------------------------------------
 
     def entries(self, view, seat):
-        """{inst: entry} of the characters `seat` controls in play."""
-        return {e["card"]: e for e in view["seats"][seat]["play"] if self.is_character(e["card"])}
+        """{inst: entry} of the characters `seat` controls in play (worked out once a view: the rules
+        ask it of every choice they weigh)."""
+        if self._entries_of is not view:
+            self._entries_of, self._entries = view, {}
+        known = self._entries.get(seat)
+        if known is None:
+            known = self._entries[seat] = {e["card"]: e for e in view["seats"][seat]["play"]
+                                           if self.is_character(e["card"])}
+        return known
 
     def standing(self, view, seat, ctype=None, exclude=()):
         return [i for i, e in self.entries(view, seat).items() if not e["kneel"] and i not in exclude

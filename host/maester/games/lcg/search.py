@@ -160,11 +160,14 @@ def seat_value(state, seat):
     p = g["players"][seat]
     phase = g["phase"]
     early = phase in ("plot", "draw", "marshalling", "setup")
-    v = 4.0 * M.total_power(g, seat) + 1.0 * len(p["hand"]) + (0.5 if early else 0.05) * p["gold"]
+    cards = g["cards"]
+    # With power on no card in play the total is the House card's: total_power would ask of each
+    # card whether its power counts (POWER_LEFT_OUT) for nothing.
+    power = M.total_power(g, seat) if any(cards[i]["power"] for i in p["play"]) else p["power"]
+    v = 4.0 * power + 1.0 * len(p["hand"]) + (0.5 if early else 0.05) * p["gold"]
     if not p["deck"]:
         v -= 3.0
     fighting = phase in ("challenges", "dominance") or early
-    cards = g["cards"]
     recs, code = M.table(state)["cards"], M.code  # the card table looked up once, not per card
     passing = _passing_str(state, phase)
     for inst in p["play"]:
