@@ -270,8 +270,13 @@ def run(games, seed=1, rate=0.02, moves=None, progress=None, workdir=None):
     per_game = collections.Counter()
     failures = []
     notes = []  # what went wrong in games that still ended equal (a tap laid twice, a refusal)
+    done = 0
     for i in range(games):
-        r = play_game(i, seed + i, rate, moves, workdir)
+        try:
+            r = play_game(i, seed + i, rate, moves, workdir)
+        except KeyboardInterrupt:  # Ctrl-C (SIGINT) ends a long run with the figures of its whole games
+            break
+        done += 1
         faults.update(r["faults"])
         faults.update(r["events"])
         per_game[r["game"]] += 1
@@ -285,7 +290,7 @@ def run(games, seed=1, rate=0.02, moves=None, progress=None, workdir=None):
         if progress:
             progress(i + 1, games, totals)
     return {
-        "games": games, "per_game": dict(per_game), "seed": seed, "fault_rate": rate, "moves_cap": moves,
+        "games": done, "interrupted": done < games, "per_game": dict(per_game), "seed": seed, "fault_rate": rate, "moves_cap": moves,
         "moves": totals["moves"], "frames": totals["frames"],
         "faults": {k: faults[k] for k in sorted(faults)}, "faults_total": sum(faults.values()),
         "taps_lost": totals["lost"], "taps_doubled": totals["doubled"], "states_equal": totals["equal"],
@@ -294,8 +299,16 @@ def run(games, seed=1, rate=0.02, moves=None, progress=None, workdir=None):
     }
 
 
+def _stop(signum, frame):
+    raise KeyboardInterrupt
+
+
 def cmd_chaos(args):
     tty = sys.stderr.isatty() and not args.json
+    # Ctrl-C or SIGTERM end the run with the figures of the games played (a background run, as
+    # started by nohup, inherits SIGINT ignored: SIGTERM is the way to stop it).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _stop)
 
     def progress(done, total, t):
         print("\r%d/%d games, %d moves, %d equal" % (done, total, t["moves"], t["equal"]), end="",
@@ -312,8 +325,10 @@ def cmd_chaos(args):
         print("faults: %s" % ", ".join("%s %d" % kv for kv in out["faults"].items()))
         print("taps lost %d, taps doubled %d, states equal %d/%d, resumes failed %d"
               % (out["taps_lost"], out["taps_doubled"], out["states_equal"], out["games"], out["resumes_failed"]))
+        if out["interrupted"]:
+            print("interrupted after %d of %d games (the figures are theirs)" % (out["games"], args.games))
         for f in out["failures"]:
             print("  failed: %s seed %d after %d moves: %s" % (f["game"], f["seed"], f["moves"], f["error"]))
     bad = (out["states_equal"] != out["games"] or out["taps_lost"] or out["taps_doubled"]
-           or out["resumes_failed"])
+           or out["resumes_failed"] or out["interrupted"])
     return 1 if bad else 0
