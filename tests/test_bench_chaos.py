@@ -3,7 +3,10 @@ pulls and a killed host, each ending as the fault-free game (a short run; the lo
 issue 16 report)."""
 
 import json
+import os
+import signal
 import subprocess
+import time
 
 from maester.link.faultproxy import KINDS
 from board_driver import maester_cmd
@@ -28,3 +31,64 @@ def test_bad_options_are_refused(tmp_path):
     r = subprocess.run(maester_cmd("bench", "chaos", "--fault-rate", "0.9"), capture_output=True, text=True,
                        timeout=60, stdin=subprocess.DEVNULL)
     assert r.returncode == 2 and "not a chance from 0 to 0.5" in r.stderr
+
+
+def _children(pid):
+    out = []
+    try:
+        for task in os.listdir("/proc/%d/task" % pid):
+            with open("/proc/%d/task/%s/children" % (pid, task)) as f:
+                out += [int(c) for c in f.read().split()]
+    except OSError:
+        pass
+    return out
+
+
+def _alive(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_a_killed_run_leaves_no_host_behind(tmp_path):
+    # A host left running after its bench was killed kept reopening its port's name, a symlink
+    # to a /dev/pts/N the kernel gave to a later pty, another run's, and held that port's lock:
+    # "Could not exclusively lock port" for the other run's resume (issue 16).
+    bench = subprocess.Popen(maester_cmd("bench", "chaos", "--games", "1", "--moves", "40", "--seed", "5"),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+                             env={**os.environ, "MAESTER_HOME": str(tmp_path)})
+    hosts = []
+    try:
+        deadline = time.monotonic() + 60
+        while not hosts:
+            assert time.monotonic() < deadline and bench.poll() is None, "the bench never started a host"
+            hosts = [c for c in _children(bench.pid) if "maester.cli\0play" in _cmdline(c)]
+            time.sleep(0.1)
+        args = _cmdline(hosts[0]).split("\0")
+        links = args[args.index("--log") + 1] + ".links"
+        while not os.path.exists(links):  # the game is on: the host would wait for its board for ever
+            assert time.monotonic() < deadline and bench.poll() is None, "the host never started its game"
+            time.sleep(0.1)
+        bench.send_signal(signal.SIGKILL)
+        bench.wait()
+        deadline = time.monotonic() + 20
+        while any(_alive(h) for h in hosts):
+            assert time.monotonic() < deadline, "the host outlived its bench"
+            time.sleep(0.1)
+    finally:
+        if bench.poll() is None:
+            bench.kill()
+            bench.wait()
+        for h in hosts:  # when it failed: leave nothing behind either
+            if _alive(h):
+                os.kill(h, signal.SIGKILL)
+
+
+def _cmdline(pid):
+    try:
+        with open("/proc/%d/cmdline" % pid) as f:
+            return f.read()
+    except OSError:
+        return ""

@@ -21,6 +21,7 @@ import time
 import urllib.request
 
 from maester.engine import apply, new_game
+from maester.link.simboard import _die_with_parent
 from maester.table import profile as P
 from maester.table.runner import sim_tags
 from maester.table.simtable import SimBoardClient, pick_for, tap_for
@@ -87,8 +88,11 @@ class TableGame:
         if links.exists():
             links.unlink()
         self.out = open(self.out_path, "a")
+        # The host dies with its driver: one left behind (a run killed) keeps opening its port's
+        # name, a symlink to a /dev/pts/N that the kernel gives to the next pty made, another
+        # table's, and holds that port's lock (bench chaos's failed resume).
         self.play = subprocess.Popen(maester_cmd(*args), stdin=subprocess.DEVNULL, stdout=self.out,
-                                     stderr=subprocess.STDOUT, env=self.env)
+                                     stderr=subprocess.STDOUT, env=self.env, preexec_fn=_die_with_parent)
         if not wait:
             return self.play
         deadline = time.monotonic() + 30
