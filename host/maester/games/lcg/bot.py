@@ -358,9 +358,9 @@ class HeuristicBot(HeuristicBase):
         cards = s["g"]["cards"]
 
         def worth(c):
-            rec = self.rec(c[1]) if isinstance(c[1], str) else {}
-            return -((rec.get("cost") or 0) + (rec.get("str") or 0)), str(c[1])
-        mine = sorted((c for c in choices if isinstance(c[1], str) and c[1] in cards
+            rec = self.rec(c[1]) if len(c) > 1 and isinstance(c[1], str) else {}
+            return -((rec.get("cost") or 0) + (rec.get("str") or 0)), str(c[1]) if len(c) > 1 else ""
+        mine = sorted((c for c in choices if len(c) > 1 and isinstance(c[1], str) and c[1] in cards
                        and cards[c[1]]["ctrl"] == me), key=worth)
         others = sorted((c for c in choices if c not in mine), key=worth)
         half = MAX_TARGETS // 2
@@ -373,7 +373,8 @@ class HeuristicBot(HeuristicBase):
         order), so the first few tried cover both sides; and whether there are two sides (characters
         on both sides of the table, rather than, say, its own plots to choose among)."""
         cards = s["g"]["cards"]
-        mine = [c for c in targets if isinstance(c[1], str) and c[1] in cards and cards[c[1]]["ctrl"] == me]
+        mine = [c for c in targets if len(c) > 1 and isinstance(c[1], str) and c[1] in cards
+                and cards[c[1]]["ctrl"] == me]  # (a choice may be no card at all: ["none"])
         others = [c for c in targets if c not in mine]
         out = []
         for i in range(max(len(mine), len(others))):
