@@ -32,23 +32,24 @@ which everything its seat may not see is redrawn from public facts and its own s
 (search.determinise: the opponents' hands and decks dealt afresh, every deck's order, an opponent's
 face-down plot, the chance generator), so it still decides from its own view only. On that sample it
 applies each ability the ask offers (an action, a response, a cancel) to a copy, resolves it
-(trying its own targets, at most MAX_TARGETS of the dearest on each side, and only the first ALIKE
-when they score alike; paying influence with the cards it needs least; opponents not cancelling),
-and scores the table with search.evaluate (power, cards in hand, characters by cost and STR,
-standing STR while challenges are to come, gold before marshalling, and the challenge under way
-projected by each side's STR). An ability is used when it beats the table as it stands by MARGIN;
-so a -STR or kill effect lands on the opponent's character that matters most, +STR on its own side
-when that turns a challenge, a stand on its strongest kneeling character before challenges, a
-response that gains power, cards or gold is taken, and an event is not spent for nothing (the card
-in hand counts). A target ask is answered the same way and a cancel is used when letting the
-ability resolve scores worse. A marshal cost reducer is not simulated: its worth comes after the
-simulation ends, so it would never beat passing (_cost_reducer). Nor is a window judged that would
-show the evaluation a board already judged: one opened while a challenge's declarations are under
-way (the challenge counts once both sides are declared, so only the board would, as in the window
-just before; _declaring), or the window before a player's first challenge right after another
-player ended its own (the board every seat has just passed on; _passed_on). Saves (a duplicate, or
-a save ability) are always used for its own card. Without the state (`choose(view, ask)`), it plays
-by the rules above and passes on abilities except responses and saves.
+(trying its own targets, at most MAX_TARGETS of the dearest on each side, and only the first ALIKE,
+from both sides and unlike cards, when they score alike; paying influence with the cards it needs
+least; opponents not cancelling), and scores the table with search.evaluate (power, cards in hand,
+characters by cost and STR, standing STR while challenges are to come, gold before marshalling, and
+the challenge under way projected by each side's STR). An ability is used when it beats the table
+as it stands by MARGIN; so a -STR or kill effect lands on the opponent's character that matters
+most, +STR on its own side when that turns a challenge, a stand on its strongest kneeling character
+before challenges, a response that gains power, cards or gold is taken, and an event is not spent
+for nothing (the card in hand counts). A target ask is answered the same way and a cancel is used
+when letting the ability resolve scores worse. A marshal cost reducer is not simulated: its worth
+comes after the simulation ends, so it would never beat passing (_cost_reducer). Nor is a window
+judged that would show the evaluation a board already judged: one opened while a challenge's
+declarations are under way (the challenge counts once both sides are declared, so only the board
+would, as in the window just before; _declaring), or the window before a player's first challenge
+right after another player ended its own (the board every seat has just passed on; _passed_on).
+Saves (a duplicate, or a save ability) are always used for its own card. Without the state
+(`choose(view, ask)`), it plays by the rules above and passes on abilities except responses and
+saves.
 
 Every answer is one of the ask's own choices; anything it has no rule for falls back to the random
 bot's pick among them, so it never chooses an illegal move.
@@ -63,7 +64,7 @@ ABILITY_CHOICES = ("action", "respond", "cancel")  # choices of a window that us
 JUDGED = ("action", "response", "cancel", "target")  # asks whose ability choices are judged by simulation
 MARGIN = 0.25  # an ability must beat passing by this much (in evaluate's units) to be used
 MAX_TARGETS = 8  # targets tried when judging an ability (the first ones offered)
-ALIKE = 4  # targets tried first (both sides of the table): if all score the same, they stand for the rest
+ALIKE = 3  # targets tried first (both sides, unlike cards): if all score the same, they stand for the rest
 
 
 def _cost_reducer(inst, idx):
@@ -327,12 +328,14 @@ class HeuristicBot(HeuristicBase):
                         v = self._finish(t, me, w, 1, budget)
                         best = v if best is None else max(best, v)
                         scores.append(v)
-                    if k + 1 == ALIKE and both and len(scores) == ALIKE and len(set(scores)) == 1:
-                        # The first targets on both sides of the table score alike to the last
-                        # decimal: what the ability does to its target shows nowhere in the
-                        # evaluation (a keyword nothing counts, an effect that fizzles), so the
-                        # other targets would score alike too. (A target ask answered by _judge
-                        # itself still weighs every target it offers.)
+                    if k + 1 == ALIKE and both and len(scores) == ALIKE and len(set(scores)) == 1 \
+                            and len({self._facts(x) for x in targets[:ALIKE]}) > 1:
+                        # The first targets, on both sides of the table and unlike in what the
+                        # evaluation weighs of a card, score alike to the last decimal: what the
+                        # ability does to its target shows nowhere in the evaluation (a keyword
+                        # nothing counts, an effect that fizzles), so the other targets would
+                        # score alike too. (A target ask answered by _judge itself still weighs
+                        # every target it offers.)
                         break
                 return evaluate(s, me) if best is None else best
             if len(choices) == 1:
@@ -366,6 +369,13 @@ class HeuristicBot(HeuristicBase):
         half = MAX_TARGETS // 2
         take_mine = max(half, MAX_TARGETS - len(others))
         return mine[:take_mine] + others[:MAX_TARGETS - min(take_mine, len(mine))]
+
+    def _facts(self, choice):
+        """A target's printed cost and STR (what evaluate weighs of a card), None if it is no card."""
+        if len(choice) < 2 or not isinstance(choice[1], str):
+            return None
+        rec = self.rec(choice[1])
+        return rec.get("cost"), rec.get("str")
 
     @staticmethod
     def _both_sides(s, me, targets):
