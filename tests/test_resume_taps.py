@@ -7,6 +7,7 @@ there, and only the table's own record of what each card became (LOG.readers) te
 the game has taken. Real processes throughout (tests/board_driver.py).
 """
 
+import os
 import random
 import signal
 import time
@@ -87,7 +88,7 @@ def test_a_kill_between_the_record_and_the_log_neither_loses_the_card_nor_plays_
                           log_path=str(tmp_path / "game.sqlite"))
     try:
         runner = TableRunner(session, prof, sim_tags(session.state), report=lambda text: None)
-        runner.resting = RestingCards(session.log.path)
+        runner.resting = RestingCards(session.log)
         runner.resting.start({})
         places = P.places(prof)
         ask = session.state["asks"][0]
@@ -100,10 +101,18 @@ def test_a_kill_between_the_record_and_the_log_neither_loses_the_card_nor_plays_
         from maester.table.taps import command_for_tap
         command, _ = command_for_tap(session.state, place, card)
         runner._rest(tap, command)  # as if killed right here, before the log
-        assert RestingCards(session.log.path).known(session.log) == {}  # not played: laid again on resume
+        assert RestingCards(session.log).known(session.log) == {}  # not played: laid again on resume
         assert session.submit(command).ok
-        assert RestingCards(session.log.path).known(session.log) == {reader: uid}  # played: known
+        assert RestingCards(session.log).known(session.log) == {reader: uid}  # played: known
         runner.on_tap(Tap(reader, "removed", uid, 1, 200))
-        assert RestingCards(session.log.path).known(session.log) == {reader: None}
+        assert RestingCards(session.log).known(session.log) == {reader: None}
+        # a record left by another game whose log had the same name is not this game's
+        other = Session.new("btwixt", {"players": 3, "variants": ["short"], "observe": ["allies", "hands"]}, 22,
+                            log_path=str(tmp_path / "other.sqlite"))
+        try:
+            os.replace(runner.resting.path, str(tmp_path / "other.sqlite.readers"))
+            assert RestingCards(other.log).known(other.log) is None
+        finally:
+            other.close()
     finally:
         session.close()

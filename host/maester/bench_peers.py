@@ -78,7 +78,8 @@ def serve():
     for line in sys.stdin:
         job = json.loads(line)
         c0 = time.process_time()
-        out = sim.run(job["game"], job["players"], sim.MAX_GAMES, job["seed"], "random", budget_s=job["seconds"])
+        out = sim.run(job["game"], job["players"], sim.MAX_GAMES, job["seed"], "random", budget_s=job["seconds"],
+                      split=False)
         cpu = time.process_time() - c0
         n, imported = compiled.loaded()
         print(json.dumps({"decisions": out["actions"], "games": out["games"], "cpu": cpu, "build": compiled.label(),

@@ -89,7 +89,10 @@ _CACHE = {}
 
 def load(game, owner=True):
     """The full card set of `game`: printed/known cards, enrolled cards, then simulation fill."""
-    key = (game, owner, str(owner_file(game)) if owner else None)
+    # Keyed by what names the files, not by the owner file's path: finding $MAESTER_HOME checks the
+    # disk, and a bot run asks for the cards once a game.
+    env = os.environ
+    key = (game, owner, env.get("MAESTER_CARDS_DB"), (env.get("MAESTER_HOME"), env.get("HOME")) if owner else None)
     if key in _CACHE:
         return _CACHE[key]
     folder = db_root() / game

@@ -56,12 +56,8 @@ class Chance:
         that draws after the replayed part continue exactly as in the live game.
         """
         state = self.state
-        x = state["rng"]  # _next, written out: it runs for every card shuffled
-        x ^= (x >> 12)
-        x ^= (x << 25) & MASK
-        x ^= (x >> 27)
-        state["rng"] = x
-        value = ((x * 0x2545F4914F6CDD1D) & MASK) % n
+        state["rng"], out = _next(state["rng"])
+        value = out % n
         forced = state.get("_forced")
         if forced is not None:
             if not forced:
@@ -77,7 +73,21 @@ class Chance:
 
     def shuffle(self, items):
         """Fisher-Yates in place."""
+        state = self.state
+        if state.get("_forced") is not None:  # a replay: each draw may come from the log
+            for i in range(len(items) - 1, 0, -1):
+                j = self.below(i + 1)
+                items[i], items[j] = items[j], items[i]
+            return items
+        # Live, the draws of below() without its bookkeeping per draw: a season's shuffle draws
+        # once per card, as many draws as a game has decisions.
+        x = state["rng"]
+        drawn = []
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            x, out = _next(x)
+            j = out % (i + 1)
+            drawn.append(j)
             items[i], items[j] = items[j], items[i]
+        state["rng"] = x
+        state["_outcomes"] += drawn
         return items

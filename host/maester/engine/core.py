@@ -77,12 +77,15 @@ class Ctx:
         state = self.state
         if state["over"]:
             return None  # the game ended in the middle of this step: nothing more is asked
-        ask = {"id": state["next_id"], "seat": seat, "kind": kind, "choices": choices, "prompt": prompt}
-        if public is not None:
-            ask["public"] = public
+        ask_id = state["next_id"]
+        # Made whole at once: a sixth key added later would make Python grow the dict.
+        if public is None:
+            ask = {"id": ask_id, "seat": seat, "kind": kind, "choices": choices, "prompt": prompt}
+        else:
+            ask = {"id": ask_id, "seat": seat, "kind": kind, "choices": choices, "prompt": prompt, "public": public}
         if data:
             ask["data"] = data
-        state["next_id"] += 1
+        state["next_id"] = ask_id + 1
         state["asks"].append(ask)
         self.asked = True
         return ask
@@ -238,15 +241,18 @@ def _match(state, command):
     if type(choice) is tuple:
         choice = list(choice)
     choices = ask["choices"]
+    for legal in choices:  # a bot hands back the ask's own choice: the same object, no comparing
+        if legal is choice:
+            return ask, legal, None
     # The membership test (C speed) refuses almost everything at once (`index` alone would, but its
     # error message is the repr of the choice, however deep); `index` then finds the first choice
-    # equal in Python's looser sense. A bot hands back the ask's own choice, the same object;
-    # otherwise `same` checks the types, going on to later equal choices if needed.
+    # equal in Python's looser sense, and `same` checks the types, going on to later equal choices
+    # if needed.
     if choice not in choices:
         return None, None, _illegal(choice)
     i = choices.index(choice)
     legal = choices[i]
-    if legal is choice or same(legal, choice):
+    if same(legal, choice):
         return ask, legal, None
     for legal in choices[i + 1:]:
         if legal == choice and same(legal, choice):

@@ -231,8 +231,8 @@ class BoardTable:
             board.on_tap = self.runner.on_tap
             return
         from .resting import RestingCards
-        resting = RestingCards(session.log.path)
-        known = resting.known(session.log) if resting.exists() else None  # None: a new game (or an older log)
+        resting = RestingCards(session.log)
+        known = resting.known(session.log)  # None: a new game (or a log from before LOG.readers)
         self.runner.resting = resting
         now = board.attach(self.runner.on_tap, known)
         if known is None:

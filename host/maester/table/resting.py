@@ -5,7 +5,8 @@ then shows what lies on each reader. Some of those cards were already played bef
 card laid while the host was down was not. The board cannot tell them apart, and the game log
 holds moves, not readers, so the runner keeps this file (LOG.readers, next to LOG) up to date:
 
-    {"0": {"uid": "04a1...", "move": null}, "2": {"uid": "04b2...", "move": [13, {command}]}, ...}
+    {"game": <the log's creation time>,
+     "readers": {"0": {"uid": "04a1...", "move": null}, "2": {"uid": "04b2...", "move": [13, {command}]}}}
 
 `move` says what the card on that reader became:
 
@@ -17,7 +18,8 @@ holds moves, not readers, so the runner keeps this file (LOG.readers, next to LO
   again, and the seat picks again.
 
 A lifted card is {"uid": null}. The file is replaced whole (a temporary file renamed over it), so
-a kill leaves the old version or the new one, never half of one.
+a kill leaves the old version or the new one, never half of one. `game` ties it to its log: one
+left by an earlier game whose log was removed by hand is not taken for this game's.
 """
 
 import json
@@ -27,24 +29,26 @@ SUFFIX = ".readers"
 
 
 class RestingCards:
-    def __init__(self, log_path):
-        self.path = str(log_path) + SUFFIX
+    def __init__(self, log):
+        self.path = str(log.path) + SUFFIX
+        self.game = log.header().get("created")
         self.cards = {}  # reader index -> {"uid", "move"}
 
-    def exists(self):
-        return os.path.exists(self.path)
-
     def known(self, log):
-        """{reader: uid bytes or None} of the cards the game has taken, judged against `log`'s moves.
+        """{reader: uid bytes or None} of the cards the game has taken, judged against `log`'s moves;
+        None when there is no record of this game (a new game, or a log from before LOG.readers).
 
         A reader whose card may not have become its move is left out: whatever lies there now is
         news to the game (a tap)."""
         try:
             with open(self.path) as f:
-                self.cards = {int(r): e for r, e in json.load(f).items()}
-        except (OSError, ValueError, AttributeError):
+                kept = json.load(f)
+            if kept["game"] != self.game:
+                return None
+            self.cards = {int(r): e for r, e in kept["readers"].items()}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             self.cards = {}
-            return {}
+            return None
         moves = None
         out = {}
         for reader, entry in self.cards.items():
@@ -75,5 +79,5 @@ class RestingCards:
         tmp = "%s.%d.tmp" % (self.path, os.getpid())
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # private, like the log
         with os.fdopen(fd, "w") as f:
-            json.dump({str(r): e for r, e in sorted(self.cards.items())}, f)
+            json.dump({"game": self.game, "readers": {str(r): e for r, e in sorted(self.cards.items())}}, f)
         os.replace(tmp, self.path)

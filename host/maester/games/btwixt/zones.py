@@ -61,7 +61,8 @@ def facts(g):
     """What the rules ask of card instances at every turn, indexed once per card table, so a turn
     reads a set instead of looking each card up: `with[ability]`, the instances with that ability
     (The Silence, Royal Decree, Pulling the Strings...); `foreign[leader]`, the leader cards of the
-    other leaders (only the Kingsmoot draft lets a leader play those); `base`, each instance's card."""
+    other leaders (only the Kingsmoot draft lets a leader play those); `leader_cards`, every leader's;
+    `value`, each influence card's; `base`, each instance's card."""
     key = g["table"]
     got = _FACTS.get(key)
     if got is None:
@@ -85,6 +86,8 @@ def _index(tbl):
         by_ability.setdefault(ab, set()).add(inst)
     return {"base": base,
             "foreign": {l: frozenset(i for i, own in leader_of.items() if own != l) for l in tbl["leaders"]},
+            "leader_cards": frozenset(leader_of),
+            "value": {i: info[b]["value"] for i, b in base.items() if "value" in info[b]},
             "with": {ab: frozenset(insts) for ab, insts in by_ability.items()}}
 
 
@@ -106,8 +109,8 @@ def holder(g, inst):
 
 
 def bid_total(g, seat):
-    info = table(g)["info"]
-    return sum(info[c.split("#", 1)[0]]["value"] for c in g["bids"][seat])
+    value = facts(g)["value"]
+    return sum(value[c] for c in g["bids"][seat])
 
 
 def ranking(g):
@@ -124,7 +127,7 @@ def discard_card(ctx, inst, reason, seen_by=None):
     thrown in at a season's end); the others only learn that a leader card left the game.
     """
     g = ctx.g
-    if card(g, inst)["kind"] == "leader" and not g["kingsmoot"]:
+    if inst in facts(g)["leader_cards"] and not g["kingsmoot"]:
         if seen_by is None:
             g["removed"].append(inst)
             ctx.emit("removed", card=inst, why=reason)

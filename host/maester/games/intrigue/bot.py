@@ -14,6 +14,9 @@ the same house put in the same place leave the same court and the same houses in
 (house, place) is weighed once. Houses are bits of a mask throughout.
 """
 
+from itertools import islice
+
+from ... import cardsdb
 from ...bots import HeuristicBase
 from . import court as C
 
@@ -31,11 +34,16 @@ class HeuristicBot(HeuristicBase):
                 self.totals[rec["house"]] = self.totals.get(rec["house"], 0) + rec.get("copies", 1)
         self.houses = tuple(self.totals)
         self.bit = {h: 1 << i for i, h in enumerate(self.houses)}
+        self.bits = tuple(self.bit.values())
         self.every = (1 << len(self.houses)) - 1  # the mask of every house
         self.cards = sum(self.totals.values())
-        self._bit_of = {}  # card instance -> its house's bit (printed data, the same all game)
+        # card instance -> its house's bit (printed data, the same all game), every copy at once so
+        # that no decision pays for looking one up
+        self._bit_of = {inst: self.bit[rec["house"]] for card, rec in self.info.items() if rec.get("type") == "character"
+                        for inst in cardsdb.instances([{"id": card, "copies": rec.get("copies", 1)}])}
 
     def card_bit(self, inst):
+        """Its house's bit, for a card instance of any name (the table above has those of the box)."""
         b = self._bit_of.get(inst)
         if b is None:
             b = self._bit_of[inst] = self.bit[self.info[inst.split("#", 1)[0]]["house"]]
@@ -48,51 +56,79 @@ class HeuristicBot(HeuristicBase):
         seat = ask["seat"]  # its own ask (a view read fewer: each costs in a lazy view)
         court = view["court"]
         hand = view["hand"]
-        in_hand = dict.fromkeys(self.bit.values(), 0)  # house bit -> its cards in hand
-        bit_of, card_bit = self._bit_of, self.card_bit
-        for inst in hand:
-            in_hand[bit_of.get(inst) or card_bit(inst)] += 1
+        bit_of = self._bit_of
+        in_hand = dict.fromkeys(self.bits, 0)  # house bit -> its cards in hand
+        try:
+            for inst in hand:
+                in_hand[bit_of[inst]] += 1
+        except KeyError:  # a card named otherwise than the box's: looked up by its id, then again
+            for inst in hand:
+                self.card_bit(inst)
+            return self.choose(view, ask)
         sizes, out = view["hand_sizes"], view["out"]
         rivals = [k for s, k in enumerate(sizes) if s != seat and not out[s] and k]  # a size per seat
         w = Weighing(court, C.open_spots(court), self.bit, in_hand)
         terms = Terms(self, court, in_hand, len(hand), rivals)
-        # The ask lists each card's places together, and every card of a house has the same places
-        # in the same order (court.legal_moves), so a house's places are weighed at its first card
-        # and its other cards take the same scores.
+        # The ask lists the cards' places in hand order, each card's together, and every card of a
+        # house has the same places in the same order (court.legal_moves): a house's places are
+        # weighed at its first card, and its other cards take the same scores.
         scores = {}  # house bit -> the scores of its places, in the ask's order
-        cards = []  # (index of a card's first choice, its house bit), in the ask's order
-        i, n = 0, len(choices)
-        while i < n:
-            inst = choices[i][1]
-            hb = bit_of[inst]  # every card of the hand is in it (filled above)
+        seq = []  # the score of each choice
+        n = len(choices)
+        for inst in hand:
+            hb = bit_of[inst]
             run = scores.get(hb)
-            end = i + len(run) if run else 0
-            if run is None or end > n or choices[end - 1][1] != inst or (end < n and choices[end][1] == inst):
-                end = i + 1  # its house's first card (or a card whose places are not those of the first)
-                while end < n and choices[end][1] == inst:
-                    end += 1
-                run = scores[hb] = w.scores(hb, choices[i:end], terms)
-            cards.append((i, hb))
-            i = end
-        # The best scores, a score within 1e-9 of the best counting as equal, in the ask's order.
-        best, best_score = [], float("-inf")
-        for i, hb in cards:
-            for score in scores[hb]:
-                if score > best_score + 1e-9:
-                    best, best_score = [choices[i]], score
-                elif abs(score - best_score) <= 1e-9:
-                    best.append(choices[i])
-                i += 1
-        # the draw is the same for one best choice as for no draw at all (any number mod 1 is 0)
-        return best[0] if len(best) == 1 else best[self.below(ask, len(best))]
+            at = len(seq)
+            mine = at < n and choices[at][1] == inst
+            if run is None:
+                run = scores[hb] = w.scores(hb, inst, islice(choices, at, None), terms) if mine else []  # [] if no place
+            elif run and not mine:
+                break  # not the order above
+            seq += run
+        if len(seq) != n:  # choices in another order: each weighed alone
+            seq = [w.scores(self.card_bit(c[1]), c[1], (c,), terms)[0] for c in choices]
+        return choices[self.best(ask, seq)]
+
+    def best(self, ask, seq):
+        """The index of the choice to take, given each choice's score: a best score's, drawn among
+        them when several are equal (scores within 1e-9 of each other counting as equal, see
+        _best_in_order)."""
+        ordered = sorted(seq)
+        top = ordered[-1]
+        ties = seq.count(top)
+        if ties < len(seq) and ordered[-ties - 1] > top - 1e-8:  # a near tie: the scan decides
+            best = _best_in_order(seq)
+            return best[self.below(ask, len(best))]
+        # Otherwise the best are exactly the choices scoring `top`, and the draw picks the k-th.
+        i = seq.index(top)
+        if ties > 1:  # (with one, there is no need to draw: any number mod 1 is 0)
+            for _ in range(self.below(ask, ties)):
+                i = seq.index(top, i + 1)
+        return i
+
+
+def _best_in_order(seq):
+    """The indices of the best scores in `seq`, in order, by the scan that defines them: a score
+    more than 1e-9 above the best so far starts the list again, one within 1e-9 of it joins it."""
+    best, best_score = [], float("-inf")
+    for i, score in enumerate(seq):
+        if score > best_score + 1e-9:
+            best, best_score = [i], score
+        elif abs(score - best_score) <= 1e-9:
+            best.append(i)
+    return best
 
 
 class Terms(dict):
-    """Fit mask -> the terms of a score that depend only on the houses some open spot would take:
-    (cards in hand of those houses, the rivals' term: OPPONENT times the expected number of rivals
-    still in the round holding a card of one of them). Each worked out when first asked for.
+    """Fit mask (the houses some open spot would take) -> the terms of a score that depend on it
+    alone: the own term, OWN_PLAYABLE per card left in hand of those houses, for a card played
+    of one of them and for a card played of another house; and the rivals' term, OPPONENT times the
+    expected number of rivals still in the round holding a card of one of them. Each worked out when
+    first asked for.
 
     Every card the seat cannot see is as likely to be in any rival's hand."""
+
+    __slots__ = ("bot", "court", "in_hand", "hand_size", "rivals", "unseen", "_unseen_of")
 
     def __init__(self, bot, court, in_hand, hand_size, rivals):
         # (no dict.__init__: the mapping starts empty)
@@ -101,32 +137,37 @@ class Terms(dict):
         self.in_hand = in_hand
         self.hand_size = hand_size
         self.rivals = rivals  # the hand size of each rival still in the round
-        self.unseen = bot.cards - sum(court["count"]) - hand_size
-        self._unseen_of = None
+        self.unseen = bot.cards - sum(court["count"]) - hand_size  # cards the seat cannot see
+        self._unseen_of = {}
 
-    def unseen_of(self):
-        """House bit -> how many of its cards the seat cannot see (not in the court, not in hand)."""
-        if self._unseen_of is None:
-            bit = self.bot.bit
-            out = {bit[h]: k - self.in_hand[bit[h]] for h, k in self.bot.totals.items()}
-            court = self.court
-            for row, k, span in zip(court["houses"], court["count"], court["span"]):
-                if not k:
+    def unseen_of(self, hb):
+        """How many cards of house bit `hb` the seat cannot see (not in the court, not in hand)."""
+        k = self._unseen_of.get(hb)
+        if k is None:
+            house = self.bot.houses[hb.bit_length() - 1]
+            k = self.bot.totals[house] - self.in_hand[hb]
+            for row, span in zip(self.court["houses"], self.court["span"]):
+                if span is None:
                     break  # a row with no card has none above it either
-                for h in row[span[0]:span[1] + 1]:
-                    if h is not None:
-                        out[bit[h]] -= 1
-            self._unseen_of = out
-        return self._unseen_of
+                k -= row[span[0]:span[1] + 1].count(house)
+            self._unseen_of[hb] = k
+        return k
 
     def __missing__(self, fit):
-        if fit == self.bot.every:  # a base position is open: every house fits, no need to count
-            own, fitting = self.hand_size, self.unseen
+        own, fitting = self.hand_size, self.unseen
+        left_out = self.bot.every & ~fit  # while the base can grow, none: every house fits
+        while left_out:
+            hb = left_out & -left_out
+            left_out ^= hb
+            own -= self.in_hand[hb]
+            fitting -= self.unseen_of(hb)
+        if fitting == self.unseen:
+            # every card it cannot see fits (q is 1, or 0 with none): each rival's chance is 1, or 0
+            threat = OPPONENT * len(self.rivals) if fitting else 0.0
         else:
-            own = sum(k for b, k in self.in_hand.items() if b & fit)
-            fitting = sum(k for b, k in self.unseen_of().items() if b & fit)
-        q = fitting / (self.unseen or 1)
-        got = self[fit] = (own, OPPONENT * sum(1 - (1 - q) ** k for k in self.rivals))
+            q = fitting / (self.unseen or 1)
+            threat = OPPONENT * sum([1 - (1 - q) ** k for k in self.rivals])
+        got = self[fit] = (OWN_PLAYABLE * (own - 1), OWN_PLAYABLE * own, threat)
         return got
 
 
@@ -135,94 +176,100 @@ class Weighing:
 
     What a placement changes is in two parts: what the place does whatever the card (`at`: the
     base positions left, the houses the other open spots take, the houses of the place it closes,
-    the cards beside it that a card there would open a place above with), and what the card's house
-    adds to that. The first part is worked out once per place, for all the cards that may go there.
+    the cards beside it that a card there would open a place above with), worked out for every open
+    spot in one pass over `spots` (court.open_spots), and what the card's house adds to that
+    (`scores`, `after`).
     """
 
+    __slots__ = ("held", "single", "only", "at", "places")
+
     def __init__(self, court, spots, bit, in_hand):
-        self.court = court
-        self.houses = court["houses"]
-        self.bit = bit
-        self.in_hand = in_hand
-        self.all = sum(in_hand)  # every house (in_hand has a count, maybe 0, for each)
-        self.held = held = sum(b for b, k in in_hand.items() if k)  # houses in hand
-        self.single = sum(b for b, k in in_hand.items() if k == 1)  # houses with one card in hand
+        every = sum(in_hand)  # in_hand has a count, maybe 0, for each house
+        held = single = 0  # houses in hand, houses with one card in hand
+        for b, k in in_hand.items():
+            if k:
+                held |= b
+                if k == 1:
+                    single |= b
+        self.held, self.single = held, single
         base = places = 0  # open base positions, open upper spots taking a house in hand
         self.only = only = dict.fromkeys(in_hand, 0)  # house bit -> those taking no other house in hand
         once = twice = 0  # houses that one open upper spot takes, that two or more take
-        for _, _, a, b in spots:
+        # at[row, pos]: what a card there does whatever its house: (open base positions after it,
+        # the houses the open spots but this one take (every house while a base position is open),
+        # the houses of the place it closes (0 on the base), the house of the card left of it and
+        # the house of the card right of it on its row (0 where a card there would open no place
+        # above)).
+        self.at = at = {}
+        late = []  # places leaving no base position, whose fit waits for every upper spot's houses
+        houses, width = court["houses"], court["width"]
+        span, last = court["span"][0], court["slots"] - 1
+        base_full = court["count"][0] + 1 >= width  # one more card fills the base
+        on = below = above = None
+        for row, pos, a, b in spots:  # the base positions first (open_spots sorts by row)
             if a is None:
                 base += 1
-                continue
-            m = bit[a] | bit[b]
-            twice |= once & m
-            once |= m
-            x = m & held
-            if x:
-                places += 1
-                if x in only:  # a single house
-                    only[x] += 1
-        self.base, self.places = base, places
-        self.fit_upper = once  # houses the upper spots take
-        self.alone = once & ~twice  # houses only one of them takes
-        self._at = {}
-
-    def kept(self, hb):
-        """(the houses left in hand once a card of house `hb` is played, how many open upper
-        spots take one of them)."""
-        if hb & self.single:  # its last card of the house: the spots taking it alone no longer count
-            return self.held & ~hb, self.places - self.only[hb]
-        return self.held, self.places
-
-    def at(self, row, pos):
-        """What a card at (row, pos) does whatever its house: (open base positions after it, the
-        houses the open spots but this one take (every house while a base position is open), the
-        houses of the place it closes (0 on the base), the house of the card left of it and the
-        house of the card right of it on its row (0 where a card there would open no place above)."""
-        court, houses, bit = self.court, self.houses, self.bit
-        if row:
-            bases = self.base
-            below = houses[row - 1]
-            gone = bit[below[pos]] | bit[below[pos + 1]]
-            # a house drops out of the upper spots' houses if this place was the only one taking it
-            fit = self.all if bases else self.fit_upper & ~(gone & self.alone)
-        else:
-            gone = 0
-            span = court["span"][0]
-            if court["count"][0] + 1 >= court["width"]:
-                bases = 0  # the base is full
+                gone = 0
+                if base_full:
+                    bases = 0
+                elif span is None:
+                    bases = (pos > 0) + (pos < last)
+                else:
+                    bases = ((pos if pos < span[0] else span[0]) > 0) + ((pos if pos > span[1] else span[1]) < last)
             else:
-                lo, hi = (pos, pos) if span is None else (min(span[0], pos), max(span[1], pos))
-                bases = (lo > 0) + (hi < court["slots"] - 1)
-            fit = self.all if bases else self.fit_upper
-        left = right = 0
-        if row + 1 < court["width"]:
-            below, above = houses[row], houses[row + 1]
-            if pos and above[pos - 1] is None:
-                h = below[pos - 1]
-                if h is not None:
-                    left = bit[h]
-            if pos + 1 < len(below) and above[pos] is None:
-                h = below[pos + 1]
-                if h is not None:
-                    right = bit[h]
-        got = self._at[row, pos] = (bases, fit, gone, left, right)
-        return got
+                bases = base
+                gone = bit[a] | bit[b]
+                twice |= once & gone
+                once |= gone
+                x = gone & held
+                if x:
+                    places += 1
+                    if x in only:  # a single house
+                        only[x] += 1
+            if row != on:  # the row's cards and the row above, once per row
+                on = row
+                below = houses[row]
+                above = houses[row + 1] if row + 1 < width else None
+            left = right = 0
+            if above is not None:
+                if pos and above[pos - 1] is None:
+                    h = below[pos - 1]
+                    if h is not None:
+                        left = bit[h]
+                if pos < len(above) and above[pos] is None:
+                    h = below[pos + 1]
+                    if h is not None:
+                        right = bit[h]
+            if bases:
+                at[row, pos] = (bases, every, gone, left, right)
+            else:
+                late.append((row, pos, gone, left, right))
+        self.places = places
+        # a house drops out of the upper spots' houses if the place taken was the only one taking it
+        alone = once & ~twice
+        for row, pos, gone, left, right in late:
+            at[row, pos] = (0, once & ~(gone & alone), gone, left, right)
 
     def after(self, hb, row, pos):
         """(open base positions, the mask of houses some open spot would take, open upper spots
         taking a house still in hand) once a card of house bit `hb` goes to (row, pos)."""
-        return self.scores(hb, (("place", None, row, pos),))[0]
+        return self.scores(hb, None, (("place", None, row, pos),))[0]
 
-    def scores(self, hb, places, terms=None):
-        """The score of a card of house bit `hb` at each of `places` (["place", card, row, pos], a
-        place ask's choices), in their order; `terms` as Terms gives them. Without `terms`, what
-        `after` gives instead of each score."""
-        kept, kept_places = self.kept(hb)
-        ats = self._at
+    def scores(self, hb, card, choices, terms=None):
+        """The score of `card`, of house bit `hb`, at each of its places: the choices at the head of
+        `choices` (a place ask's, from the card's first on) naming it, in their order;
+        `terms` as Terms gives them. Without `terms`, what `after` gives instead of each score."""
+        # the houses left in hand once the card is played, and the open upper spots taking one of them
+        if hb & self.single:  # its last card of the house: the spots taking it alone no longer count
+            kept, kept_places = self.held & ~hb, self.places - self.only[hb]
+        else:
+            kept, kept_places = self.held, self.places
+        at = self.at
         out = []
-        for _, _, row, pos in places:
-            bases, fit, gone, left, right = ats.get((row, pos)) or self.at(row, pos)
+        for _, c, row, pos in choices:
+            if c != card:
+                break
+            bases, fit, gone, left, right = at[row, pos]
             n = kept_places - 1 if gone & kept else kept_places
             if left:
                 m = left | hb
@@ -237,6 +284,6 @@ class Weighing:
             if terms is None:
                 out.append((bases, fit, n))
                 continue
-            own, threat = terms[fit]
-            out.append(OWN_PLAYABLE * (own - (1 if hb & fit else 0)) + OWN_PLACES * (bases + n) - threat)
+            own_less_one, own, threat = terms[fit]
+            out.append((own_less_one if hb & fit else own) + OWN_PLACES * (bases + n) - threat)
         return out

@@ -44,11 +44,13 @@ def new_court(width, mode="free"):
 
 
 def copy_court(court):
-    """A copy sharing nothing with `court` (for views and for trying a placement)."""
+    """A copy sharing nothing with `court` (for views and for trying a placement). Every seat's view
+    holds one, so a bot reading its view pays for it at each decision: list.copy and slices, the
+    quickest copies of a list."""
     return {"width": court["width"], "mode": court["mode"], "slots": court["slots"],
-            "cards": list(map(list, court["cards"])), "houses": list(map(list, court["houses"])),
-            "span": [s and list(s) for s in court["span"]], "count": list(court["count"]),
-            "open": list(map(list, court["open"]))}
+            "cards": list(map(list.copy, court["cards"])), "houses": list(map(list.copy, court["houses"])),
+            "span": [s and s[:] for s in court["span"]], "count": court["count"][:],
+            "open": list(map(list.copy, court["open"]))}
 
 
 def first_positions(court):

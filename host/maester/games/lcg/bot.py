@@ -40,9 +40,11 @@ beats the table as it stands by MARGIN; so a -STR or kill effect lands on the op
 that matters most, +STR on its own side when that turns a challenge, a stand on its strongest
 kneeling character before challenges, a response that gains power, cards or gold is taken, and an
 event is not spent for nothing (the card in hand counts). A target ask is answered the same way and
-a cancel is used when letting the ability resolve scores worse. Saves (a duplicate, or a save ability)
-are always used for its own card. Without the state (`choose(view, ask)`), it plays by the rules
-above and passes on abilities except responses and saves.
+a cancel is used when letting the ability resolve scores worse. A marshal cost reducer is not
+simulated: its worth comes after the simulation ends, so it would never beat passing (_cost_reducer).
+Saves (a duplicate, or a save ability) are always used for its own card. Without the state
+(`choose(view, ask)`), it plays by the rules above and passes on abilities except responses and
+saves.
 
 Every answer is one of the ask's own choices; anything it has no rule for falls back to the random
 bot's pick among them, so it never chooses an illegal move.
@@ -57,6 +59,20 @@ ABILITY_CHOICES = ("action", "respond", "cancel")  # choices of a window that us
 JUDGED = ("action", "response", "cancel", "target")  # asks whose ability choices are judged by simulation
 MARGIN = 0.25  # an ability must beat passing by this much (in evaluate's units) to be used
 MAX_TARGETS = 8  # targets tried when judging an ability (the first ones offered)
+
+
+def _cost_reducer(inst, idx):
+    """Whether ability `idx` of card `inst` is one of the Core's marshal cost reducers (the
+    Fiefdoms, the seas, the halls: "kneel or discard it: the next card you play this phase costs
+    less", registered by effects.marshal_reducer). Its worth is the card it makes cheaper, played
+    after the ability has resolved, where _judge's simulation has already stopped: all it could
+    show is the cost (a location knelt or discarded), which never beats passing. So it is not
+    simulated at all: the same verdict without the sample, and these are most of what marshalling
+    windows offer, again after every card marshalled."""
+    from . import abilities, effects, model
+    found = abilities.ABILITIES.get(model.code(inst), ())
+    effect = found[idx].effect if idx < len(found) else None
+    return getattr(effect, "__qualname__", "").startswith(effects.marshal_reducer.__qualname__ + ".")
 
 
 class HeuristicBot(HeuristicBase):
@@ -207,10 +223,8 @@ class HeuristicBot(HeuristicBase):
         from .search import copy_state, determinise, evaluate
         me = ask["seat"]
         kind = ask["kind"]
-        det = determinise(state, me, self.seed * 1000003 + ask["id"])
         if kind == "target" or kind == "cancel":
             options = ask["choices"]
-            base = None
         else:
             # A safety valve against a window held open for ever (two bots moving a card to and
             # fro with an ability that has no limit): the engine counts every use of such an
@@ -219,8 +233,12 @@ class HeuristicBot(HeuristicBase):
             uses = state["g"]["limits"]
             cap = 2 + 2 * state["g"]["round"]
             options = [c for c in ask["choices"] if c[0] in ABILITY_CHOICES
-                       and not (c[0] == "action" and uses.get("%s/%d" % (c[1], c[2]), 0) >= cap)]
-            base = evaluate(det, me) + MARGIN
+                       and not (c[0] == "action" and (uses.get("%s/%d" % (c[1], c[2]), 0) >= cap
+                                                      or _cost_reducer(c[1], c[2])))]
+            if not options:
+                return None  # nothing worth a sample
+        det = determinise(state, me, self.seed * 1000003 + ask["id"])
+        base = None if kind == "target" or kind == "cancel" else evaluate(det, me) + MARGIN
         best, score = None, base
         last = len(options) - 1
         for i, c in enumerate(options):
@@ -382,7 +400,7 @@ class HeuristicBot(HeuristicBase):
         return best
 
     def on_first_player(self, view, ask):
-        return ["first", view["seat"]]
+        return ["first", ask["seat"]]  # its own seat, from the ask: reading the view would build it all
 
     def on_title(self, view, ask):
         me = view["seat"]

@@ -58,15 +58,14 @@ def copy_state(state):
     out = dict(state)
     g = state["g"]
     cards, odd = {}, {}
-    keys = _CARD_KEYS
+    # A record only ever gains keys (nothing in the rules deletes one), so a record of eight keys
+    # has just the eight above: its length says so at a fraction of the cost of comparing keys.
+    n = len(_CARD_KEYS)
     for inst, c in g["cards"].items():
-        if c.keys() == keys:
-            c = dict(c)
-            c["att"] = c["att"][:]
-            c["dups"] = c["dups"][:]
+        if len(c) == n:
+            cards[inst] = {**c, "att": c["att"][:], "dups": c["dups"][:]}
         else:
-            odd[inst] = c
-        cards[inst] = c
+            odd[inst] = cards[inst] = c
     rest = {k: v for k, v in g.items() if k != "cards"}
     copied, out["stack"], out["asks"], out["result"], odd = pickle.loads(
         pickle.dumps((rest, state["stack"], state["asks"], state["result"], odd), -1))
@@ -88,9 +87,14 @@ class _Rng:
         return out % n
 
     def shuffle(self, items):
+        """Fisher-Yates with below(i + 1) at each step, the generator's state kept in a local (a
+        hot loop: the bot shuffles every deck of a sample)."""
+        x, step = self.x, _next
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            x, out = step(x)
+            j = out % (i + 1)
             items[i], items[j] = items[j], items[i]
+        self.x = x
 
 
 def determinise(state, seat, seed):
@@ -128,13 +132,19 @@ def determinise(state, seat, seed):
 _TEMPORARY = ("challenge", "phase")
 
 
-def _board_str(state, inst, phase):
-    """A character's STR for the board's worth: effects that end with the challenge or the phase
-    count only while challenges are still to come in this phase."""
+def _passing_str(state, phase):
+    """The lasting STR effects that end with the challenge or the phase: they count for the board's
+    worth only while challenges are still to come in this phase (so none are left out then)."""
+    if phase == "challenges":
+        return ()
+    return [e for e in state["g"]["effects"] if e["kind"] == "str" and e["until"] in _TEMPORARY]
+
+
+def _board_str(state, inst, passing):
+    """A character's STR for the board's worth: its STR without the `passing` effects."""
     s = M.strength(state, inst)
-    if phase != "challenges":
-        s -= sum(e["value"] for e in state["g"]["effects"]
-                 if e["target"] == inst and e["kind"] == "str" and e["until"] in _TEMPORARY)
+    if passing:
+        s -= sum(e["value"] for e in passing if e["target"] == inst)
     return max(0, s)
 
 
@@ -155,11 +165,13 @@ def seat_value(state, seat):
         v -= 3.0
     fighting = phase in ("challenges", "dominance") or early
     cards = g["cards"]
+    recs, code = M.table(state)["cards"], M.code  # the card table looked up once, not per card
+    passing = _passing_str(state, phase)
     for inst in p["play"]:
         c = cards[inst]
-        rec = M.info(state, inst)
+        rec = recs[code(inst)]
         if rec["type"] == "character":
-            s = _board_str(state, inst, phase)
+            s = _board_str(state, inst, passing)
             v += 1.0 + 0.8 * (rec["cost"] or 0) + 0.4 * s + 1.0 * len(c["dups"])
             if fighting and not c["kneel"]:
                 v += 0.3 * s * len(rec["icons"] or ())  # printed icons: cheap, and nearly always right
