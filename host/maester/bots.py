@@ -6,7 +6,7 @@ game resumed from its log continues exactly as an uninterrupted one would.
 
 from .engine import cardtables, core
 from .engine.lazyview import LazyView
-from .engine.chance import first_below
+from .engine.chance import draw, seed_state
 
 
 class RandomBot:
@@ -18,13 +18,15 @@ class RandomBot:
 
     def __init__(self, seed=0, seat=0, info=None):
         self.seed = seed * 7919 + seat
+        self.key = seed_state(self.seed)  # the bot's own stream; a decision's draw is the ask id's
 
     def below(self, ask, n):
-        return first_below(self.seed * 1000003 + ask["id"], n)
+        """A uniform integer in [0, n) for this decision, from the seed and the ask id alone."""
+        return draw(self.key, ask["id"], n)
 
     def choose(self, view, ask):
         choices = ask["choices"]
-        return choices[first_below(self.seed * 1000003 + ask["id"], len(choices))]  # self.below, inlined
+        return choices[draw(self.key, ask["id"], len(choices))]  # self.below, one call fewer
 
 
 class HeuristicBase(RandomBot):

@@ -9,13 +9,19 @@ logged outcomes instead of the generator (see `Forced`).
 MASK = (1 << 64) - 1
 
 
-def seed_state(seed):
-    """Spread any integer seed over 64 bits (splitmix64), never zero."""
-    z = (int(seed) + 0x9E3779B97F4A7C15) & MASK
+GAMMA = 0x9E3779B97F4A7C15  # SplitMix64's increment: the odd integer nearest 2**64 / golden ratio
+
+
+def mix64(z):
+    """SplitMix64's output function: a 64-bit integer spread over all 64 bits."""
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    z ^= z >> 31
-    return z or 1
+    return z ^ (z >> 31)
+
+
+def seed_state(seed):
+    """Spread any integer seed over 64 bits (splitmix64), never zero."""
+    return mix64((int(seed) + GAMMA) & MASK) or 1
 
 
 def _next(x):
@@ -25,17 +31,14 @@ def _next(x):
     return x, (x * 0x2545F4914F6CDD1D) & MASK
 
 
-def first_below(seed, n):
-    """`_next(seed_state(seed))[1] % n` in one function, the arithmetic written out: a bot draws one
-    number from a fresh generator per decision, and the calls cost more than the arithmetic."""
-    z = (seed + 0x9E3779B97F4A7C15) & MASK
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+def draw(key, index, n):
+    """A uniform integer in [0, n): draw number `index` of the SplitMix64 stream `key` (a value of
+    seed_state). Any draw is reached at once, with no generator carried from one to the next: a bot
+    that draws by decision id keeps no memory, and its picks are the same on any machine."""
+    z = (key + index * GAMMA) & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK  # mix64, written out: a random bot draws every decision
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    x = (z ^ (z >> 31)) or 1
-    x ^= (x >> 12)
-    x ^= (x << 25) & MASK
-    x ^= (x >> 27)
-    return ((x * 0x2545F4914F6CDD1D) & MASK) % n
+    return (z ^ (z >> 31)) % n
 
 
 class Chance:

@@ -6,7 +6,11 @@ Pure functions over plain data. A court is a dict::
      "cards":  [[inst or None, ...] per row],      # row 0 is the base
      "houses": [[house or None, ...] per row],     # the house of each placed card
      "span":   [[lo, hi] or None per row],         # leftmost and rightmost filled position
-     "count":  [cards in each row]}
+     "count":  [cards in each row],
+     "open":   [[row, pos, house_a, house_b], ...]} # the open spots (see open_spots)
+
+`span`, `count` and `open` are derived from the cards, kept up to date by `place` so that a turn
+does not scan the court (`scan_spots` is the from-scratch definition the tests hold `open` to).
 
 Row r ≥ 1, position x rests on the two side-by-side cards (r-1, x) and (r-1, x+1); row r has one
 position fewer than the row below, so a full court is a pyramid of width, width-1, ... 1 cards.
@@ -31,10 +35,12 @@ def new_court(width, mode="free"):
     if mode not in MODES:
         raise ValueError("unknown court model %r (choose from %s)" % (mode, ", ".join(MODES)))
     slots = width if mode == "mat" else 2 * width - 1
-    return {"width": width, "mode": mode, "slots": slots,
-            "cards": [[None] * (slots - r) for r in range(width)],
-            "houses": [[None] * (slots - r) for r in range(width)],
-            "span": [None] * width, "count": [0] * width}
+    court = {"width": width, "mode": mode, "slots": slots,
+             "cards": [[None] * (slots - r) for r in range(width)],
+             "houses": [[None] * (slots - r) for r in range(width)],
+             "span": [None] * width, "count": [0] * width}
+    court["open"] = scan_spots(court)
+    return court
 
 
 def copy_court(court):
@@ -43,7 +49,8 @@ def copy_court(court):
     quickest copies of a list."""
     return {"width": court["width"], "mode": court["mode"], "slots": court["slots"],
             "cards": list(map(list.copy, court["cards"])), "houses": list(map(list.copy, court["houses"])),
-            "span": [s and s[:] for s in court["span"]], "count": court["count"][:]}
+            "span": [s and s[:] for s in court["span"]], "count": court["count"][:],
+            "open": list(map(list.copy, court["open"]))}
 
 
 def first_positions(court):
@@ -61,23 +68,32 @@ def start_position(court):
 
 
 def open_spots(court):
-    """Every empty position a card could go, as (row, pos, house_a, house_b).
+    """Every empty position a card could go, as [row, pos, house_a, house_b] (read only).
 
     For the base the two houses are None (any card fits); above it they are the houses of the two
     cards the position rests on. Sorted by row, then position.
     """
-    out = []
-    span = court["span"]
-    base = span[0]
+    return court["open"]
+
+
+def _base_spots(court):
+    base = court["span"][0]
     if base is None:
-        out.extend((0, x, None, None) for x in first_positions(court))
-    else:
+        return [[0, x, None, None] for x in first_positions(court)]
+    out = []
+    if court["count"][0] < court["width"]:
         lo, hi = base
-        if court["count"][0] < court["width"]:
-            if lo > 0:
-                out.append((0, lo - 1, None, None))
-            if hi < court["slots"] - 1:
-                out.append((0, hi + 1, None, None))
+        if lo > 0:
+            out.append([0, lo - 1, None, None])
+        if hi < court["slots"] - 1:
+            out.append([0, hi + 1, None, None])
+    return out
+
+
+def scan_spots(court):
+    """The open spots worked out from the cards alone: what `open` must always equal."""
+    out = _base_spots(court)
+    span = court["span"]
     houses = court["houses"]
     count = court["count"]
     for r in range(1, court["width"]):
@@ -92,7 +108,7 @@ def open_spots(court):
                 if a is not None:
                     b = below[x + 1]
                     if b is not None:
-                        out.append((r, x, a, b))
+                        out.append([r, x, a, b])
     return out
 
 
@@ -146,6 +162,23 @@ def place(court, inst, house, row, pos):
         s[0] = pos
     elif pos > s[1]:
         s[1] = pos
+    # The open spots: this one is taken; the base's ends move; above, a place opens where the new
+    # card and a neighbour now lie side by side. (Cards never leave the court during a round.)
+    spots = [sp for sp in court["open"] if sp[0] != 0] if row == 0 else \
+        [sp for sp in court["open"] if sp[0] != row or sp[1] != pos]
+    if row == 0:
+        spots += _base_spots(court)
+    if row + 1 < court["width"]:
+        here, above = court["houses"][row], court["houses"][row + 1]
+        for x in (pos - 1, pos):
+            if 0 <= x < len(above) and above[x] is None and here[x] is not None and here[x + 1] is not None:
+                spots.append([row + 1, x, here[x], here[x + 1]])
+    spots.sort(key=_row_pos)
+    court["open"] = spots
+
+
+def _row_pos(spot):
+    return spot[0], spot[1]
 
 
 def placed_cards(court):
@@ -159,6 +192,8 @@ def problems(court, house_of=None):
     width, slots = court["width"], court["slots"]
     if len(cards) != width or any(len(cards[r]) != slots - r for r in range(width)):
         return ["the court does not have the shape of a %d-wide pyramid" % width]
+    if court["open"] != scan_spots(court):
+        out.append("the open spots kept are not the court's: %s, not %s" % (court["open"], scan_spots(court)))
     for r in range(width):
         filled = [x for x, c in enumerate(cards[r]) if c is not None]
         if [x for x, h in enumerate(houses[r]) if h is not None] != filled:
