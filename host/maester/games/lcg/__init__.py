@@ -84,6 +84,9 @@ class LCG(Game):
     def view(self, state, viewer):
         return view(state, viewer)
 
+    def view_keys(self, state, viewer):
+        return view_keys(state, viewer)
+
     def describe_choice(self, state, ask, choice, viewer=None):
         from .text import describe_choice
         return describe_choice(state, ask, choice, viewer)
@@ -127,11 +130,8 @@ def _card_view(state, g, inst):
     return out
 
 
-def view(state, viewer):
-    """What `viewer` may know. Public: everything on the table, counts of hands and decks, used and
-    revealed plots, whether a seat has chosen its plot. A seat adds its hand, its plot deck, its
-    chosen plot and its face-down setup cards. The referee also sees every hand and deck order."""
-    g = state["g"]
+def _seats(state, g, viewer):
+    """Every seat's public side; a seat's own secrets for itself (and all of them for the referee)."""
     players = []
     for seat, p in enumerate(g["players"]):
         pv = {
@@ -149,23 +149,62 @@ def view(state, viewer):
         if viewer == REFEREE:
             pv["deck"] = list(p["deck"])
         players.append(pv)
+    return players
+
+
+def _challenge(state, g, viewer):
     ch = g["challenge"]
-    out = {
-        "game": "lcg", "players": g["n"], "round": g["round"], "phase": g["phase"], "first": g["first"],
-        "initiative": g["initiative"], "goal": g["goal"], "teams": g["teams"], "melee": g["melee"],
-        "title_pool": list(g["title_pool"]), "seats": players,
-        "challenge": None if ch is None else {k: (list(v) if isinstance(v, list) else v) for k, v in ch.items()},
-        "effects": [dict(e) for e in g["effects"]],
-        "bank": dict(g["bank"]),
-    }
+    return None if ch is None else {k: (list(v) if isinstance(v, list) else v) for k, v in ch.items()}
+
+
+# The view is a table of fields, each a function of (state, g, viewer), so that a bot's LazyView
+# (engine/lazyview.py) computes only the fields it reads: the seats, with every character's STR as
+# it stands, are most of the cost. Which fields a viewer gets is decided by view_keys alone.
+FIELDS = {
+    "game": lambda state, g, v: "lcg",
+    "players": lambda state, g, v: g["n"],
+    "round": lambda state, g, v: g["round"],
+    "phase": lambda state, g, v: g["phase"],
+    "first": lambda state, g, v: g["first"],
+    "initiative": lambda state, g, v: g["initiative"],
+    "goal": lambda state, g, v: g["goal"],
+    "teams": lambda state, g, v: g["teams"],
+    "melee": lambda state, g, v: g["melee"],
+    "title_pool": lambda state, g, v: list(g["title_pool"]),
+    "seats": _seats,
+    "challenge": _challenge,
+    "effects": lambda state, g, v: [dict(e) for e in g["effects"]],
+    "bank": lambda state, g, v: dict(g["bank"]),
+    # a seat
+    "seat": lambda state, g, v: v,
+    # a player's own secrets once more at the top, where its page draws them in their own box
+    "hand": lambda state, g, v: list(g["players"][v]["hand"]),
+    "plots": lambda state, g, v: sorted(g["players"][v]["plots"]),
+    "chosen_plot": lambda state, g, v: g["players"][v]["chosen"],
+    "setup_cards": lambda state, g, v: list(g["players"][v]["setup"]),
+}
+_SHARED = ("game", "players", "round", "phase", "first", "initiative", "goal", "teams", "melee", "title_pool",
+           "seats", "challenge", "effects", "bank")
+_OWN = ("hand", "plots", "chosen_plot", "setup_cards")
+
+
+def view_keys(state, viewer):
+    """The fields `viewer` gets, in the order of the whole view."""
+    keys = list(_SHARED)
     if viewer not in (PUBLIC, REFEREE):
-        out["seat"] = viewer
-        if isinstance(viewer, int) and 0 <= viewer < g["n"]:
-            # The seat's own secrets once more at the top, where its page draws them in their own box.
-            mine = players[viewer]
-            out.update(hand=list(mine["hand"]), plots=list(mine["plots"]), chosen_plot=mine["chosen"],
-                       setup_cards=list(mine["setup"]))
-    return out
+        keys.append("seat")
+        if isinstance(viewer, int) and 0 <= viewer < state["g"]["n"]:
+            keys += _OWN
+    return keys
 
 
+def view(state, viewer):
+    """What `viewer` may know. Public: everything on the table, counts of hands and decks, used and
+    revealed plots, whether a seat has chosen its plot. A seat adds its hand, its plot deck, its
+    chosen plot and its face-down setup cards. The referee also sees every hand and deck order."""
+    g = state["g"]
+    return {k: FIELDS[k](state, g, viewer) for k in view_keys(state, viewer)}
+
+
+LCG.VIEW_FIELDS = FIELDS
 GAME = register(LCG())
