@@ -646,19 +646,24 @@ def test_request_snapshot_and_board_messages_reach_the_caller(board, host):
     assert rec.snapshots[-1].reason == "same"
 
 
+def lock_in_another_process(path):
+    """Another program holding `path` as pyserial's exclusive open does (flock); returns its Popen."""
+    import subprocess
+    import sys
+    return subprocess.Popen([sys.executable, "-c", "import fcntl, os, sys, time\n"
+                             "fd = os.open(sys.argv[1], os.O_RDWR | os.O_NOCTTY)\n"
+                             "fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\n"
+                             "print('locked', flush=True)\n"
+                             "time.sleep(60)\n", path], stdout=subprocess.PIPE, text=True)
+
+
 def test_a_port_another_program_holds_is_named_with_its_holder_and_taken_once_it_lets_go(host):
     # `maester resume` once failed for 10 s with "Could not exclusively lock port": some other
     # process had opened the same pty (issue 16, bench chaos). Say who, keep trying, and take the
     # port as soon as it is free.
-    import subprocess
-    import sys
     b = FakeBoard()
     b.plug()
-    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, os, sys, time\n"
-                               "fd = os.open(sys.argv[1], os.O_RDWR | os.O_NOCTTY)\n"
-                               "fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\n"
-                               "print('locked', flush=True)\n"
-                               "time.sleep(60)\n", b.path], stdout=subprocess.PIPE, text=True)
+    holder = lock_in_another_process(b.path)
     try:
         assert holder.stdout.readline().strip() == "locked"
         link, rec = host(b.path)
@@ -678,17 +683,11 @@ def test_a_port_another_program_holds_is_named_with_its_holder_and_taken_once_it
 
 
 def test_connect_names_the_program_that_holds_the_port(tmp_path):
-    import subprocess
-    import sys
     from maester.table import profile as P
     from maester.table.board import BoardError, connect
     b = FakeBoard()
     b.plug()
-    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, os, sys, time\n"
-                               "fd = os.open(sys.argv[1], os.O_RDWR | os.O_NOCTTY)\n"
-                               "fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\n"
-                               "print('locked', flush=True)\n"
-                               "time.sleep(60)\n", b.path], stdout=subprocess.PIPE, text=True)
+    holder = lock_in_another_process(b.path)
     try:
         assert holder.stdout.readline().strip() == "locked"
         with pytest.raises(BoardError) as e:
