@@ -18,7 +18,7 @@ the rounds' ratios: on a busy machine that pairing is steadier than a ratio of t
 The targets (issue 16) apply to B'Twixt with 4 players, the game the issue measured: at least 5x
 the dominoes' rate and at least half of hearts'.
 
-Beside our games runs the engine's floor (FloorGame): the least game the engine can play, a seat
+Beside our games runs the engine's floor (register_floor): the least game the engine can play, a seat
 choosing one of four moves, with the random bot. It has no rules to speak of, so its rate is what
 the engine's contract itself allows (apply and its checks, an ask with its choices, an event, the
 bot's draw): no game on this engine can be faster.

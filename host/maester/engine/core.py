@@ -111,6 +111,10 @@ class Game:
     name = ""
     title = ""
     steps = {}
+    # A view made of fields: {key: fn(state, g, viewer)}, with view_keys(state, viewer) naming the
+    # keys a viewer gets. Then `view` needs no code of the game's own, and a bot's LazyView
+    # (engine/lazyview.py) computes only the fields it reads.
+    VIEW_FIELDS = None
 
     def setup(self, ctx, config):
         """Fill ctx.g and push the first steps. Called once by `new_game`."""
@@ -121,7 +125,16 @@ class Game:
         return dict(config)
 
     def view(self, state, viewer):
-        """What `viewer` (a seat, PUBLIC or REFEREE) may see of the game data."""
+        """What `viewer` (a seat, PUBLIC or REFEREE) may see of the game data: by default its
+        VIEW_FIELDS, those view_keys gives the viewer, in that order."""
+        fields = self.VIEW_FIELDS
+        if fields is None:
+            raise NotImplementedError
+        g = state["g"]
+        return {k: fields[k](state, g, viewer) for k in self.view_keys(state, viewer)}
+
+    def view_keys(self, state, viewer):
+        """The VIEW_FIELDS keys `viewer` gets: the one place that decides who sees what."""
         raise NotImplementedError
 
     def seat_count(self, state):

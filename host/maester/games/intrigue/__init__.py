@@ -148,14 +148,9 @@ class Intrigue(Game):
     def setup(self, ctx, config):
         flow.setup(ctx, config)
 
-    def view(self, state, viewer):
-        g = state["g"]
-        fields = self.VIEW_FIELDS
-        return {k: fields[k](state, g, viewer) for k in self.view_keys(state, viewer)}
-
-    # The view is a table of fields (VIEW_FIELDS, set below) so that a bot's LazyView
-    # (engine/lazyview.py) computes only the ones it reads. Which fields a viewer gets is decided
-    # here and nowhere else.
+    # The view is a table of fields (VIEW_FIELDS, set below; core.Game.view builds it) so that a
+    # bot's LazyView computes only the ones it reads. Which fields a viewer gets is decided here
+    # and nowhere else.
     def view_keys(self, state, viewer):
         keys = list(_SHARED)
         if state["over"] or viewer == REFEREE:

@@ -162,23 +162,19 @@ def place(court, inst, house, row, pos):
         s[0] = pos
     elif pos > s[1]:
         s[1] = pos
-    # The open spots: this one is taken; the base's ends move; above, a place opens where the new
-    # card and a neighbour now lie side by side. (Cards never leave the court during a round.)
-    spots = [sp for sp in court["open"] if sp[0] != 0] if row == 0 else \
-        [sp for sp in court["open"] if sp[0] != row or sp[1] != pos]
+    # The open spots: this one is taken (on the base, its ends move); above, a place opens where the
+    # new card and a neighbour now lie side by side. (Cards never leave the court during a round.)
     if row == 0:
-        spots += _base_spots(court)
+        spots = [sp for sp in court["open"] if sp[0] != 0] + _base_spots(court)
+    else:
+        spots = [sp for sp in court["open"] if sp[:2] != [row, pos]]
     if row + 1 < court["width"]:
         here, above = court["houses"][row], court["houses"][row + 1]
         for x in (pos - 1, pos):
             if 0 <= x < len(above) and above[x] is None and here[x] is not None and here[x + 1] is not None:
                 spots.append([row + 1, x, here[x], here[x + 1]])
-    spots.sort(key=_row_pos)
+    spots.sort()  # by row, then position: no two spots share both, so the houses are never compared
     court["open"] = spots
-
-
-def _row_pos(spot):
-    return spot[0], spot[1]
 
 
 def placed_cards(court):

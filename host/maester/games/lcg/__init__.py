@@ -81,9 +81,6 @@ class LCG(Game):
     def setup(self, ctx, config):
         flow.setup(ctx, config)
 
-    def view(self, state, viewer):
-        return view(state, viewer)
-
     def view_keys(self, state, viewer):
         return view_keys(state, viewer)
 
@@ -189,21 +186,16 @@ _OWN = ("hand", "plots", "chosen_plot", "setup_cards")
 
 
 def view_keys(state, viewer):
-    """The fields `viewer` gets, in the order of the whole view."""
+    """The fields `viewer` gets, in the order of the whole view. Public: everything on the table,
+    counts of hands and decks, used and revealed plots, whether a seat has chosen its plot. A seat
+    adds its hand, its plot deck, its chosen plot and its face-down setup cards. The referee also
+    sees every hand and deck order."""
     keys = list(_SHARED)
     if viewer not in (PUBLIC, REFEREE):
         keys.append("seat")
         if isinstance(viewer, int) and 0 <= viewer < state["g"]["n"]:
             keys += _OWN
     return keys
-
-
-def view(state, viewer):
-    """What `viewer` may know. Public: everything on the table, counts of hands and decks, used and
-    revealed plots, whether a seat has chosen its plot. A seat adds its hand, its plot deck, its
-    chosen plot and its face-down setup cards. The referee also sees every hand and deck order."""
-    g = state["g"]
-    return {k: FIELDS[k](state, g, viewer) for k in view_keys(state, viewer)}
 
 
 LCG.VIEW_FIELDS = FIELDS

@@ -181,11 +181,9 @@ class Oathbreaker(Game):
     def setup(self, ctx, config):
         flow.setup(ctx, config)
 
-    # The view is a table of fields (view.py) so that a bot's LazyView computes only those it reads.
+    # The view is a table of fields (view.py; core.Game.view builds it) so that a bot's LazyView
+    # computes only those it reads.
     VIEW_FIELDS = _view.FIELDS
-
-    def view(self, state, viewer):
-        return _view.view(state, viewer)
 
     def view_keys(self, state, viewer):
         return _view.view_keys(state, viewer)

@@ -132,8 +132,3 @@ def view_keys(state, viewer):
             if Z.partner(g, viewer) is not None:
                 keys.append("partner_hand")
     return keys
-
-
-def view(state, viewer):
-    g = state["g"]
-    return {k: FIELDS[k](state, g, viewer) for k in view_keys(state, viewer)}
