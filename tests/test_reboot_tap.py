@@ -183,3 +183,29 @@ def test_a_card_lifted_and_laid_again_while_the_host_is_cut_off_reaches_it_once(
         link.close()
         proxy.stop()
         board.stop()
+
+
+def test_a_lift_settles_on_polls_made_after_the_card_left_however_slow_the_hand(chain, monkeypatch):
+    # bench chaos lost 4 taps to "two cards on a reader": its driver counted the reader's polls,
+    # stalled (a loaded machine) while the card still lay there, and then lifted it; the polls
+    # of the stall made the lift look settled, the next card went on at once, and the board saw
+    # one card turn into another in a single poll.
+    board, link, taps = chain
+    seen = []
+    link.on_tap = lambda tap: (seen.append(tap), taps.on_tap(tap))
+    board.tap(0, uid(1))
+    assert taps.wait([uid(1)])
+    command = board.command
+
+    def stalled(cmd, timeout=5.0):
+        if cmd.get("cmd") == "remove":
+            time.sleep(0.6)  # a dozen polls of reader 0 with the card still on it
+        return command(cmd, timeout)
+    monkeypatch.setattr(board, "command", stalled)
+    board.lift(0, settle=True)
+    board.tap(0, uid(2))
+    assert taps.wait([uid(2)])
+    removed = [t for t in seen if t.kind != PLACED]
+    placed = [t for t in seen if t.kind == PLACED and t.uid_hex == uid(2)]
+    assert len(removed) == 1 and len(placed) == 1
+    assert removed[0].time_ms < placed[0].time_ms, "the board saw the card swapped in one poll"

@@ -18,7 +18,8 @@ Control commands, one JSON object per line ("cmd" may also be spelled "action", 
 of a taps script is also a command).  An "id" in a command is copied into its answer.
 
     {"cmd": "place", "reader": 0, "uid": "04a1b2c3d4e5f6"}   a card on reader 0
-    {"cmd": "remove", "reader": 0}                           lift it (or "uid": one card)
+    {"cmd": "remove", "reader": 0}                           lift it (or "uid": one card);
+                                                             answers the poll counts, as "polls"
     {"cmd": "noise", "reader": 0, "every": 3}                corrupt every 3rd card answer
     {"cmd": "mute", "reader": 0, "frames": 2}                the cards ignore 2 frames
     {"cmd": "strip"}           -> {"ok": true, "frame": "<hex, strip order>", "text": "RR..", ...}
@@ -388,6 +389,7 @@ class HalSim:
                     self.trace.place(self.trace.now(), cmd["reader"], cmd["uid"])
             elif what in ("remove", "lift"):
                 self.table.remove(cmd["reader"], cmd.get("uid"))
+                out["polls"] = self.table.polls()  # from here on every poll finds the card gone
             elif what == "noise":
                 self.table.noise(cmd["reader"], cmd.get("every", 0), cmd.get("next", 0),
                                  cmd.get("mode", "crc"))

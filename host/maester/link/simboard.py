@@ -357,11 +357,12 @@ class SimBoard:
             self._check_reader(reader)
             self.table[reader] = left
             return  # off: nothing polls the reader, nothing to settle
-        before = self.polls()[reader] if settle else 0
         cmd = {"cmd": "remove", "reader": reader}
         if uid is not None:
             cmd["uid"] = uid
-        self.command(cmd)
+        # Count from the removal itself, as the firmware answers it: polls counted before it (a
+        # driver stalled between asking and lifting) found the card still there.
+        before = self.command(cmd)["polls"][reader]
         self.table[reader] = left
         deadline = time.monotonic() + timeout
         while settle and self.polls()[reader] < before + SETTLE_POLLS:
