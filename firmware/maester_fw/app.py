@@ -307,7 +307,7 @@ class App:
         # The taps the host has not acked are still owed: sent again first thing in the next
         # session, before its SNAPSHOT (a host that already has one drops it by its identity).
         # A card lifted and laid again leaves the table looking unchanged: only the taps tell.
-        owed = [e[2] for e in self.link._unacked if e[1] == wire.TAP] + self._taps
+        owed = self.link.unacked(wire.TAP) + self._taps
         self._taps = owed if len(owed) <= TAP_QUEUE else []  # too many: the snapshot alone
         self._snapshot_due = False
         self.link.reset()

@@ -792,6 +792,10 @@ class Link:
     def can_send(self):
         return len(self._unacked) < self.window
 
+    def unacked(self, mtype):
+        """The payloads of the `mtype` frames sent and not yet acknowledged, oldest first (allocates)."""
+        return [e[2] for e in self._unacked if e[1] == mtype]
+
     def send(self, mtype, payload, now_ms):
         """Send reliably. Returns False (and sends nothing) when the window is full.
 

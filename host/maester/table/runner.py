@@ -123,29 +123,12 @@ class TableRunner:
         if card is None:  # a sticker that names its own card (`maester tags write`), read by a host-side reader
             card, problem = self.card_from_record(getattr(tap, "ndef", None))
         with self.lock:
-            self._rest(tap)  # refused unless it becomes a move below
-            if reader is None:
-                return self._refuse(None, "a tap on reader %d, which the table profile does not know" % tap.reader)
-            place = P.reader_place(self.profile, reader)
-            if tap.time_ms is not None and self.removed_at.get(tap.reader) == (tap.boot_id, tap.time_ms):
-                # One card gone and another there in the same poll: no hand is that fast, so the
-                # reader sees two cards (the firmware's anticollision picked the other one).
-                return self._refuse(place, "two cards on %s: take one off, then tap again" % reader)
-            if card is None:
-                if problem is not None:
-                    return self._refuse(place, "%s on %s: %s" % (problem[0], reader, problem[1]))
-                other = self.foreign.get(tap.uid_hex)
-                if other:
-                    return self._refuse(place, "a card of %s on %s: it is not part of this game" % (other, reader))
-                return self._refuse(place, "an unknown sticker (%s) on %s: enroll it with `maester enroll %s`"
-                                    % (tap.uid_hex, reader, self.session.state["game"]))
-            self.pending.pop(place, None)  # a new tap replaces an earlier one still waiting
-            command, reason = command_for_tap(self.session.state, place, card)
+            place, command, reason = self._judge(tap, reader, card, problem)
             if command is None:
-                if self._hold(place, card, tap):
-                    return
-                self._tell(place, "%s on %s: %s" % (self.card_words(card), reader, reason))
-                return self._refuse(place, "%s on %s: %s" % (self.tap_words(card, place), reader, reason))
+                if reason is not None:  # refused (else held for a position: _hold kept it so)
+                    self._rest(tap)
+                    self._refuse(place, reason)
+                return
             self._rest(tap, command)  # before the log: a kill in between cannot lose it or play it twice
             result = self.session.submit(command)
             if not result.ok:
@@ -153,6 +136,33 @@ class TableRunner:
                 return self._refuse(place, result.reason)
             self.changed.notify_all()
         self.refresh_leds()
+
+    def _judge(self, tap, reader, card, problem):
+        """(place, the command a placement makes, None), or (place, None, why it is refused), or
+        (place, None, None) for a tap held until its seat picks a position. Called under the lock."""
+        if reader is None:
+            return None, None, "a tap on reader %d, which the table profile does not know" % tap.reader
+        place = P.reader_place(self.profile, reader)
+        if tap.time_ms is not None and self.removed_at.get(tap.reader) == (tap.boot_id, tap.time_ms):
+            # One card gone and another there in the same poll: no hand is that fast, so the
+            # reader sees two cards (the firmware's anticollision picked the other one).
+            return place, None, "two cards on %s: take one off, then tap again" % reader
+        if card is None:
+            if problem is not None:
+                return place, None, "%s on %s: %s" % (problem[0], reader, problem[1])
+            other = self.foreign.get(tap.uid_hex)
+            if other:
+                return place, None, "a card of %s on %s: it is not part of this game" % (other, reader)
+            return place, None, ("an unknown sticker (%s) on %s: enroll it with `maester enroll %s`"
+                                 % (tap.uid_hex, reader, self.session.state["game"]))
+        self.pending.pop(place, None)  # a new tap replaces an earlier one still waiting
+        command, reason = command_for_tap(self.session.state, place, card)
+        if command is None:
+            if self._hold(place, card, tap):
+                return place, None, None
+            self._tell(place, "%s on %s: %s" % (self.card_words(card), reader, reason))
+            return place, None, "%s on %s: %s" % (self.tap_words(card, place), reader, reason)
+        return place, command, None
 
     def _rest(self, tap, move=None):
         """Keep what `tap`'s card became (`move`: a command about to be logged, "held", or None)."""
