@@ -15,9 +15,10 @@ from maester import compiled
 from maester.cli import main
 from maester.sim import DEFAULT_PLAYERS, play_one
 
-# The two modules every random decision runs through: the state's generator (64-bit arithmetic,
-# where a C translation could go wrong) and the bots that draw from it. Small, so quick to build.
-MODULES = ["maester.engine.chance", "maester.bots"]
+# The modules every random decision runs through that have C types of their own (a .pxd beside
+# them: the state's generator, with its 64-bit arithmetic, and the engine's loop with its context),
+# and the bots that draw from the generator. Small, so quick to build.
+MODULES = ["maester.engine.chance", "maester.engine.core", "maester.bots"]
 SEEDS = (1, 2, 3)
 
 
@@ -72,13 +73,52 @@ def test_the_compiled_build_plays_the_same_games_as_the_source(home, monkeypatch
                               timeout=600)
         assert proc.returncode == 0, proc.stderr
         runs[build] = json.loads(proc.stdout)
-    assert runs["compiled"]["loaded"] == [2, 2]  # both modules really ran compiled
+    assert runs["compiled"]["loaded"] == [3, 3]  # every module really ran compiled
     assert runs["pure"]["loaded"] == [0, 0]
     assert runs["compiled"]["games"] == runs["pure"]["games"]
     # ...and those are the games this (pure) test process plays, with wins spread over the table.
     for (game, players, seed), got in zip(_games(), runs["pure"]["games"]):
         state, actions = play_one(game, {"players": players, "variants": []}, seed, "random")
         assert got[:2] == [actions, state["result"]["winners"]]
+
+
+# The generator's 64-bit arithmetic at its edges: C integers (chance.pxd) must wrap exactly where the
+# source masks, and a seed of any size or sign is still Python arithmetic.
+EDGES = """
+import json, sys
+import maester.compiled
+from maester.engine import chance
+M = (1 << 64) - 1
+out = []
+for k in (0, 1, 12345, M, M - 1, 1 << 63, (1 << 63) - 1, 0x9E3779B97F4A7C15):
+    items = list(range(60))
+    out.append([chance.mix64(k), chance._next(k), [chance.draw(k, i, n) for i in (0, 1, 7, 10**6, M) for n in (1, 3, 52, M)],
+                chance._shuffle(k or 1, items), items])
+out.append([chance.seed_state(s) for s in (0, -1, 1, 10**30, -10**30, M, M + 1)])
+print(json.dumps({"out": out, "loaded": maester.compiled.loaded()}))
+"""
+
+
+@needs_compiler
+def test_the_compiled_generator_draws_the_same_numbers_at_the_edges(home, monkeypatch):
+    monkeypatch.setenv("MAESTER_HOME", str(home))
+    runs = {}
+    for build in ("pure", "compiled"):
+        proc = subprocess.run(compiled.child(EDGES, build), capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        runs[build] = json.loads(proc.stdout)
+    assert runs["compiled"]["loaded"][0] >= 1 and runs["pure"]["loaded"][0] == 0
+    assert runs["compiled"]["out"] == runs["pure"]["out"]
+
+
+def test_a_modules_hash_covers_the_c_types_beside_it(tmp_path):
+    src = tmp_path / "mod.py"
+    src.write_text("X = 1\n")
+    alone = compiled._sha256(src)
+    (tmp_path / "mod.pxd").write_text("cdef long X\n")
+    typed = compiled._sha256(src)
+    (tmp_path / "mod.pxd").write_text("cdef long long X\n")
+    assert len({alone, typed, compiled._sha256(src)}) == 3  # a .pxd edited after a build makes it stale
 
 
 def test_the_tests_and_every_command_run_the_source_unless_asked():
@@ -98,7 +138,7 @@ def test_bench_engine_says_which_build_it_measured(home, monkeypatch, capsys):
                            "--json"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
-    assert out["build"].startswith("Cython ") and "2 of the 2 modules imported here are compiled" in out["build"]
+    assert out["build"].startswith("Cython ") and "3 of the 3 modules imported here are compiled" in out["build"]
     assert out["games"] == 2
 
 
@@ -144,7 +184,7 @@ def test_a_rebuild_keeps_the_modules_whose_source_is_unchanged(home, tmp_path):
     lines = []
     rebuilt = compiled.build(MODULES, out, progress=lines.append)
     assert "maester.engine.chance (unchanged, kept)" in lines[0]
-    assert "maester.bots" in lines[1] and "kept" not in lines[1]  # compiled again, and now matches its source
+    assert "maester.bots" in lines[2] and "kept" not in lines[2]  # compiled again, and now matches its source
     assert rebuilt["modules"]["maester.bots"]["sha256"] == hashlib.sha256(compiled.source_of("maester.bots")
                                                                          .read_bytes()).hexdigest()
     compiled.load_manifest(out)  # the result is a whole, fresh build
@@ -158,7 +198,7 @@ def test_bench_peers_measures_both_builds_side_by_side(home, monkeypatch, capsys
     out = json.loads(capsys.readouterr().out)
     pure, fast = out["builds"]["pure"], out["builds"]["compiled"]
     assert pure["describe"].startswith("pure Python") and fast["describe"].startswith("Cython ")
-    assert "2 of the 2 modules imported here are compiled" in fast["describe"]
+    assert "3 of the 3 modules imported here are compiled" in fast["describe"]
     assert set(out["pass"]) == {"pure", "compiled"}
     for game, f in fast["games"].items():
         ratios = sorted(c / p for c, p in zip(f["rates"], pure["games"][game]["rates"]))
@@ -171,9 +211,9 @@ def test_a_whole_build_is_stale_when_a_rule_module_was_added_since(home, tmp_pat
     out = tmp_path / "compiled"
     shutil.copytree(home / "compiled", out)
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["complete"] is False  # two modules of many: the others run from source, as asked
+    assert manifest["complete"] is False  # three modules of many: the others run from source, as asked
     compiled.load_manifest(out)
     manifest["complete"] = True  # as if it had been the whole build, before the other modules existed
     (out / "manifest.json").write_text(json.dumps(manifest))
-    with pytest.raises(ValueError, match=r"maester/engine/core\.py \(new, not in the build\)"):
+    with pytest.raises(ValueError, match=r"maester/engine/cardtables\.py \(new, not in the build\)"):
         compiled.load_manifest(out)

@@ -1,8 +1,11 @@
 """The optional compiled build: the engine, the bots and the games' rules compiled by Cython.
 
 `maester build-fast` (needs the `fast` extra: `pip install 'maester[fast]'` and a C compiler) runs
-Cython 3 over the unchanged .py source of the hot modules (MODULES) and puts the extension modules
-in $MAESTER_HOME/compiled, with a manifest holding the SHA-256 of each source file it compiled.
+Cython 3 over the .py source of the hot modules (module_names) and puts the extension modules in
+$MAESTER_HOME/compiled, with a manifest holding the SHA-256 of each source file it compiled. Two of
+them have C types in a .pxd beside them (engine/chance.pxd: the generator's 64-bit arithmetic on C
+integers; engine/core.pxd: the apply loop's context as an extension type): Cython reads those, Python
+never does, so both builds run the same source and play the same games (tests/test_compiled.py).
 Nothing imports them unless asked: `maester bench engine --build compiled` and `maester bench peers
 --build compiled|both` run their measurement in a process that calls `activate()` before anything
 of the engine is imported. Everything else, the tests included, runs the pure-Python source, which
@@ -42,9 +45,11 @@ def build_dir():
 
 def module_names():
     """The modules the build compiles: the engine's core, chance, card tables and lazy view, the bots,
-    and every module of each game's package except its web page, table, text and deck-file code."""
+    the loop that plays bots against the engine (sim: `maester sim` and the benches), and every module
+    of each game's package except its web page, table, text and deck-file code. A module may have a
+    .pxd beside it (engine/chance.pxd, engine/core.pxd): C types that only the compiled build reads."""
     names = ["maester.engine.core", "maester.engine.chance", "maester.engine.cardtables", "maester.engine.lazyview",
-             "maester.bots"]
+             "maester.bots", "maester.sim"]
     for pkg in sorted(p for p in (PACKAGE / "games").iterdir() if (p / "__init__.py").is_file()):
         for src in sorted(pkg.glob("*.py")):
             if src.stem not in SKIP:
@@ -60,7 +65,14 @@ def source_of(name):
 
 
 def _sha256(path):
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    """The hash of a module's source: its .py and, when it has one, the .pxd beside it that gives the
+    compiled build its C types (a changed .pxd makes the build stale as a changed .py does)."""
+    path = Path(path)
+    h = hashlib.sha256(path.read_bytes())
+    types = path.with_suffix(".pxd")
+    if types.is_file():
+        h.update(b"\0pxd\0" + types.read_bytes())
+    return h.hexdigest()
 
 
 def _abi():

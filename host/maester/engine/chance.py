@@ -7,15 +7,18 @@ logged outcomes instead of the generator (see `Forced`).
 """
 
 MASK = (1 << 64) - 1
-
-
+# The constants are named, not written inline, so that chance.pxd can make them C integers in the
+# compiled build (a literal this large stays a Python int there, and so would the arithmetic).
 GAMMA = 0x9E3779B97F4A7C15  # SplitMix64's increment: the odd integer nearest 2**64 / golden ratio
+MIX1 = 0xBF58476D1CE4E5B9  # SplitMix64's two multipliers
+MIX2 = 0x94D049BB133111EB
+STAR = 0x2545F4914F6CDD1D  # xorshift*'s multiplier
 
 
 def mix64(z):
     """SplitMix64's output function: a 64-bit integer spread over all 64 bits."""
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    z = ((z ^ (z >> 30)) * MIX1) & MASK
+    z = ((z ^ (z >> 27)) * MIX2) & MASK
     return z ^ (z >> 31)
 
 
@@ -28,7 +31,7 @@ def _next(x):
     x ^= (x >> 12)
     x ^= (x << 25) & MASK
     x ^= (x >> 27)
-    return x, (x * 0x2545F4914F6CDD1D) & MASK
+    return x, (x * STAR) & MASK
 
 
 def draw(key, index, n):
@@ -36,8 +39,8 @@ def draw(key, index, n):
     seed_state). Any draw is reached at once, with no generator carried from one to the next: a bot
     that draws by decision id keeps no memory, and its picks are the same on any machine."""
     z = (key + index * GAMMA) & MASK
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK  # mix64, written out: a random bot draws every decision
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    z = ((z ^ (z >> 30)) * MIX1) & MASK  # mix64, written out: a random bot draws every decision
+    z = ((z ^ (z >> 27)) * MIX2) & MASK
     return (z ^ (z >> 31)) % n
 
 
@@ -81,13 +84,20 @@ class Chance:
             return items
         # Live, the draws of below() without its bookkeeping per draw: a season's shuffle draws
         # once per card, as many draws as a game has decisions.
-        x = state["rng"]
-        drawn = []
-        for i in range(len(items) - 1, 0, -1):
-            x, out = _next(x)
-            j = out % (i + 1)
-            drawn.append(j)
-            items[i], items[j] = items[j], items[i]
-        state["rng"] = x
+        state["rng"], drawn = _shuffle(state["rng"], items)
         state["_outcomes"] += drawn
         return items
+
+
+def _shuffle(x, items):
+    """Fisher-Yates on the list `items` in place, drawing from generator value `x`; returns the
+    generator's value after and the draws made (what below() would have drawn, in order)."""
+    drawn = []
+    for i in range(len(items) - 1, 0, -1):
+        x ^= (x >> 12)  # _next, written out (the compiled build keeps x a C integer here)
+        x ^= (x << 25) & MASK
+        x ^= (x >> 27)
+        j = ((x * STAR) & MASK) % (i + 1)
+        drawn.append(j)
+        items[i], items[j] = items[j], items[i]
+    return x, drawn

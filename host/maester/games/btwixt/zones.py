@@ -64,10 +64,11 @@ def facts(g):
     other leaders (only the Kingsmoot draft lets a leader play those); `leader_cards`, every leader's;
     `value`, each influence card's; `base`, each instance's card."""
     key = g["table"]
-    got = _FACTS.get(key)
-    if got is None:
+    try:  # a subscript, not .get: a turn asks this two or three times
+        return _FACTS[key]
+    except KeyError:
         got = _FACTS[key] = _index(cardtables.get(key))
-    return got
+        return got
 
 
 def having(g, ability_key):
