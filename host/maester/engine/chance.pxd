@@ -8,6 +8,8 @@ cdef unsigned long long MASK, GAMMA, MIX1, MIX2, STAR
 
 cpdef unsigned long long mix64(unsigned long long z)
 
+cpdef unsigned long long _step(unsigned long long x)
+
 cpdef tuple _next(unsigned long long x)
 
 @cython.locals(z=cython.ulonglong)

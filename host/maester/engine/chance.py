@@ -27,10 +27,16 @@ def seed_state(seed):
     return mix64((int(seed) + GAMMA) & MASK) or 1
 
 
-def _next(x):
+def _step(x):
+    """The generator's next value (xorshift64)."""
     x ^= (x >> 12)
     x ^= (x << 25) & MASK
-    x ^= (x >> 27)
+    return x ^ (x >> 27)
+
+
+def _next(x):
+    """(the generator's next value, the output drawn from it)."""
+    x = _step(x)
     return x, (x * STAR) & MASK
 
 
@@ -94,9 +100,7 @@ def _shuffle(x, items):
     generator's value after and the draws made (what below() would have drawn, in order)."""
     drawn = []
     for i in range(len(items) - 1, 0, -1):
-        x ^= (x >> 12)  # _next, written out (the compiled build keeps x a C integer here)
-        x ^= (x << 25) & MASK
-        x ^= (x >> 27)
+        x = _step(x)  # not _next: no tuple a card (compiled, x stays a C integer throughout)
         j = ((x * STAR) & MASK) % (i + 1)
         drawn.append(j)
         items[i], items[j] = items[j], items[i]
