@@ -10,7 +10,6 @@ import time
 import pytest
 
 from maester.engine import cardtables
-from maester.engine.session import Session
 from board_driver import TableGame, maester_cmd
 
 # B'Twixt's whole game on a board process is the one with cards that have no sticker below (and the
@@ -33,11 +32,7 @@ def play_out(t, rng, faults=None, limit=2000):
 
 
 def final_state(t):
-    session = Session.resume(str(t.log))
-    try:
-        return session.state
-    finally:
-        session.close()
+    return t.logged_state()
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ What a player relies on, and what these tests pin down:
 * a dead or silent board is noticed, and the link comes back on its own.
 """
 
+import contextlib
 import os
 import random
 import select
@@ -646,15 +647,25 @@ def test_request_snapshot_and_board_messages_reach_the_caller(board, host):
     assert rec.snapshots[-1].reason == "same"
 
 
-def lock_in_another_process(path):
-    """Another program holding `path` as pyserial's exclusive open does (flock); returns its Popen."""
+@contextlib.contextmanager
+def held_by_another_process(path):
+    """Another program holding `path` as pyserial's exclusive open does (flock), for the block;
+    yields its Popen."""
     import subprocess
     import sys
-    return subprocess.Popen([sys.executable, "-c", "import fcntl, os, sys, time\n"
-                             "fd = os.open(sys.argv[1], os.O_RDWR | os.O_NOCTTY)\n"
-                             "fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\n"
-                             "print('locked', flush=True)\n"
-                             "time.sleep(60)\n", path], stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, os, sys, time\n"
+                               "fd = os.open(sys.argv[1], os.O_RDWR | os.O_NOCTTY)\n"
+                               "fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\n"
+                               "print('locked', flush=True)\n"
+                               "time.sleep(60)\n", path], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        yield holder
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+        holder.wait()
+        holder.stdout.close()
 
 
 def test_a_port_another_program_holds_is_named_with_its_holder_and_taken_once_it_lets_go(host):
@@ -663,22 +674,18 @@ def test_a_port_another_program_holds_is_named_with_its_holder_and_taken_once_it
     # port as soon as it is free.
     b = FakeBoard()
     b.plug()
-    holder = lock_in_another_process(b.path)
     try:
-        assert holder.stdout.readline().strip() == "locked"
-        link, rec = host(b.path)
-        wait_until(lambda: rec.kinds("port_error"), what="the port error")
-        said = rec.kinds("port_error")[0].message
-        assert "pid %d" % holder.pid in said and "has it open" in said, said
-        assert not link.status.connected
-        holder.kill()
-        holder.wait()
-        assert link.wait_connected(5)
-        assert link.status.last_error is None  # the lock no longer explains anything
-    finally:
-        if holder.poll() is None:
+        with held_by_another_process(b.path) as holder:
+            link, rec = host(b.path)
+            wait_until(lambda: rec.kinds("port_error"), what="the port error")
+            said = rec.kinds("port_error")[0].message
+            assert "pid %d" % holder.pid in said and "has it open" in said, said
+            assert not link.status.connected
             holder.kill()
             holder.wait()
+            assert link.wait_connected(5)
+            assert link.status.last_error is None  # the lock no longer explains anything
+    finally:
         b.unplug()
 
 
@@ -687,15 +694,12 @@ def test_connect_names_the_program_that_holds_the_port(tmp_path):
     from maester.table.board import BoardError, connect
     b = FakeBoard()
     b.plug()
-    holder = lock_in_another_process(b.path)
     try:
-        assert holder.stdout.readline().strip() == "locked"
-        with pytest.raises(BoardError) as e:
-            connect(b.path, P.for_game("btwixt", 3), report=lambda text: None, timeout=1)
-        assert "in use by another program, pid %d" % holder.pid in str(e.value), str(e.value)
+        with held_by_another_process(b.path) as holder:
+            with pytest.raises(BoardError) as e:
+                connect(b.path, P.for_game("btwixt", 3), report=lambda text: None, timeout=1)
+            assert "in use by another program, pid %d" % holder.pid in str(e.value), str(e.value)
     finally:
-        holder.kill()
-        holder.wait()
         b.unplug()
 
 

@@ -33,14 +33,6 @@ def _next_is_a_tap(t, rng):
     raise AssertionError("no tap came up")
 
 
-def _state(t):
-    session = Session.resume(str(t.log))
-    try:
-        return session.state
-    finally:
-        session.close()
-
-
 @pytest.mark.parametrize("wait_s", [0.0, 4.0], ids=["board-still-waiting-for-acks", "board-knows-host-gone"])
 def test_a_card_laid_while_the_host_is_dead_is_played_once_after_resume(tmp_path, wait_s):
     t = TableGame(tmp_path, "btwixt", 3, 4, ["short"])
@@ -63,14 +55,14 @@ def test_a_card_laid_while_the_host_is_dead_is_played_once_after_resume(tmp_path
         assert result.ok
         time.sleep(1.0)  # time for a card to come twice
         assert t.moves() == before + 1
-        assert _state(t) == t.direct
+        assert t.logged_state() == t.direct
         assert lying and all(t.resting[r] == c for r, c in lying.items() if r != reader)
         # and the game goes on from there as usual
         for _ in range(3):
             ask = t.direct["asks"][0]
             t.step({"seat": ask["seat"], "ask": ask["id"], "choice": rng.choice(ask["choices"])})
         time.sleep(0.5)
-        assert _state(t) == t.direct
+        assert t.logged_state() == t.direct
         assert "refused" not in t.output(), t.output()
     finally:
         t.close()

@@ -177,15 +177,6 @@ def _game_class():
     return ChaosGame
 
 
-def _final_state(log):
-    from .engine.session import Session
-    session = Session.resume(str(log))
-    try:
-        return session.state
-    finally:
-        session.close()
-
-
 def play_game(index, seed, rate, moves=None, workdir=None):
     """One game under chaos; returns its figures (a dict)."""
     from .table import profile as P
@@ -239,7 +230,7 @@ def play_game(index, seed, rate, moves=None, workdir=None):
             g.finish(60)
         else:
             g.kill()
-        out["equal"] = _final_state(g.log) == g.direct
+        out["equal"] = g.logged_state() == g.direct
     except Exception as e:  # noqa: BLE001 — a game that broke is reported, the run goes on
         out["error"] = "%s: %s" % (type(e).__name__, str(e)[-1500:])
         if os.environ.get("MAESTER_CHAOS_DEBUG"):

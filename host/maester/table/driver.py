@@ -130,6 +130,15 @@ class TableGame:
         finally:
             db.close()
 
+    def logged_state(self):
+        """The game as the host's log holds it, read back the way `maester resume` does."""
+        from maester.engine.session import Session
+        session = Session.resume(str(self.log))
+        try:
+            return session.state
+        finally:
+            session.close()
+
     def wait_moves(self, n, what="a move"):
         deadline = time.monotonic() + STEP_TIMEOUT
         while self.moves() < n:
