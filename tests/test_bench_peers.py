@@ -1,4 +1,4 @@
-"""`maester bench peers`: our games beside OpenSpiel's, in one run (host/maester/bench_peers.py)."""
+"""`maester bench peers`: our games beside OpenSpiel's, in one run (host/maester/bench/peers.py)."""
 
 import json
 import subprocess
@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from maester import bench_peers
+from maester.bench import peers as bench_peers
 from maester.cli import main
 
 

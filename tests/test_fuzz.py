@@ -1,4 +1,4 @@
-"""`maester bench fuzz` (host/maester/bench_fuzz.py, firmware/sim/fuzz_wire.py): random and mutated
+"""`maester bench fuzz` (host/maester/bench/fuzz.py, firmware/sim/fuzz_wire.py): random and mutated
 frames into the host's and the board's receive path.
 
 A short run per side must find nothing wrong, and every frame must be accounted for exactly once.
@@ -9,7 +9,7 @@ import types
 
 import pytest
 
-from maester import bench_fuzz
+from maester.bench import fuzz as bench_fuzz
 from maester.cli import main
 from maester.paths import FIRMWARE
 

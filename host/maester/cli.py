@@ -17,7 +17,7 @@ from . import __version__
 COMMANDS = {
     "sim": ("maester.sim", "play whole games with bots and print statistics"),
     "bench": ("maester.sim", "measure the engine's speed, or tap-to-light through a simulated board"),
-    "build-fast": ("maester.compiled", "compile the engine, bots and rules with Cython (optional; bench --build compiled)"),
+    "build-fast": ("maester.bench.compiled", "compile the engine, bots and rules with Cython (optional; bench --build compiled)"),
     "cards": ("maester.cards_cli", "check the card data against your box, enroll or correct a card"),
     "play": ("maester.play", "play a game on your table (or --sim: a simulated one in the terminal)"),
     "resume": ("maester.play", "continue the last game (or --log PATH) from its log"),

@@ -319,7 +319,7 @@ def cmd_sim(args):
         print("\nmaester: interrupted; no figures printed", file=sys.stderr)
         return 130
     if getattr(args, "build", None):  # bench engine: which build was measured
-        from .compiled import describe
+        from .bench.compiled import describe
         stats["build"] = describe()
     if args.json:
         print(json.dumps(stats))
@@ -329,8 +329,8 @@ def cmd_sim(args):
 
 # `maester bench WHAT`: each measurement other than the engine's lives in a module of its own, imported
 # only when asked for, so `maester --help` and `bench engine` pay nothing for the others.
-BENCH_MODULES = {"hil": ("bench_hil", "cmd_hil"), "peers": ("bench_peers", "cmd_peers"),
-                 "chaos": ("bench_chaos", "cmd_chaos"), "fuzz": ("bench_fuzz", "cmd_fuzz")}
+BENCH_MODULES = {"hil": ("bench.hil", "cmd_hil"), "peers": ("bench.peers", "cmd_peers"),
+                 "chaos": ("bench.chaos", "cmd_chaos"), "fuzz": ("bench.fuzz", "cmd_fuzz")}
 
 
 def cmd_bench(args):
@@ -338,7 +338,7 @@ def cmd_bench(args):
         import importlib
         module, func = BENCH_MODULES[args.what]
         return getattr(importlib.import_module("maester." + module), func)(args)
-    from . import compiled
+    from .bench import compiled
     if args.build == "both":
         raise ValueError("--build both is for bench peers; bench engine measures one build: pure or compiled")
     if args.build != compiled.label():  # the compiled build loads before the engine: measure in a process of its own

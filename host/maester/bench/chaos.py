@@ -39,8 +39,8 @@ class ChaosBoard:
     """The simulated board as the driver sees it (tap, lift), with the power switch and the cable."""
 
     def __init__(self, profile, proxy_rate, seed):
-        from .link.faultproxy import FaultProxy
-        from .simboard_cli import SimBoardProcess
+        from ..link.faultproxy import FaultProxy
+        from ..simboard_cli import SimBoardProcess
         self.sim = SimBoardProcess(profile, out=_Null())
         self.proxy = FaultProxy(self.sim.board.port, rate=proxy_rate, seed=seed).start()
         self.port = self.proxy.port
@@ -109,7 +109,7 @@ class _Null:
 
 
 def _game_class():
-    from .table.driver import TableGame
+    from ..table.driver import TableGame
 
     class ChaosGame(TableGame):
         """TableGame that counts lost and doubled taps instead of failing on them."""
@@ -131,7 +131,7 @@ def _game_class():
         def lay_while_dead(self, command):
             """With the host killed: if `command` is a plain tap, lay its card now (the host will
             find it on the readers when it is resumed); returns (place, card), else None."""
-            from .table.simtable import tap_for
+            from ..table.simtable import tap_for
             found = tap_for(self.direct, self.places, command)
             if found is None or found[1] in self.unenrolled:
                 return None
@@ -141,7 +141,7 @@ def _game_class():
 
         def finish_step(self, command, found):
             """The rest of step() for a card already laid: wait for its move, apply it beside."""
-            from .engine import apply
+            from ..engine import apply
             self.await_move(self.direct["seq"] + 1, command, found)
             result = apply(self.direct, command)
             assert result.ok
@@ -179,7 +179,7 @@ def _game_class():
 
 def play_game(index, seed, rate, moves=None, workdir=None):
     """One game under chaos; returns its figures (a dict)."""
-    from .table import profile as P
+    from ..table import profile as P
     game, players, variants = GAMES[index % len(GAMES)]
     tmp = Path(tempfile.mkdtemp(prefix="maester-chaos-", dir=workdir))
     rng = random.Random(seed)  # the players' choices

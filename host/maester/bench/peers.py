@@ -81,7 +81,7 @@ def register_floor():
     """Register the engine's floor (see the module's doc) as game "floor": 300 decisions a game, each
     one of four moves, each move one event. Only a bench worker registers it, never beside the real
     games."""
-    from .engine import core
+    from ..engine import core
 
     def turn(ctx, st, answer):
         if answer is None:
@@ -114,7 +114,7 @@ def register_floor():
 def serve():
     """A build's worker: one JSON job a line on stdin (game, players, seed, seconds), one JSON answer
     a line on stdout: decisions, games, cpu, and which build played them."""
-    from . import sim
+    from .. import sim
     register_floor()
     for line in sys.stdin:
         job = json.loads(line)
@@ -132,7 +132,7 @@ class Worker:
 
     def __init__(self, build):
         self.build = build
-        self.proc = subprocess.Popen(compiled.child("from maester.bench_peers import serve; serve()", build),
+        self.proc = subprocess.Popen(compiled.child("from maester.bench.peers import serve; serve()", build),
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     def play(self, game, players, seed, seconds):

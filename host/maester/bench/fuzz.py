@@ -13,7 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .paths import FIRMWARE, tool
+from ..paths import FIRMWARE, tool
 
 DRIVER = FIRMWARE / "sim" / "fuzz_wire.py"
 BOARD_HEAP = "190k"  # about what an RP2040 leaves free for Python

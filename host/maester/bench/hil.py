@@ -27,11 +27,11 @@ from pathlib import Path
 
 from maester_fw import wire
 
-from .engine.session import Session
-from .table import profile as P
-from .table.board import BoardTable, connect
-from .table.runner import sim_tags, sim_uid
-from .table.simtable import SimBoardClient, tap_for
+from ..engine.session import Session
+from ..table import profile as P
+from ..table.board import BoardTable, connect
+from ..table.runner import sim_tags, sim_uid
+from ..table.simtable import SimBoardClient, tap_for
 
 STAGES = ("poll_detection", "wire_up", "engine_and_log", "wire_down", "render")
 APPLY_TIMEOUT = 10.0
