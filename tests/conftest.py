@@ -124,7 +124,7 @@ def run_micropython(tmp_path):
 @pytest.fixture
 def shipped_data(tmp_path, monkeypatch):
     """The shipped card data, whatever the machine's owner enrolled: a private MAESTER_HOME."""
-    from maester import cardsdb
+    from maester.cards import db as cardsdb
     monkeypatch.setenv("MAESTER_HOME", str(tmp_path / "home"))
     monkeypatch.delenv("MAESTER_CARDS_DB", raising=False)
     cardsdb.forget_cache()

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from maester import cardsdb, cli, engine
-from maester import cardsdb_check as check
+from maester.cards import db as cardsdb
+from maester import cli, engine
+from maester.cards import check
 from maester.engine import cardtables
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,7 +6,8 @@ import os
 
 import pytest
 
-from maester import argtypes, cardsdb, cli
+from maester import argtypes, cli
+from maester.cards import db as cardsdb
 
 
 @pytest.fixture(autouse=True)

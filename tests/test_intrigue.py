@@ -8,8 +8,9 @@ import random
 import pytest
 
 from intrigue_harness import HOUSE, Table, everything
-from maester import cardsdb, cli
-from maester import cardsdb_check as check
+from maester.cards import db as cardsdb
+from maester import cli
+from maester.cards import check
 from maester.engine import PUBLIC, REFEREE, apply, cardtables, filter_events, new_game, view
 from maester.engine.session import Session, replay
 from maester.games import intrigue as I

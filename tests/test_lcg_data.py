@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from maester import cardsdb, cli
-from maester import cardsdb_check as check
+from maester.cards import db as cardsdb
+from maester import cli
+from maester.cards import check
 from maester.games.lcg import abilities, cards as lcg_cards
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from maester import cardsdb, sim
+from maester.cards import db as cardsdb
+from maester import sim
 from maester.engine import core
 from maester.games.lcg import GAME
 from maester.games.lcg import decks as D

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from maester import cardsdb
+from maester.cards import db as cardsdb
 from maester.engine import PUBLIC, cardtables, core
 from maester.engine.session import Session
 from maester.web.payload import Words

@@ -12,8 +12,8 @@ import sys
 import tempfile
 import unicodedata
 
-from . import cardsdb
-from . import cardsdb_check as check
+from .cards import db as cardsdb
+from .cards import check
 from .argtypes import int_range
 
 ADD_OPTIONS = ("name", "type", "colour", "power", "value", "ability", "leader")

@@ -25,7 +25,8 @@ import sys
 import threading
 from collections import OrderedDict, namedtuple
 
-from . import cardsdb, hwconfig, lazy
+from .cards import db as cardsdb
+from . import hwconfig, lazy
 from .argtypes import BOARD_WAIT, int_range, serial_port
 
 # Imported when enrolling, not for --help (issue 16, start-up).

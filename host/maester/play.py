@@ -21,7 +21,7 @@ from pathlib import Path
 
 from . import lazy
 from .argtypes import int_range, seconds, serial_port
-from .cardsdb import maester_home, read_last
+from .cards.db import maester_home, read_last
 from .engine import PUBLIC, cardtables, core
 
 # Imported when a game starts, not for --help (issue 16, start-up): the log's session (sqlite3) and the bots.

@@ -39,7 +39,7 @@ DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
 
 
 def build_dir():
-    from ..cardsdb import maester_home
+    from ..cards.db import maester_home
     return maester_home() / "compiled"
 
 

@@ -40,7 +40,7 @@ ANIM_WAIT = 0.01  # between frames of a blink or pulse; Segments' own rate limit
 
 
 def config_path():
-    from ..cardsdb import maester_home
+    from ..cards.db import maester_home
     return maester_home() / CONFIG_FILE
 
 

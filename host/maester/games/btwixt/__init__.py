@@ -1,6 +1,6 @@
 """A Game of Thrones: B'Twixt for 3-6 players, with the advanced game and every variant."""
 
-from ... import cardsdb
+from ...cards import db as cardsdb
 from ...engine import PUBLIC, REFEREE, Game, register
 from ...engine import config as check
 from . import abilities, flow  # noqa: F401  (registers the steps)

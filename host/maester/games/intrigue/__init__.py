@@ -27,7 +27,7 @@ winner draws the physical Iron Throne card and taps it on their own reader (flow
 reading comes from), so `maester sim` can try them.
 """
 
-from ... import cardsdb
+from ...cards import db as cardsdb
 from ...engine import PUBLIC, REFEREE, Game, register
 from ...engine import config as check
 from . import flow  # noqa: F401  (registers the steps)

@@ -16,7 +16,7 @@ the same house put in the same place leave the same court and the same houses in
 
 from itertools import islice
 
-from ... import cardsdb
+from ...cards import db as cardsdb
 from ...bots import HeuristicBase
 from . import court as C
 

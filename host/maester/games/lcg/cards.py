@@ -50,7 +50,7 @@ title effects ({id: {"name", "supports", "opposes", "effect"}}):
     assumed (the rulebook text lost their icons); `maester cards check lcg` lists them.
 """
 
-from ... import cardsdb
+from ...cards import db as cardsdb
 
 GAME = "lcg"
 # What the engine needs of a card; ability, errata text, note and src stay in cards.json.

@@ -19,7 +19,7 @@ missions from the King's taps; ``"missions"`` learns the missions turned up from
 (observe.py). Loyalty and Ambition cards are always dealt by the host.
 """
 
-from ... import cardsdb
+from ...cards import db as cardsdb
 from ...engine import config as check
 from ...engine import Game, register
 from . import abilities, decrees, flow, judgment, manual, missions, observe  # noqa: F401  (registers the steps)

@@ -8,8 +8,8 @@ Every value that is not printed in a rulebook carries its source in the record's
 import os
 from pathlib import Path
 
-from .jsoncheck import read_json
-from .paths import ROOT
+from ..jsoncheck import read_json
+from ..paths import ROOT
 
 SIM_PREFIX = "sim-"
 # The card sections of each game's cards.json (an owner's file is merged section by section).
@@ -102,7 +102,7 @@ def load(game, owner=True):
     data["components"] = read_json(folder / "components.json")
     enrolled = read_owner(game) if owner else None
     if enrolled is not None:
-        from .cardsdb_check import check_owner
+        from .check import check_owner
         check_owner(game, enrolled, data)
         for section in SECTIONS.get(game, ()):
             data[section] = _merge(data[section], enrolled.get(section, []))

@@ -7,8 +7,9 @@ data marks them `assumed`; `report()` turns those marks into a checklist for an 
 
 from importlib import import_module
 
-from . import cardsdb, jsoncheck
-from .jsoncheck import read_json  # noqa: F401  (check.read_json is this module's reader too)
+from . import db as cardsdb
+from .. import jsoncheck
+from ..jsoncheck import read_json  # noqa: F401  (check.read_json is this module's reader too)
 
 # What these tools need to know about a game's cards. Another game plugs in with its folder
 # cards_db/<game>/ (cards.json, components.json), cards_db/schema/<game>.schema.json and an entry here.
@@ -69,7 +70,7 @@ def profile(game):
         raise ValueError("unknown game %r: card data exists for %s" % (game, ", ".join(known) or "no game"))
     if game not in PROFILES:
         raise ValueError("card data for %r exists but the card tools do not know it yet (add it to "
-                         "maester.cardsdb_check.PROFILES)" % game)
+                         "maester.cards.check.PROFILES)" % game)
     return PROFILES[game]
 
 
