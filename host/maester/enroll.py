@@ -31,8 +31,8 @@ from .argtypes import BOARD_WAIT, int_range, serial_port
 
 # Imported when enrolling, not for --help (issue 16, start-up).
 wire = lazy.Module("maester_fw.wire")
-nfcreader = lazy.Module("maester.nfcreader")
-tagrecord = lazy.Module("maester.tagrecord")
+nfcreader = lazy.Module("maester.nfc.reader")
+tagrecord = lazy.Module("maester.nfc.record")
 profiles = lazy.Module("maester.table.profile")
 hashlib = lazy.Module("hashlib")
 tempfile = lazy.Module("tempfile")

@@ -18,8 +18,8 @@ from .argtypes import int_range
 
 # Imported when a verb runs, not for --help (issue 16, start-up).
 enroll = lazy.Module("maester.enroll")
-nfcreader = lazy.Module("maester.nfcreader")
-tagrecord = lazy.Module("maester.tagrecord")
+nfcreader = lazy.Module("maester.nfc.reader")
+tagrecord = lazy.Module("maester.nfc.record")
 
 WAIT = 60.0
 

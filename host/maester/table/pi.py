@@ -28,7 +28,7 @@ import time
 
 from maester_fw.leds import Segments
 
-from .. import nfcreader
+from ..nfc import reader as nfcreader
 from .runner import segment_ids
 
 INSTALL = "pip install 'maester[pi]'"

@@ -181,7 +181,7 @@ class TableRunner:
         """
         if ndef is None:
             return None, None
-        from ..tagrecord import card_from_record
+        from ..nfc.record import card_from_record
         known = set(sim_tags(self.session.state).values())  # every card instance of this game's setup
         return card_from_record(self.session.state["game"], ndef, known, set(self.tags.values()))
 
