@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from maester.bots import card_info, decide, make_bot
+from maester.engine.bots import card_info, decide, make_bot
 from maester.engine import PUBLIC, REFEREE, core
 from maester.engine.lazyview import LazyView
 from maester.games.intrigue import bot as intrigue_bot, court as C

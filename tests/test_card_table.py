@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 
 from maester import cli
-from maester.bots import RandomBot
+from maester.engine.bots import RandomBot
 from maester.engine import cardtables, core
 from maester.engine.log import LogError
 from maester.engine.session import Session

@@ -18,7 +18,7 @@ from maester.sim import DEFAULT_PLAYERS, play_one
 # The modules every random decision runs through that have C types of their own (a .pxd beside
 # them: the state's generator, with its 64-bit arithmetic, and the engine's loop with its context),
 # and the bots that draw from the generator. Small, so quick to build.
-MODULES = ["maester.engine.chance", "maester.engine.core", "maester.bots"]
+MODULES = ["maester.engine.chance", "maester.engine.core", "maester.engine.bots"]
 SEEDS = (1, 2, 3)
 
 
@@ -179,13 +179,13 @@ def test_a_rebuild_keeps_the_modules_whose_source_is_unchanged(home, tmp_path):
     out = tmp_path / "compiled"
     shutil.copytree(home / "compiled", out)
     manifest = json.loads((out / "manifest.json").read_text())
-    manifest["modules"]["maester.bots"]["sha256"] = "0" * 64  # as if bots.py changed since
+    manifest["modules"]["maester.engine.bots"]["sha256"] = "0" * 64  # as if bots.py changed since
     (out / "manifest.json").write_text(json.dumps(manifest))
     lines = []
     rebuilt = compiled.build(MODULES, out, progress=lines.append)
     assert "maester.engine.chance (unchanged, kept)" in lines[0]
-    assert "maester.bots" in lines[2] and "kept" not in lines[2]  # compiled again, and now matches its source
-    assert rebuilt["modules"]["maester.bots"]["sha256"] == hashlib.sha256(compiled.source_of("maester.bots")
+    assert "maester.engine.bots" in lines[2] and "kept" not in lines[2]  # compiled again, and now matches its source
+    assert rebuilt["modules"]["maester.engine.bots"]["sha256"] == hashlib.sha256(compiled.source_of("maester.engine.bots")
                                                                          .read_bytes()).hexdigest()
     compiled.load_manifest(out)  # the result is a whole, fresh build
 

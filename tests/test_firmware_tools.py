@@ -20,7 +20,7 @@ from maester import cli
 from maester.firmware_cli import HOST_ONLY, config_bytes
 from maester.link.simboard import start_simulated_board
 from maester.table import profile as profiles
-from maester.hwconfig import board_config, load_pinmap
+from maester.table.hwconfig import board_config, load_pinmap
 from maester_fw import wire
 
 from conftest import built_once, firmware_sources, micropython_binary

@@ -1,7 +1,7 @@
 """The hardware data agree with each other and with the firmware; enroll and hw test work on the simulated board.
 
 Pin maps (hardware/pins), table profiles (hardware/profiles) and the firmware config that
-maester.hwconfig builds from them; the power budget; the committed diagrams against the data;
+maester.table.hwconfig builds from them; the power budget; the committed diagrams against the data;
 `maester enroll` and `maester hw test` driven through the simulated board.
 """
 
@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from maester import cli, enroll, hwconfig
+from maester import cli, enroll
+from maester.table import hwconfig
 from maester.table import profile as profiles
 from maester_fw import config as fwconfig
 from maester_fw.leds import SOLID, Segments
@@ -203,7 +204,7 @@ def test_power_md_shows_the_budget_the_code_computes():
     text = (ROOT / "hardware" / "POWER.md").read_text()
     rows = hwconfig.budget_table(PROFILES, "pico")
     missing = [r for r in rows if r not in text]
-    assert not missing, "POWER.md is out of date; paste `python -m maester.hwconfig pico`:\n" + "\n".join(missing)
+    assert not missing, "POWER.md is out of date; paste `python -m maester.table.hwconfig pico`:\n" + "\n".join(missing)
 
 
 # ---------------------------------------------------------------- diagrams

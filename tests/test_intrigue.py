@@ -611,7 +611,7 @@ def test_choices_read_as_words():
 # --- the heuristic bot ---------------------------------------------------------------------------
 
 def test_the_heuristic_bot_decides_from_its_view_alone():
-    from maester.bots import make_bot
+    from maester.engine.bots import make_bot
     rng = random.Random(9)
     for state, _ in states_along_a_game(4, seed=9, every=3):
         if state["over"]:
@@ -625,7 +625,7 @@ def test_the_heuristic_bot_decides_from_its_view_alone():
 
 
 def test_the_heuristic_bot_beats_random_bots():
-    from maester.bots import make_bot
+    from maester.engine.bots import make_bot
     from maester.engine import core
     wins = 0
     for seed in range(40):

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from maester.bots import card_info, decide, make_bot
+from maester.engine.bots import card_info, decide, make_bot
 from maester.engine import core
 from maester.games.intrigue import bot as intrigue_bot, court as C
 

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from lcg_harness import Table, table_with
-from maester.bots import card_info, decide, make_bot
+from maester.engine.bots import card_info, decide, make_bot
 from maester.engine import core
 from maester.games.lcg import search as S
 from maester.sim import play_one

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from lcg_harness import instances
-from maester.bots import card_info, make_bot
+from maester.engine.bots import card_info, make_bot
 from maester.engine import apply, core, new_game
 from maester.engine.session import Session, replay
 from maester.games.lcg import model as M

@@ -19,7 +19,7 @@ import time
 import pytest
 
 from maester import sim, tui
-from maester.bots import card_info, make_bot
+from maester.engine.bots import card_info, make_bot
 from maester.engine import PUBLIC, REFEREE, cardtables, core
 from maester.engine.log import GameLog
 from maester.engine.session import Session

@@ -11,7 +11,7 @@ import pytest
 from maester.cards import db as cardsdb
 from maester import cli
 from maester.cards import check
-from maester.bots import make_bot
+from maester.engine.bots import make_bot
 from maester.engine import PUBLIC, apply, cardtables, new_game, view
 from maester.games import oathbreaker as O
 from maester.games.oathbreaker import table as otable

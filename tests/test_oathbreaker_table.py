@@ -10,7 +10,7 @@ import pytest
 from oathbreaker_harness import Table, decrees_everywhere, influence_everywhere
 from test_oathbreaker_invariants import check_invariants
 from test_oathbreaker_leaks import hide_differently, may_see
-from maester.bots import make_bot
+from maester.engine.bots import make_bot
 from maester.engine import PUBLIC, apply, cardtables, core, filter_events, new_game, view
 from maester.engine.session import Session
 from maester.games.oathbreaker import table as otable

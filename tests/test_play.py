@@ -18,7 +18,7 @@ import time
 import pytest
 
 from maester import tui
-from maester.bots import make_bot
+from maester.engine.bots import make_bot
 from maester.engine import PUBLIC, cardtables, core
 from maester.engine.core import find_ask
 from maester.engine.log import GameLog

@@ -4,7 +4,7 @@
     .venv/bin/python hardware/diagrams/make_diagrams.py             # writes into hardware/diagrams/
     .venv/bin/python hardware/diagrams/make_diagrams.py --out DIR   # somewhere else (the tests do)
 
-Inputs: hardware/pins/*.json (through maester.hwconfig) and hardware/profiles/*.json. Outputs:
+Inputs: hardware/pins/*.json (through maester.table.hwconfig) and hardware/profiles/*.json. Outputs:
 wiring-<board>.svg and table-<profile>.svg. The SVG is written by hand, with no dependency, and
 the same data always gives the same bytes, so the committed pictures can be checked against the
 data: run this after changing a pin map or a profile, and commit what it writes.
@@ -20,7 +20,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path[:0] = [str(ROOT / "host"), str(ROOT / "firmware")]
 
-from maester import hwconfig  # noqa: E402
+from maester.table import hwconfig  # noqa: E402
 from maester.table import profile as profiles  # noqa: E402
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"

@@ -26,7 +26,8 @@ import threading
 from collections import OrderedDict, namedtuple
 
 from .cards import db as cardsdb
-from . import hwconfig, lazy
+from .table import hwconfig
+from . import lazy
 from .argtypes import BOARD_WAIT, int_range, serial_port
 
 # Imported when enrolling, not for --help (issue 16, start-up).

@@ -33,7 +33,7 @@ list_ports = lazy.Module("serial.tools.list_ports")
 wire = lazy.Module("maester_fw.wire")
 serial_link = lazy.Module("maester.link.serial_link")
 profiles = lazy.Module("maester.table.profile")
-hwconfig = lazy.Module("maester.hwconfig")
+hwconfig = lazy.Module("maester.table.hwconfig")
 
 from .paths import ROOT, tool
 FIRMWARE_SRC = ROOT / "firmware"

@@ -13,7 +13,8 @@ import sys
 import threading
 import time
 
-from . import hwconfig, lazy
+from .table import hwconfig
+from . import lazy
 from .argtypes import BOARD_WAIT, seconds, serial_port
 from .table import profile as profiles
 

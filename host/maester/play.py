@@ -387,7 +387,7 @@ def _wait_for_page(session, ask_id, poll=0.05):
 
 
 def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False):
-    from .bots import card_info, decide, make_bot
+    from .engine.bots import card_info, decide, make_bot
     state = session.state
     game = core.get_game(state["game"])
     info = card_info(state)

@@ -82,7 +82,7 @@ def parse_bots(text):
     round the table): the list of bot kinds. Raises ValueError on an unknown kind."""
     kinds = [k.strip() for k in str(text).split(",")]
     for k in kinds:
-        from .bots import BOT_KINDS
+        from .engine.bots import BOT_KINDS
         if k not in BOT_KINDS:
             raise ValueError("--bots: unknown bot %r (choose from %s)" % (k, ", ".join(BOT_KINDS)))
     return kinds
@@ -92,7 +92,7 @@ def play_one(game, config, seed, bot_kind, on_step=None, think_ms=50, playouts=N
     """Play a whole game with bots at every seat (`bot_kind`: one kind, or kinds seat by seat as
     parse_bots gives). Returns (state, actions). `timing` (a dict) gets the seconds spent in the
     bots' decisions ("bot_s") and in core.apply ("engine_s") added to it; setup is in neither."""
-    from .bots import card_info, decide, make_bot
+    from .engine.bots import card_info, decide, make_bot
     from .engine import core
     state, _ = core.new_game(game, config, seed)
     info = card_info(state)

@@ -49,7 +49,7 @@ def module_names():
     of each game's package except its web page, table, text and deck-file code. A module may have a
     .pxd beside it (engine/chance.pxd, engine/core.pxd): C types that only the compiled build reads."""
     names = ["maester.engine.core", "maester.engine.chance", "maester.engine.cardtables", "maester.engine.lazyview",
-             "maester.bots", "maester.sim"]
+             "maester.engine.bots", "maester.sim"]
     for pkg in sorted(p for p in (PACKAGE / "games").iterdir() if (p / "__init__.py").is_file()):
         for src in sorted(pkg.glob("*.py")):
             if src.stem not in SKIP:

@@ -8,7 +8,7 @@ table/taps.py). A zone reader may list the "seats" it sits among, for the drawin
 
 from pathlib import Path
 
-from .. import hwconfig
+from . import hwconfig
 from ..paths import HARDWARE
 
 PROFILE_DIR = HARDWARE / "profiles"

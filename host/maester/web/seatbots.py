@@ -9,7 +9,7 @@ people can follow on the table page. At the end of the game it says so once and 
 
 import threading
 
-from ..bots import card_info, decide, make_bot
+from ..engine.bots import card_info, decide, make_bot
 from ..engine import core
 
 

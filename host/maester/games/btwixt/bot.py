@@ -4,7 +4,7 @@ It reads only its seat's view (public table + its own hand) and the public card 
 Power tokens are unseen, so each counts as the average token value.
 """
 
-from ...bots import HeuristicBase
+from ...engine.bots import HeuristicBase
 
 TOKEN_GUESS = 2
 

@@ -17,7 +17,7 @@ the same house put in the same place leave the same court and the same houses in
 from itertools import islice
 
 from ...cards import db as cardsdb
-from ...bots import HeuristicBase
+from ...engine.bots import HeuristicBase
 from . import court as C
 
 OWN_PLAYABLE = 1.0   # per own card that would still have a place

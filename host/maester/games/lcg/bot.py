@@ -55,7 +55,7 @@ Every answer is one of the ask's own choices; anything it has no rule for falls 
 bot's pick among them, so it never chooses an illegal move.
 """
 
-from ...bots import HeuristicBase
+from ...engine.bots import HeuristicBase
 
 TYPES = ("military", "intrigue", "power")
 

@@ -8,7 +8,7 @@ look loyal, and each votes and hands out decrees (as Daenerys) by the same publi
 Cubes are spent on an ability only when the noble's ambition does not need them.
 """
 
-from ...bots import HeuristicBase
+from ...engine.bots import HeuristicBase
 
 RES = ("coin", "honor", "power")
 TYPES = ("crown", "raven", "sword")

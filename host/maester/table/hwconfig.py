@@ -14,8 +14,8 @@ The current figures below are planning numbers; hardware/POWER.md gives their so
 
 from pathlib import Path
 
-from . import jsoncheck
-from .paths import HARDWARE
+from .. import jsoncheck
+from ..paths import HARDWARE
 
 PINS_DIR = HARDWARE / "pins"
 SCHEMA_DIR = HARDWARE / "schema"
@@ -48,7 +48,7 @@ def load_profile(name_or_path):
 
     The one loader is table/profile.py's `load` (which imports this module for the schema check).
     """
-    from .table import profile as profiles  # here, not at the top: table/profile.py imports this module
+    from . import profile as profiles  # here, not at the top: table/profile.py imports this module
     return profiles.load(name_or_path)
 
 
@@ -214,10 +214,10 @@ def budget_table(profile_names, pinmap):
     return rows
 
 
-if __name__ == "__main__":  # python -m maester.hwconfig [board]: the table POWER.md shows
+if __name__ == "__main__":  # python -m maester.table.hwconfig [board]: the table POWER.md shows
     import sys
 
-    from .table import profile as _profiles
+    from . import profile as _profiles
 
     names = sorted(p.stem for p in _profiles.PROFILE_DIR.glob("*.json"))
     print("\n".join(budget_table(names, sys.argv[1] if len(sys.argv) > 1 else "pico")))

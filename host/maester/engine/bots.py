@@ -4,9 +4,9 @@ A bot keeps no memory between decisions and draws its randomness from (seed, dec
 game resumed from its log continues exactly as an uninterrupted one would.
 """
 
-from .engine import cardtables, core
-from .engine.lazyview import LazyView
-from .engine.chance import draw, seed_state
+from . import cardtables, core
+from .lazyview import LazyView
+from .chance import draw, seed_state
 
 
 class RandomBot:
