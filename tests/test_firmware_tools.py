@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from maester import cli
-from maester.firmware_cli import HOST_ONLY, config_bytes
+from maester.commands.firmware import HOST_ONLY, config_bytes
 from maester.link.simboard import start_simulated_board
 from maester.table import profile as profiles
 from maester.table.hwconfig import board_config, load_pinmap

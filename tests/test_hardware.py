@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from maester import cli, enroll
+from maester import cli
+from maester.table import enroll
 from maester.table import hwconfig
 from maester.table import profile as profiles
 from maester_fw import config as fwconfig

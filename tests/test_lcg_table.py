@@ -10,7 +10,8 @@ import subprocess
 
 import pytest
 
-from maester import enroll, play
+from maester.table import enroll
+from maester.commands import play
 from maester.engine import PUBLIC, apply, cardtables, filter_events, new_game, view
 from maester.engine.session import Session
 from maester.games.lcg import model as M

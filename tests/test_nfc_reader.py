@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from maester import cli, enroll
+from maester import cli
+from maester.table import enroll
 from maester.nfc import reader as nfcreader, record as tagrecord
 from maester.engine import new_game
 from maester.engine.session import Session

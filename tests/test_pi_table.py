@@ -250,7 +250,8 @@ class Running:
 
 
 def test_play_table_pi_takes_a_tap_as_the_move_and_resume_reattaches_to_the_pis_readers(home, tmp_path):
-    from maester import enroll, play
+    from maester.table import enroll
+    from maester.commands import play
     config = play._config("btwixt", 4, None, None)
     config["observe"] = list(importlib.import_module("maester.games.btwixt").OBSERVABLE)
     state, _ = new_game("btwixt", config, 3)  # what `play --seed 3` deals

@@ -18,17 +18,17 @@ COMMANDS = {
     "sim": ("maester.sim", "play whole games with bots and print statistics"),
     "bench": ("maester.sim", "measure the engine's speed, or tap-to-light through a simulated board"),
     "build-fast": ("maester.bench.compiled", "compile the engine, bots and rules with Cython (optional; bench --build compiled)"),
-    "cards": ("maester.cards_cli", "check the card data against your box, enroll or correct a card"),
-    "play": ("maester.play", "play a game on your table (or --sim: a simulated one in the terminal)"),
-    "resume": ("maester.play", "continue the last game (or --log PATH) from its log"),
-    "demo": ("maester.play", "watch bots play a whole game (B'Twixt unless named)"),
-    "firmware": ("maester.firmware_cli", "build the board firmware and flash it with mpremote"),
-    "doctor": ("maester.firmware_cli", "find boards and show firmware, readers and health"),
-    "enroll": ("maester.enroll", "tap every card of a game once to bind its sticker"),
-    "tags": ("maester.tags_cli", "write a card's record onto a sticker, or read one, on an NFC reader at your desk"),
-    "decks": ("maester.decks_cli", "LCG deck lists: check one against the deck construction rules"),
-    "hw": ("maester.hwtest", "check the hardware of a built table"),
-    "sim-board": ("maester.simboard_cli", "a simulated board in its own process, on a pty (for play --port)"),
+    "cards": ("maester.commands.cards", "check the card data against your box, enroll or correct a card"),
+    "play": ("maester.commands.play", "play a game on your table (or --sim: a simulated one in the terminal)"),
+    "resume": ("maester.commands.play", "continue the last game (or --log PATH) from its log"),
+    "demo": ("maester.commands.play", "watch bots play a whole game (B'Twixt unless named)"),
+    "firmware": ("maester.commands.firmware", "build the board firmware and flash it with mpremote"),
+    "doctor": ("maester.commands.firmware", "find boards and show firmware, readers and health"),
+    "enroll": ("maester.table.enroll", "tap every card of a game once to bind its sticker"),
+    "tags": ("maester.commands.tags", "write a card's record onto a sticker, or read one, on an NFC reader at your desk"),
+    "decks": ("maester.commands.decks", "LCG deck lists: check one against the deck construction rules"),
+    "hw": ("maester.table.hwcheck", "check the hardware of a built table"),
+    "sim-board": ("maester.table.simconsole", "a simulated board in its own process, on a pty (for play --port)"),
     "serve": ("maester.web.launch", "serve a saved game's seat and table pages in the browser"),
 }
 WEB = "maester.web.launch"  # registered after play: it adds --web to play, resume and demo
@@ -40,7 +40,7 @@ def modules_for(command):
     if command not in COMMANDS:
         return ()
     module = COMMANDS[command][0]
-    return (module, WEB) if module == "maester.play" else (module,)
+    return (module, WEB) if module == "maester.commands.play" else (module,)
 
 
 def command_named(argv):

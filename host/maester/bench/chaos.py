@@ -40,7 +40,7 @@ class ChaosBoard:
 
     def __init__(self, profile, proxy_rate, seed):
         from ..link.faultproxy import FaultProxy
-        from ..simboard_cli import SimBoardProcess
+        from ..table.simconsole import SimBoardProcess
         self.sim = SimBoardProcess(profile, out=_Null())
         self.proxy = FaultProxy(self.sim.board.port, rate=proxy_rate, seed=seed).start()
         self.port = self.proxy.port

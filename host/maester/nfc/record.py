@@ -98,7 +98,7 @@ def card_from_record(game, octets, known, taken=()):
         return None, None
     their_game, card = found
     if their_game != game:
-        from ..play import TITLES
+        from ..commands.play import TITLES
         return None, ("a card of %s" % TITLES.get(their_game, their_game), "it is not part of this game")
     if card not in known:
         return None, ("a sticker", "it names a card this game does not have")

@@ -50,7 +50,7 @@ def _expected_configs(profile):
     """{build: (length, crc)} of the config `maester firmware flash` writes for `profile`."""
     from maester_fw import wire
 
-    from ..firmware_cli import config_bytes
+    from ..commands.firmware import config_bytes
     out = {}
     for build in BOARDS:
         try:

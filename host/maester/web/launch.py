@@ -236,7 +236,7 @@ def served_people(extra, seats):
 def _bot_delay(args, extra):
     if args.delay is not None:
         return args.delay
-    from ..play import PLAY_DELAY
+    from ..commands.play import PLAY_DELAY
     delay = extra.get("delay")
     return delay if type(delay) in (int, float) and 0 <= delay <= 60 else PLAY_DELAY
 

@@ -33,8 +33,8 @@ class SimBoardProcess:
     """The board and its command language; `run(lines)` reads commands until quit or the end."""
 
     def __init__(self, profile, board="pico", trace=False, out=None):
-        from .firmware_cli import config_bytes
-        from .link.simboard import SimBoard
+        from ..commands.firmware import config_bytes
+        from ..link.simboard import SimBoard
         import os
         import tempfile
 
@@ -70,7 +70,7 @@ class SimBoardProcess:
     def uid(word):
         if UID_RE.match(word):
             return word.lower()
-        from .table.runner import sim_uid
+        from .runner import sim_uid
         return sim_uid(word)  # a card id: the sticker the simulated table puts on that card
 
     def strip_text(self):
@@ -135,7 +135,7 @@ class SimBoardProcess:
         return True
 
     def run(self, lines):
-        from .link.simboard import SimBoardError
+        from ..link.simboard import SimBoardError
         for line in lines:
             try:
                 if not self.command(line.strip()):
@@ -151,7 +151,7 @@ class SimBoardProcess:
 
 
 def _profile(args):
-    from .table import profile as profiles
+    from . import profile as profiles
     if args.profile:
         return profiles.load(args.profile)
     if not args.game:
@@ -160,7 +160,7 @@ def _profile(args):
 
 
 def cmd_sim_board(args):
-    from .link.simboard import SimBoardError
+    from ..link.simboard import SimBoardError
     profile = _profile(args)
     try:
         sim = SimBoardProcess(profile, args.board, trace=args.trace)

@@ -19,10 +19,10 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import lazy
-from .argtypes import int_range, seconds, serial_port
-from .cards.db import maester_home, read_last
-from .engine import PUBLIC, cardtables, core
+from .. import lazy
+from ..argtypes import int_range, seconds, serial_port
+from ..cards.db import maester_home, read_last
+from ..engine import PUBLIC, cardtables, core
 
 # Imported when a game starts, not for --help (issue 16, start-up): the log's session (sqlite3) and the bots.
 engine_session = lazy.Module("maester.engine.session")
@@ -344,12 +344,12 @@ def run(session, humans, bots_kind, delay, plain, note="", table=False, board=No
     """
     sim = None
     if board is not None:
-        from .table.board import BoardTable
+        from ..table.board import BoardTable
         sim = BoardTable(board, session, board.tags, report=_table_report, foreign=board.foreign)
     elif table:
-        from .table.simtable import SimTable
+        from ..table.simtable import SimTable
         sim = SimTable(session, report=_table_report)
-    from .web.launch import serving  # the seat and table pages, when `--web` asked for them
+    from ..web.launch import serving  # the seat and table pages, when `--web` asked for them
     try:
         with serving(session, sim, humans, board=board is not None) as web:
             if board is not None and web is None:
@@ -387,7 +387,7 @@ def _wait_for_page(session, ask_id, poll=0.05):
 
 
 def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False):
-    from .engine.bots import card_info, decide, make_bot
+    from ..engine.bots import card_info, decide, make_bot
     state = session.state
     game = core.get_game(state["game"])
     info = card_info(state)
@@ -472,7 +472,7 @@ def _config(game, players, variants, decks_text=None):
     """The game's config from the command line: --players (else one seat per --decks name, else
     the game's default), --variant and --decks (the LCG's starter decks or deck files, checked by
     name, rules and count)."""
-    from .sim import parse_decks
+    from ..sim import parse_decks
     decks = parse_decks(game, decks_text, players)
     if players is None and decks:
         players = len(decks)
@@ -511,8 +511,8 @@ def missing_stickers(state, tags):
 
     A game whose stickers are not its instances (the LCG: a sticker names a code and a copy, the
     reader says whose card it is) says what is missing itself, in its table module."""
-    from .enroll import NO_TAG
-    from .table.runner import sim_tags
+    from ..table.enroll import NO_TAG
+    from ..table.runner import sim_tags
     hook = getattr(_game_table(state["game"]), "missing_stickers", None)
     if hook is not None:
         return hook(state, tags)
@@ -558,11 +558,11 @@ def open_board(state, port, profile_name, allow_missing, sim_stickers=False, tab
     Raspberry Pi instead (table/pi.py): a PiBoard, which `run` takes like a board.
     Raises ValueError (exit 2) with the reason and the command that fixes it; nothing is written.
     """
-    from .enroll import load_tags
-    from .table import pi
-    from .table import profile as profiles
-    from .table.board import connect, find_port
-    from .table.runner import sim_tags
+    from ..table.enroll import load_tags
+    from ..table import pi
+    from ..table import profile as profiles
+    from ..table.board import connect, find_port
+    from ..table.runner import sim_tags
     game = state["game"]
     players = state["config"]["players"]
     profile = profiles.load(profile_name) if profile_name else profiles.for_game(game, players)
@@ -588,7 +588,7 @@ def open_board(state, port, profile_name, allow_missing, sim_stickers=False, tab
 
 def _start_board(args):
     """`maester play GAME` on a board: every seat is a person; chance is observed from taps."""
-    from .engine import new_game
+    from ..engine import new_game
     game = args.game
     config = _config(game, args.players, args.variant, args.decks)
     players = config["players"]
@@ -623,7 +623,7 @@ def _board_humans(session):
 
 def _table_kind(board):
     """"pi" for a table driven by this Raspberry Pi, "board" for a board on a serial port (kept in the log)."""
-    from .table.pi import PiBoard
+    from ..table.pi import PiBoard
     return "pi" if isinstance(board, PiBoard) else "board"
 
 

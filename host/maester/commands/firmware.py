@@ -23,8 +23,8 @@ from pathlib import Path
 
 from maester_fw import config as fwconfig
 
-from . import lazy
-from .argtypes import BOARD_WAIT, seconds, serial_port
+from .. import lazy
+from ..argtypes import BOARD_WAIT, seconds, serial_port
 
 # Imported when a command uses them, not for its --help (issue 16, start-up).
 subprocess = lazy.Module("subprocess")
@@ -35,7 +35,7 @@ serial_link = lazy.Module("maester.link.serial_link")
 profiles = lazy.Module("maester.table.profile")
 hwconfig = lazy.Module("maester.table.hwconfig")
 
-from .paths import ROOT, tool
+from ..paths import ROOT, tool
 FIRMWARE_SRC = ROOT / "firmware"
 BUILD_DIR = ROOT / "build" / "firmware"
 PACKAGES = ("maester_fw",)  # shipped to the board; firmware/sim and firmware/vectors are host-side

@@ -12,9 +12,9 @@ import sys
 import tempfile
 import unicodedata
 
-from .cards import db as cardsdb
-from .cards import check
-from .argtypes import int_range
+from ..cards import db as cardsdb
+from ..cards import check
+from ..argtypes import int_range
 
 ADD_OPTIONS = ("name", "type", "colour", "power", "value", "ability", "leader")
 COLOUR = {"event": "blue", "leader": "white"}  # these kinds come in one colour (rulebook)

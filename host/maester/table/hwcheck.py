@@ -13,10 +13,10 @@ import sys
 import threading
 import time
 
-from .table import hwconfig
-from . import lazy
-from .argtypes import BOARD_WAIT, seconds, serial_port
-from .table import profile as profiles
+from . import hwconfig
+from .. import lazy
+from ..argtypes import BOARD_WAIT, seconds, serial_port
+from . import profile as profiles
 
 wire = lazy.Module("maester_fw.wire")  # imported when a test runs, not for --help (issue 16, start-up)
 
@@ -71,8 +71,8 @@ class HwTest:
     # -- connection -----------------------------------------------------------------------
 
     def connect(self):
-        from .link import BoardLink
-        from .link.simboard import start_simulated_board
+        from ..link import BoardLink
+        from ..link.simboard import start_simulated_board
 
         self.pinmap = hwconfig.load_pinmap(self.args.board)
         port = self.args.port

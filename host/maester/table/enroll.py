@@ -25,10 +25,10 @@ import sys
 import threading
 from collections import OrderedDict, namedtuple
 
-from .cards import db as cardsdb
-from .table import hwconfig
-from . import lazy
-from .argtypes import BOARD_WAIT, int_range, serial_port
+from ..cards import db as cardsdb
+from . import hwconfig
+from .. import lazy
+from ..argtypes import BOARD_WAIT, int_range, serial_port
 
 # Imported when enrolling, not for --help (issue 16, start-up).
 wire = lazy.Module("maester_fw.wire")
@@ -310,8 +310,8 @@ class Session:
     # -- setup ---------------------------------------------------------------------------
 
     def connect(self):
-        from .link import BoardLink
-        from .link.simboard import start_simulated_board
+        from ..link import BoardLink
+        from ..link.simboard import start_simulated_board
 
         if nfcreader.is_device_path(self.args.reader):
             return self.connect_desk()

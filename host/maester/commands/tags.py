@@ -13,11 +13,11 @@ refused unless --force. The reader is an nfcpy device path (nfcreader.py); the d
 import argparse
 import queue
 
-from . import lazy
-from .argtypes import int_range
+from .. import lazy
+from ..argtypes import int_range
 
 # Imported when a verb runs, not for --help (issue 16, start-up).
-enroll = lazy.Module("maester.enroll")
+enroll = lazy.Module("maester.table.enroll")
 nfcreader = lazy.Module("maester.nfc.reader")
 tagrecord = lazy.Module("maester.nfc.record")
 

@@ -6,7 +6,7 @@ import sys
 def cmd_check(args):
     """Print each problem with its line; exit 1 when the deck is not legal, 0 when it is, 2 when the
     file cannot be read."""
-    from .games.lcg import decks as D
+    from ..games.lcg import decks as D
     try:
         deck, problems = D.check(args.file, casual=args.casual)
     except (OSError, UnicodeDecodeError) as e:
