@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from maester import tui
+from maester.terminal import draw as tui
 from maester.engine import PUBLIC, cardtables, core
 from maester.engine.core import find_ask
 from maester.engine.log import GameLog

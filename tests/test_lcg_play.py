@@ -18,7 +18,8 @@ import time
 
 import pytest
 
-from maester import sim, tui
+from maester import sim
+from maester.terminal import draw as tui
 from maester.engine.bots import card_info, make_bot
 from maester.engine import PUBLIC, REFEREE, cardtables, core
 from maester.engine.log import GameLog

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from maester import tui
+from maester.terminal import draw as tui
 from maester.engine import PUBLIC, cardtables, core
 from maester.games.oathbreaker.text import Names, describe_event
 from test_oathbreaker_leaks import hide_differently, may_see, states_along_a_game

@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from maester import tui
+from maester.terminal import draw as tui
 from maester.engine.bots import make_bot
 from maester.engine import PUBLIC, cardtables, core
 from maester.engine.core import find_ask

@@ -21,7 +21,7 @@ from maester import cli
 # its submodules too ("maester.games" is every game's rules).
 HEAVY = ("rich", "jsonschema", "starlette", "uvicorn", "qrcode", "serial", "nfc", "neopixel", "Cython",
          "sqlite3", "asyncio", "multiprocessing", "socket", "ssl", "dataclasses", "logging",
-         "maester.games", "maester.engine", "maester.link", "maester.nfc.reader", "maester.tui",
+         "maester.games", "maester.engine", "maester.link", "maester.nfc.reader", "maester.terminal.draw",
          "maester.table.runner", "maester.web.app", "maester_fw.wire")
 SLOW = ("rich", "jsonschema", "starlette", "uvicorn")  # never, not even where ALLOWED says more
 

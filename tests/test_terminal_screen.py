@@ -20,7 +20,7 @@ import pytest
 
 pyte = pytest.importorskip("pyte")
 
-from maester import tui  # noqa: E402
+from maester.terminal import draw as tui  # noqa: E402
 from maester.engine import cardtables, core  # noqa: E402
 from maester.engine.log import GameLog  # noqa: E402
 from maester.engine.session import Session  # noqa: E402

@@ -39,7 +39,7 @@ class _OnFirstUse:
         return getattr(importlib.import_module(self._name), attr)
 
 
-tui = _OnFirstUse("maester.tui")
+tui = _OnFirstUse("maester.terminal.draw")
 
 GAMES = ("btwixt", "intrigue", "oathbreaker", "lcg")
 TITLES = {"btwixt": "B'Twixt", "intrigue": "Westeros Intrigue", "oathbreaker": "Oathbreaker",

@@ -12,10 +12,10 @@ from rich.pretty import Pretty
 from rich.table import Table
 from rich.text import Text
 
-from .engine import cardtables
-from .games.btwixt.text import Names
-from .games.intrigue import text as itext
-from .games.oathbreaker import text as otext
+from ..engine import cardtables
+from ..games.btwixt.text import Names
+from ..games.intrigue import text as itext
+from ..games.oathbreaker import text as otext
 
 SEASONS = ("summer", "autumn", "winter")
 
@@ -533,7 +533,7 @@ def _oath_plain(view, config):
 
 def _lcg_scores(view, config):
     """The LCG's end: each seat's power (on its House and its cards) and the winners."""
-    from .games.lcg.text import Names as LcgNames
+    from ..games.lcg.text import Names as LcgNames
     res = view["result"]
     nm = LcgNames(view, cardtables.of_config(config))
     lines = ["Final power (%d to win):" % view["goal"]]
@@ -578,7 +578,7 @@ class _LcgTable:
     """Facts about an LCG view, shared by the rich and the plain drawings."""
 
     def __init__(self, view, config):
-        from .games.lcg.text import TITLE_NAMES, Names as LcgNames
+        from ..games.lcg.text import TITLE_NAMES, Names as LcgNames
         self.v = view
         self.cards = cardtables.of_config(config).get("cards", {})
         self.nm = LcgNames(view, cardtables.of_config(config))
@@ -588,7 +588,7 @@ class _LcgTable:
         return self.cards.get(inst.split("#", 1)[0], {})
 
     def house(self, seat):
-        from .games.lcg.text import HOUSES
+        from ..games.lcg.text import HOUSES
         house = self.v["seats"][seat]["house"]
         return HOUSES.get(house, house)
 

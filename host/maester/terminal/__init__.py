@@ -1,0 +1,1 @@
+"""The terminal: what a person at this computer sees of a game and types into it."""
