@@ -2,11 +2,13 @@
 and nothing written."""
 
 import argparse
+import importlib
 import os
 
 import pytest
 
-from maester import argtypes, cli
+from maester import argtypes, cli, games
+from maester.engine import core
 from maester.cards import db as cardsdb
 
 
@@ -107,6 +109,24 @@ def test_sim_help_lists_every_games_variants(capsys):
     for word in ("B'Twixt: advanced", "kingsmoot", "Intrigue: floor", "most_swords", "Oathbreaker: aloof_king",
                  "order_in_court", "Oathbreaker 5 to 8 (default 6)"):
         assert word in text, text
+
+
+@pytest.mark.parametrize("name", games.NAMES)
+def test_what_the_commands_say_of_a_game_is_what_its_rules_accept(name):
+    # maester/games/__init__.py tells the help texts a game's seats and variants without loading its
+    # rules: it must say what the game's own check_config accepts, and nothing else.
+    rules = core.get_game(name)
+    lo, hi = games.PLAYERS[name]
+    assert lo <= games.DEFAULT_PLAYERS[name] <= hi
+    for n in (lo, hi):
+        rules.check_config({"players": n, "variants": []})
+    for n in (lo - 1, hi + 1):
+        with pytest.raises(ValueError):
+            rules.check_config({"players": n, "variants": []})
+    accepted = set(importlib.import_module("maester.games.%s" % name).VARIANTS)
+    assert set(games.VARIANTS[name]) <= accepted
+    # Intrigue also accepts two old names that are the rules' defaults now, for games saved before.
+    assert accepted - set(games.VARIANTS[name]) <= ({"wide", "winner_pays"} if name == "intrigue" else set())
 
 
 def test_sim_plays_the_games_asked_for(capsys):

@@ -13,7 +13,8 @@ import pytest
 
 from maester.bench import compiled
 from maester.cli import main
-from maester.sim import DEFAULT_PLAYERS, play_one
+from maester.games import DEFAULT_PLAYERS
+from maester.sim import play_one
 
 # The modules every random decision runs through that have C types of their own (a .pxd beside
 # them: the state's generator, with its 64-bit arithmetic, and the engine's loop with its context),

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from maester import cli
-from maester.table import enroll
+from maester.nfc import tags as tagfile
 from maester.table import hwconfig
 from maester.table import profile as profiles
 from maester_fw import config as fwconfig
@@ -237,7 +237,7 @@ def home(tmp_path, monkeypatch):
 
 
 def test_enroll_binds_every_card_of_intrigue_through_simulated_taps(home, monkeypatch, capsys):
-    cards = [c.id for c in enroll.cards_to_tag("intrigue")]
+    cards = [c.id for c in tagfile.cards_to_tag("intrigue")]
     assert len(cards) == 36 + 7  # character cards and Iron Throne cards
     rc, out = _enroll(monkeypatch, capsys, ["intrigue", "--sim"], "\n" * len(cards))
     assert rc == 0
@@ -251,15 +251,15 @@ def test_enroll_binds_every_card_of_intrigue_through_simulated_taps(home, monkey
 def test_a_whole_btwixt_box_is_168_stickers_and_all_bind(home, monkeypatch, capsys):
     # the rulebook's components: 9 leader, 50 ally, 62 standard, 11 event, 36 leader-specific cards;
     # the data knows some of them, simulation filler stands in for the rest (--include-sim)
-    cards = [c.id for c in enroll.cards_to_tag("btwixt", include_sim=True)]
+    cards = [c.id for c in tagfile.cards_to_tag("btwixt", include_sim=True)]
     assert len(cards) == 9 + 50 + 62 + 11 + 36 == len(set(cards))
     rc, out = _enroll(monkeypatch, capsys, ["btwixt", "--sim", "--include-sim"], "\n" * len(cards))
     assert rc == 0 and "168 of 168 cards of btwixt bound" in out
-    assert sorted(enroll.load_tags("btwixt").values()) == sorted(cards)
+    assert sorted(tagfile.load_tags("btwixt").values()) == sorted(cards)
 
 
 def test_oathbreaker_stickers_are_its_cards_not_its_character_boards():
-    cards = enroll.cards_to_tag("oathbreaker", include_sim=True)
+    cards = tagfile.cards_to_tag("oathbreaker", include_sim=True)
     assert len(cards) == 75 + 36 + 7 + 33  # influence, decrees, ambitions, missions (rulebook counts)
     assert "Characters" not in {c.group for c in cards}
 
@@ -267,36 +267,36 @@ def test_oathbreaker_stickers_are_its_cards_not_its_character_boards():
 def test_enroll_only_n_then_resume_where_it_stopped(home, monkeypatch, capsys):
     rc, out = _enroll(monkeypatch, capsys, ["btwixt", "--sim", "--only", "3", "--reader", "seat1"], "\n" * 10)
     assert rc == 0
-    first = enroll.load_tags("btwixt")
+    first = tagfile.load_tags("btwixt")
     assert sorted(first.values()) == ["leader:cersei", "leader:daenerys", "leader:doran"]
     assert "3 of 43" in out and "still missing 40" in out
     rc, out = _enroll(monkeypatch, capsys, ["btwixt", "--sim", "--only", "2"], "\n" * 5)
     assert "3 of 43 cards already bound" in out
-    assert set(enroll.load_tags("btwixt").values()) == set(first.values()) | {"leader:eddard", "leader:euron"}
+    assert set(tagfile.load_tags("btwixt").values()) == set(first.values()) | {"leader:eddard", "leader:euron"}
 
 
 def test_enroll_refuses_a_tag_bound_to_another_card_and_undo_frees_it(home, monkeypatch, capsys):
-    uid = enroll.sim_uid("stark#1")
+    uid = tagfile.sim_uid("stark#1")
     keys = "\n" + "t %s\n" % uid + "u\n" + "u\n" + "t %s\n" % uid + "q\n"
     rc, out = _enroll(monkeypatch, capsys, ["intrigue", "--sim"], keys)
     assert "refused: tag %s is already bound to House Stark character, copy 1 of 9 (stark#1)" % uid in out
     assert "lift it and tap House Stark character, copy 2 of 9" in out
     # undo freed stark#1 and its tag; tapping the same tag again binds it to stark#1 again
-    assert enroll.load_tags("intrigue") == {uid: "stark#1"}
+    assert tagfile.load_tags("intrigue") == {uid: "stark#1"}
     assert out.count("bound %s -> House Stark character, copy 1 of 9" % uid) == 2
 
 
 def test_enroll_pick_mode_binds_the_card_named_after_the_tap(home, monkeypatch, capsys):
     rc, out = _enroll(monkeypatch, capsys, ["intrigue", "--sim", "--pick"], "\nlannister\n\n2\nq\n")
-    tags = enroll.load_tags("intrigue")
+    tags = tagfile.load_tags("intrigue")
     assert sorted(tags.values()) == ["lannister#1", "lannister#2"]
     assert "which card is tag" in out
 
 
 def test_forget_removes_a_binding(home, monkeypatch, capsys):
-    enroll.save_tags("intrigue", {"04aa": "stark#1", "04bb": "stark#2"})
+    tagfile.save_tags("intrigue", {"04aa": "stark#1", "04bb": "stark#2"})
     rc, out = _enroll(monkeypatch, capsys, ["intrigue", "--forget", "stark#1"], "")
-    assert rc == 0 and enroll.load_tags("intrigue") == {"04bb": "stark#2"}
+    assert rc == 0 and tagfile.load_tags("intrigue") == {"04bb": "stark#2"}
     rc, out = _enroll(monkeypatch, capsys, ["intrigue", "--missing"], "")
     assert "1 of 43 cards bound" in out and "stark#1" in out
 

@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from maester import sim
+from maester import games, sim
 from maester.terminal import draw as tui
 from maester.engine.bots import card_info, make_bot
 from maester.engine import PUBLIC, REFEREE, cardtables, core
@@ -145,7 +145,7 @@ def test_bad_decks_and_variants_are_refused_with_the_reason(tmp_path, args, word
 
 
 def test_the_decks_named_in_help_are_the_data_s():
-    assert list(sim.DECKS) == deck_names()
+    assert list(games.STARTER_DECKS) == deck_names()
     assert sim.parse_decks("lcg", " Stark , lannister") == ["stark", "lannister"]
     assert sim.players_and_decks("lcg", None, None) == (2, None)
     assert sim.players_and_decks("lcg", None, "stark,stark,stark") == (3, ["stark", "stark", "stark"])

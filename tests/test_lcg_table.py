@@ -10,8 +10,8 @@ import subprocess
 
 import pytest
 
-from maester.table import enroll
-from maester.commands import play
+from maester.nfc import tags as tagfile
+from maester.table import opening
 from maester.engine import PUBLIC, apply, cardtables, filter_events, new_game, view
 from maester.engine.session import Session
 from maester.games.lcg import model as M
@@ -284,9 +284,9 @@ def test_an_intrigue_claims_random_discard_is_told_to_its_seat_and_laid_face_up_
 # --- stickers --------------------------------------------------------------------------------------
 
 def test_enroll_lcg_lists_the_208_cards_and_a_second_core_set_with_sets_2():
-    cards = [c.id for c in enroll.cards_to_tag("lcg")]
+    cards = [c.id for c in tagfile.cards_to_tag("lcg")]
     assert len(cards) == 208 == len(set(cards)) and cards[0] == "S1#1"
-    two = [c.id for c in enroll.cards_to_tag("lcg", sets=2)]
+    two = [c.id for c in tagfile.cards_to_tag("lcg", sets=2)]
     assert len(two) == 416 == len(set(two)) and "S1#2" in two
 
 
@@ -296,26 +296,26 @@ def test_maester_enroll_lcg_binds_stickers_through_simulated_taps(monkeypatch, c
     assert cli.main(["enroll", "lcg", "--sim", "--only", "3"]) == 0
     out = capsys.readouterr().out
     assert "enrolling lcg on any reader (profile lcg-2p): 0 of 208 cards already bound" in out
-    assert "[3 of 208]" in out and sorted(enroll.load_tags("lcg").values()) == ["S1#1", "S2#1", "S3#1"]
+    assert "[3 of 208]" in out and sorted(tagfile.load_tags("lcg").values()) == ["S1#1", "S2#1", "S3#1"]
     assert cli.main(["enroll", "lcg", "--sets", "2", "--missing"]) == 0
     assert "lcg: 3 of 416 cards bound" in capsys.readouterr().out
 
 
 def test_the_stickers_a_table_needs_one_core_set_up_to_four_players_two_beyond():
-    box = {sim_uid(c): c for c in (c.id for c in enroll.cards_to_tag("lcg"))}
+    box = {sim_uid(c): c for c in (c.id for c in tagfile.cards_to_tag("lcg"))}
     for players in (2, 4):
         state = game(players=players)
-        assert play.missing_stickers(state, box) == []
-        assert play.missing_stickers(state, sim_tags(state)) == []  # the sim-board's stickers
-        assert len(play.missing_stickers(state, {})) == 52 * players  # 45 deck cards and 7 plots each
+        assert opening.missing_stickers(state, box) == []
+        assert opening.missing_stickers(state, sim_tags(state)) == []  # the sim-board's stickers
+        assert len(opening.missing_stickers(state, {})) == 52 * players  # 45 deck cards and 7 plots each
     state = game(players=6)  # the Stark and Lannister decks twice
-    missing = play.missing_stickers(state, box)
+    missing = opening.missing_stickers(state, box)
     assert len(missing) == 2 * 52 and all(c.endswith("#2") and c[0] in "SL" for c in missing)
-    text = play._missing_text(state, missing)
+    text = opening.missing_text(state, missing)
     assert text.startswith("104 cards of this game have no sticker enrolled: ")
     first = cardtables.table(state)["cards"][M.code(missing[0])]["name"]
     assert "maester enroll lcg --sets 2" in text and "%s (copy 2)" % first in text
-    assert play.missing_stickers(state, dict(box, **{sim_uid(c): c for c in missing})) == []
+    assert opening.missing_stickers(state, dict(box, **{sim_uid(c): c for c in missing})) == []
 
 
 # --- LEDs ------------------------------------------------------------------------------------------

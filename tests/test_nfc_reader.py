@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from maester import cli
-from maester.table import enroll
+from maester.nfc import tags as tagfile
 from maester.nfc import reader as nfcreader, record as tagrecord
 from maester.engine import new_game
 from maester.engine.session import Session
@@ -110,20 +110,20 @@ def wait_until(predicate, timeout):
 
 def test_enroll_on_the_desk_reader_binds_the_tapped_tag_to_the_prompted_card_once_while_it_is_held(
         home, port, monkeypatch, capsys):
-    first, second = [c.id for c in enroll.cards_to_tag("btwixt")[:2]]
+    first, second = [c.id for c in tagfile.cards_to_tag("btwixt")[:2]]
     result = {}
     with keyboard(monkeypatch):
         run = threading.Thread(target=lambda: result.setdefault(
             "rc", cli.main(["enroll", "btwixt", "--reader", desk(port), "--only", "2"])))
         with tag_on_reader(port, TAG_A):
             run.start()
-            assert wait_until(lambda: enroll.load_tags("btwixt"), 10), "the tapped tag was never bound"
+            assert wait_until(lambda: tagfile.load_tags("btwixt"), 10), "the tapped tag was never bound"
             time.sleep(1.0)  # held on the reader: presence checks see it, and it is still one tap
-            assert enroll.load_tags("btwixt") == {TAG_A: first}
+            assert tagfile.load_tags("btwixt") == {TAG_A: first}
         with tag_on_reader(port, TAG_B):  # lifted, and the next sticker tapped
             run.join(timeout=10)
     assert not run.is_alive() and result["rc"] == 0
-    assert enroll.load_tags("btwixt") == {TAG_A: first, TAG_B: second}
+    assert tagfile.load_tags("btwixt") == {TAG_A: first, TAG_B: second}
     out = capsys.readouterr().out
     assert "on the reader at %s" % desk(port) in out and out.count("bound 03feffe0112200") == 2
     assert "that tag is already bound" not in out  # the held tag was never taken for a second tap
@@ -131,8 +131,8 @@ def test_enroll_on_the_desk_reader_binds_the_tapped_tag_to_the_prompted_card_onc
 
 def test_enroll_refuses_a_sticker_whose_record_names_another_card_and_q_leaves_the_file_whole(
         home, port, monkeypatch, capsys):
-    first, second = [c.id for c in enroll.cards_to_tag("btwixt")[:2]]
-    enroll.save_tags("btwixt", {"04aabbccddeeff": "leader:dummy"})
+    first, second = [c.id for c in tagfile.cards_to_tag("btwixt")[:2]]
+    tagfile.save_tags("btwixt", {"04aabbccddeeff": "leader:dummy"})
     said = []
 
     def quit_once_refused():  # the keyboard: q as soon as the refusal is on the screen
@@ -149,7 +149,7 @@ def test_enroll_refuses_a_sticker_whose_record_names_another_card_and_q_leaves_t
     out = "".join(said) + capsys.readouterr().out
     assert rc == 0
     assert "refused: this sticker's record says it is" in out and "(%s)" % second in out
-    assert enroll.load_tags("btwixt") == {"04aabbccddeeff": "leader:dummy"}  # whole, and nothing bound
+    assert tagfile.load_tags("btwixt") == {"04aabbccddeeff": "leader:dummy"}  # whole, and nothing bound
 
 
 def test_ctrl_c_stops_enroll_on_the_desk_reader_with_the_tags_file_whole(home, port):
@@ -166,7 +166,7 @@ def test_ctrl_c_stops_enroll_on_the_desk_reader_with_the_tags_file_whole(home, p
             proc.kill()
             proc.wait()
     assert proc.returncode == 130 and "interrupted" in err
-    assert enroll.load_tags("btwixt") == {TAG_A: enroll.cards_to_tag("btwixt")[0].id}
+    assert tagfile.load_tags("btwixt") == {TAG_A: tagfile.cards_to_tag("btwixt")[0].id}
 
 
 def test_enroll_says_which_extra_to_install_when_nfcpy_is_missing(home, monkeypatch, capsys):
@@ -204,7 +204,7 @@ def test_tags_write_puts_the_record_on_a_blank_tag_reads_it_back_and_binds_it(ho
         assert bytes.fromhex(dump.read_text()) == tagrecord.encode("btwixt", "leader:eddard")
         again = read_one(port)  # a second reader session finds it on the tag
     assert tagrecord.decode(again.ndef) == ("btwixt", "leader:eddard")
-    assert enroll.load_tags("btwixt") == {TAG_A: "leader:eddard"}
+    assert tagfile.load_tags("btwixt") == {TAG_A: "leader:eddard"}
 
 
 def test_tags_write_refuses_a_tag_carrying_another_cards_record_unless_forced(home, port, tmp_path, capsys):
@@ -214,15 +214,15 @@ def test_tags_write_refuses_a_tag_carrying_another_cards_record_unless_forced(ho
         assert cli.main(argv) == 1
         out = capsys.readouterr().out
         assert "refused: this sticker carries the record of btwixt (leader:euron)" in out and "--force" in out
-        assert not dump.exists() and enroll.load_tags("btwixt") == {}
+        assert not dump.exists() and tagfile.load_tags("btwixt") == {}
         assert cli.main(argv + ["--force"]) == 0
         assert bytes.fromhex(dump.read_text()) == tagrecord.encode("btwixt", "leader:eddard")
 
 
 def test_tags_write_without_a_card_walks_the_cards_not_bound_yet_and_writes_each(home, port, tmp_path,
                                                                                    monkeypatch, capsys):
-    first, second = [c.id for c in enroll.cards_to_tag("btwixt")[:2]]
-    enroll.save_tags("btwixt", {"04aabbccddeeff": first})  # bound already: the walk starts at the next card
+    first, second = [c.id for c in tagfile.cards_to_tag("btwixt")[:2]]
+    tagfile.save_tags("btwixt", {"04aabbccddeeff": first})  # bound already: the walk starts at the next card
     dump = tmp_path / "on-the-tag.hex"
     with keyboard(monkeypatch), tag_on_reader(port, TAG_B, dump=dump):
         rc = cli.main(["tags", "write", "btwixt", "--reader", desk(port), "--only", "1"])
@@ -230,7 +230,7 @@ def test_tags_write_without_a_card_walks_the_cards_not_bound_yet_and_writes_each
     assert rc == 0 and "writing the stickers of btwixt" in out
     assert "wrote the record of %s and read it back; bound %s" % (second, TAG_B) in out
     assert bytes.fromhex(dump.read_text()) == tagrecord.encode("btwixt", second)
-    assert enroll.load_tags("btwixt") == {"04aabbccddeeff": first, TAG_B: second}
+    assert tagfile.load_tags("btwixt") == {"04aabbccddeeff": first, TAG_B: second}
 
 
 # ---------------------------------------------------------------- the table takes a sticker by its record

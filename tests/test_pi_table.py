@@ -250,7 +250,7 @@ class Running:
 
 
 def test_play_table_pi_takes_a_tap_as_the_move_and_resume_reattaches_to_the_pis_readers(home, tmp_path):
-    from maester.table import enroll
+    from maester.nfc import tags as tagfile
     from maester.commands import play
     config = play._config("btwixt", 4, None, None)
     config["observe"] = list(importlib.import_module("maester.games.btwixt").OBSERVABLE)
@@ -258,7 +258,7 @@ def test_play_table_pi_takes_a_tap_as_the_move_and_resume_reattaches_to_the_pis_
     seat = state["asks"][0]["seat"]  # seat 0 is dealt its hand: each card tapped in is the table's move
     card = next(x for c in state["asks"][0]["choices"] for x in c
                 if isinstance(x, str) and "#" in x and command_for_tap(state, seat, x)[0] is not None)
-    enroll.save_tags("btwixt", {TAG_A: card})
+    tagfile.save_tags("btwixt", {TAG_A: card})
     port = free_udp_port()
     (home / "pi.json").write_text(json.dumps({"readers": {"seat%d" % seat: desk(port)}, "leds": {"pin": PIN}}))
     log = tmp_path / "game.sqlite"

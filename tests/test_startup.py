@@ -18,15 +18,17 @@ from maester import cli
 
 # What no command's --help may import: each costs milliseconds to tens of them (rich and jsonschema
 # were 0.19 s of the old 0.35 s start), and none is needed to parse a command line. A name covers
-# its submodules too ("maester.games" is every game's rules).
+# its submodules too ("maester.games.lcg" is the LCG's rules); maester.games itself is the list of the
+# games, their titles, seats and variants, which a --help shows.
+GAME_RULES = tuple("maester.games.%s" % name for name in ("btwixt", "intrigue", "oathbreaker", "lcg", "text"))
 HEAVY = ("rich", "jsonschema", "starlette", "uvicorn", "qrcode", "serial", "nfc", "neopixel", "Cython",
          "sqlite3", "asyncio", "multiprocessing", "socket", "ssl", "dataclasses", "logging",
-         "maester.games", "maester.engine", "maester.link", "maester.nfc.reader", "maester.terminal.draw",
-         "maester.table.runner", "maester.web.app", "maester_fw.wire")
+         "maester.engine", "maester.link", "maester.nfc.reader", "maester.terminal", "maester.sim",
+         "maester.table.runner", "maester.web.app", "maester_fw.wire") + GAME_RULES
 SLOW = ("rich", "jsonschema", "starlette", "uvicorn")  # never, not even where ALLOWED says more
 
-# Known exceptions, and why: play.py, which registers these three, reads the engine's core
-# (PUBLIC, core.*) in many places; the engine's core alone is a few milliseconds.
+# Known exceptions, and why: commands/play.py, which registers these three, shows the bots' pause
+# (engine/bots.py) in its help and reads the engine's core; the engine's core alone is a few milliseconds.
 ALLOWED = {name: ("maester.engine",) for name in ("play", "resume", "demo")}
 
 

@@ -15,8 +15,8 @@ from . import __version__
 # Every command, in the order `--help` lists them: name -> (the module whose register(subparsers)
 # adds it and sets `func` on its parser, its one-line help).
 COMMANDS = {
-    "sim": ("maester.sim", "play whole games with bots and print statistics"),
-    "bench": ("maester.sim", "measure the engine's speed, or tap-to-light through a simulated board"),
+    "sim": ("maester.commands.sim", "play whole games with bots and print statistics"),
+    "bench": ("maester.commands.sim", "measure the engine's speed, or tap-to-light through a simulated board"),
     "build-fast": ("maester.bench.compiled", "compile the engine, bots and rules with Cython (optional; bench --build compiled)"),
     "cards": ("maester.commands.cards", "check the card data against your box, enroll or correct a card"),
     "play": ("maester.commands.play", "play a game on your table (or --sim: a simulated one in the terminal)"),
@@ -24,14 +24,14 @@ COMMANDS = {
     "demo": ("maester.commands.play", "watch bots play a whole game (B'Twixt unless named)"),
     "firmware": ("maester.commands.firmware", "build the board firmware and flash it with mpremote"),
     "doctor": ("maester.commands.firmware", "find boards and show firmware, readers and health"),
-    "enroll": ("maester.table.enroll", "tap every card of a game once to bind its sticker"),
+    "enroll": ("maester.commands.enroll", "tap every card of a game once to bind its sticker"),
     "tags": ("maester.commands.tags", "write a card's record onto a sticker, or read one, on an NFC reader at your desk"),
     "decks": ("maester.commands.decks", "LCG deck lists: check one against the deck construction rules"),
     "hw": ("maester.table.hwcheck", "check the hardware of a built table"),
     "sim-board": ("maester.table.simconsole", "a simulated board in its own process, on a pty (for play --port)"),
-    "serve": ("maester.web.launch", "serve a saved game's seat and table pages in the browser"),
+    "serve": ("maester.commands.serve", "serve a saved game's seat and table pages in the browser"),
 }
-WEB = "maester.web.launch"  # registered after play: it adds --web to play, resume and demo
+WEB = "maester.commands.serve"  # registered after play: it adds --web to play, resume and demo
 COMMAND_MODULES = tuple(dict.fromkeys(module for module, _ in COMMANDS.values()))  # all, in order
 
 

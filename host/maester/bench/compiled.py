@@ -22,7 +22,6 @@ import importlib.util
 import json
 import os
 import shutil
-import subprocess
 import sys
 import sysconfig
 import tempfile
@@ -263,17 +262,6 @@ def child(argv, build):
     "compiled") and then runs `python -c` code `argv` (a string)."""
     pre = "import maester.bench.compiled as _c; _c.activate()\n" if build == "compiled" else ""
     return [sys.executable, "-c", pre + argv]
-
-
-def bench_engine(args):
-    """`maester bench engine --build compiled`: the same bench in a process that loads the compiled
-    build before the engine. Checks the build first so a stale one is refused here, exit 2."""
-    load_manifest()
-    fields = {k: v for k, v in vars(args).items() if not callable(v)}
-    code = ("import json, sys\nfrom argparse import Namespace\nfrom maester import sim\n"
-            "try:\n    sys.exit(sim.cmd_bench(Namespace(**json.loads(sys.argv[1]))) or 0)\n"
-            "except ValueError as e:\n    print('maester: %s' % e, file=sys.stderr)\n    sys.exit(2)\n")
-    return subprocess.run(child(code, "compiled") + [json.dumps(fields)]).returncode
 
 
 def cmd_build(args):

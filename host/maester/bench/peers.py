@@ -41,6 +41,7 @@ TARGET_GAME = "btwixt"
 TARGETS = {"python_block_dominoes": 5.0, "hearts": 0.5}
 SHORT = {"python_block_dominoes": "dominoes", "hearts": "hearts"}
 INSTALL_HINT = "pip install 'maester[peers]' (in a checkout: .venv/bin/pip install -e '.[peers]')"
+BUDGETED = 10 ** 6  # games a worker may play: its CPU budget (--seconds) stops it long before
 
 
 def load_pyspiel():
@@ -119,8 +120,7 @@ def serve():
     for line in sys.stdin:
         job = json.loads(line)
         c0 = time.process_time()
-        out = sim.run(job["game"], job["players"], sim.MAX_GAMES, job["seed"], "random", budget_s=job["seconds"],
-                      split=False)
+        out = sim.run(job["game"], job["players"], BUDGETED, job["seed"], "random", budget_s=job["seconds"], split=False)
         cpu = time.process_time() - c0
         n, imported = compiled.loaded()
         print(json.dumps({"decisions": out["actions"], "games": out["games"], "cpu": cpu, "build": compiled.label(),

@@ -4,10 +4,10 @@
     maester tags write btwixt                       walk every card not bound yet, like `maester enroll`
     maester tags read btwixt                        say what each tapped sticker carries
 
-The record (tagrecord.py) names the game and the card's copy; after writing, the sticker is read back
+The record (nfc/record.py) names the game and the card's copy; after writing, the sticker is read back
 to check it, and its UID is also bound in the tags file, so the board (whose firmware reads UIDs
 only) knows it too. A sticker that already carries other data (another card's record, a link) is
-refused unless --force. The reader is an nfcpy device path (nfcreader.py); the default is `usb`.
+refused unless --force. The reader is an nfcpy device path (nfc/reader.py); the default is `usb`.
 """
 
 import argparse
@@ -20,6 +20,7 @@ from ..argtypes import int_range
 enroll = lazy.Module("maester.table.enroll")
 nfcreader = lazy.Module("maester.nfc.reader")
 tagrecord = lazy.Module("maester.nfc.record")
+tagfile = lazy.Module("maester.nfc.tags")
 
 WAIT = 60.0
 
@@ -55,41 +56,8 @@ def _reader(p):
 
 # ---------------------------------------------------------------- writing one sticker
 
-def write_record(tap, game, card, force=False):
-    """Put `card`'s record on the tag lying on the reader and read it back: (True, what was done) or
-    (False, why not). Runs while the tag is there: on the reader's thread, or just after its tap."""
-    want = tagrecord.encode(game, card)
-    if tap.ndef and not force:
-        try:
-            same = tagrecord.decode(tap.ndef) == (game, card)
-        except tagrecord.RecordError:
-            same = False
-        if same:
-            return True, "the sticker already carries the record of %s" % card
-        return False, ("refused: this sticker carries %s; `--force` overwrites it"
-                       % tagrecord.describe(tap.ndef))
-    tag = tap.tag
-    try:
-        area = tag.ndef
-        if area is None and tag.format():  # a tag without NDEF formatting: make it an NDEF tag first
-            area = tag.ndef
-        if area is None:
-            return False, ("refused: nfcpy finds no NDEF area on this %s to write (MIFARE Classic cards have "
-                           "none); use NTAG213/215/216 stickers" % tag.type)
-        if not area.is_writeable:
-            return False, "refused: this sticker is locked (read-only)"
-        if len(want) > area.capacity:
-            return False, "refused: the record needs %d bytes, the sticker holds %d" % (len(want), area.capacity)
-        area.octets = want
-        if area.has_changed or tag.ndef is None or bytes(tag.ndef.octets) != want:
-            return False, "the sticker did not read back what was written: tap it again"
-    except Exception as e:  # nfcpy's errors for a sticker lifted mid-write are many
-        return False, "writing failed (%s): hold the sticker still and tap again" % (e or type(e).__name__)
-    return True, "wrote the record of %s and read it back" % card
-
-
 def _card_ids(game, sets):
-    return [c.id for c in enroll.cards_to_tag(game, include_sim=True, sets=sets)]
+    return [c.id for c in tagfile.cards_to_tag(game, include_sim=True, sets=sets)]
 
 
 def cmd_write(args, out=print):
@@ -101,7 +69,7 @@ def cmd_write(args, out=print):
         raise ValueError("no card %s in %s%s" % (args.card, args.game,
                                                   "; did you mean: %s" % ", ".join(near) if near else
                                                   " (`maester enroll %s --missing` lists them)" % args.game))
-    tags = enroll.load_tags(args.game)
+    tags = tagfile.load_tags(args.game)
     results = queue.Queue()
 
     def on_tap(tap):
@@ -127,14 +95,14 @@ def _write_and_bind(tap, args, tags):
     if owner not in (None, args.card) and not args.force:
         return False, ("refused: this sticker (%s) is bound to %s in the tags file; `--force` rewrites it"
                        % (tap.uid_hex, owner))
-    ok, message = write_record(tap, args.game, args.card, args.force)
+    ok, message = tagrecord.write_record(tap, args.game, args.card, args.force)
     if not ok:
         return ok, message
     for uid in [u for u, c in tags.items() if c == args.card and u != tap.uid_hex]:
         del tags[uid]  # the card's old sticker: this one replaces it
         message += "; its old sticker %s is forgotten" % uid
     tags[tap.uid_hex] = args.card
-    enroll.save_tags(args.game, tags)
+    tagfile.save_tags(args.game, tags)
     return True, "%s; sticker %s bound to %s" % (message, tap.uid_hex, args.card)
 
 
@@ -142,17 +110,17 @@ def _walk(args, out):
     """Every card not bound yet, in enroll's order and with its keys: each sticker laid down is written."""
     walk = argparse.Namespace(game=args.game, reader=args.reader, sim=False, port=None, pick=False, only=args.only,
                               profile=None, board=None, timeout=None)
-    cards = enroll.cards_to_tag(args.game, include_sim=False, sets=args.sets)
-    en = enroll.Enroller(cards, enroll.load_tags(args.game), lambda t: enroll.save_tags(args.game, t), args.game)
+    cards = tagfile.cards_to_tag(args.game, include_sim=False, sets=args.sets)
+    en = enroll.Enroller(cards, tagfile.load_tags(args.game), lambda t: tagfile.save_tags(args.game, t), args.game)
     session = enroll.Session(walk, en, out)
-    session.writer = lambda tap, card: write_record(tap, args.game, card, args.force)
+    session.writer = lambda tap, card: tagrecord.write_record(tap, args.game, card, args.force)
     return session.run()
 
 
 # ---------------------------------------------------------------- reading
 
 def cmd_read(args, out=print):
-    tags = enroll.load_tags(args.game) if args.game else {}
+    tags = tagfile.load_tags(args.game) if args.game else {}
     known = set(_card_ids(args.game, 9)) if args.game else set()
     seen = queue.Queue()
     reader = nfcreader.DeskReader(args.reader, lambda t: t.kind == "placed" and seen.put(t),

@@ -54,6 +54,7 @@ def card_info(state):
 
 
 BOT_KINDS = ("random", "heuristic", "search")
+PLAY_DELAY = 0.4  # seconds a bot's move stays on show before the next one when people watch (play, serve)
 SEARCH_GAMES = ("lcg",)  # games with a search bot (games/<name>/search.py)
 
 

@@ -20,6 +20,8 @@ The `ndef` package (ndeflib, which nfcpy brings) is imported only when there is 
 or write, so a table driven by the board alone does not need it.
 """
 
+from ..games import TITLES
+
 RECORD_TYPE = "urn:nfc:ext:maester.example:card"
 
 
@@ -79,6 +81,39 @@ def describe(octets):
     return "other NDEF data (%s)" % ", ".join(kinds)
 
 
+def write_record(tap, game, card, force=False):
+    """Put `card`'s record on the tag lying on the reader and read it back: (True, what was done) or
+    (False, why not). Runs while the tag is there: on the reader's thread, or just after its tap."""
+    want = encode(game, card)
+    if tap.ndef and not force:
+        try:
+            same = decode(tap.ndef) == (game, card)
+        except RecordError:
+            same = False
+        if same:
+            return True, "the sticker already carries the record of %s" % card
+        return False, ("refused: this sticker carries %s; `--force` overwrites it"
+                       % describe(tap.ndef))
+    tag = tap.tag
+    try:
+        area = tag.ndef
+        if area is None and tag.format():  # a tag without NDEF formatting: make it an NDEF tag first
+            area = tag.ndef
+        if area is None:
+            return False, ("refused: nfcpy finds no NDEF area on this %s to write (MIFARE Classic cards have "
+                           "none); use NTAG213/215/216 stickers" % tag.type)
+        if not area.is_writeable:
+            return False, "refused: this sticker is locked (read-only)"
+        if len(want) > area.capacity:
+            return False, "refused: the record needs %d bytes, the sticker holds %d" % (len(want), area.capacity)
+        area.octets = want
+        if area.has_changed or tag.ndef is None or bytes(tag.ndef.octets) != want:
+            return False, "the sticker did not read back what was written: tap it again"
+    except Exception as e:  # nfcpy's errors for a sticker lifted mid-write are many
+        return False, "writing failed (%s): hold the sticker still and tap again" % (e or type(e).__name__)
+    return True, "wrote the record of %s and read it back" % card
+
+
 def card_from_record(game, octets, known, taken=()):
     """(card, None) when the tag's record names a card of `game` that is in `known`; (None, (what, why))
     when it names something the table must refuse; (None, None) when it carries no Maester record.
@@ -98,7 +133,6 @@ def card_from_record(game, octets, known, taken=()):
         return None, None
     their_game, card = found
     if their_game != game:
-        from ..commands.play import TITLES
         return None, ("a card of %s" % TITLES.get(their_game, their_game), "it is not part of this game")
     if card not in known:
         return None, ("a sticker", "it names a card this game does not have")

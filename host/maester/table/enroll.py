@@ -1,4 +1,5 @@
-"""`maester enroll GAME`: tap every card of a game once, so the table knows which sticker is which card.
+"""Enrolling: every card of a game tapped once (`maester enroll`, `maester tags write`), so the table knows
+which sticker is which card.
 
 Each binding maps a tag's UID to one physical copy of a card (`betrayal#2`, `leader:cersei`) and is
 written at once, atomically, to $MAESTER_HOME/tags/<game>.json. Two ways to work:
@@ -18,118 +19,23 @@ already carries a card's record (`maester tags write`) must be tapped for that c
 all start with usb, tty, com or udp, and no profile names a reader so.
 """
 
-import json
-import os
 import queue
 import sys
 import threading
-from collections import OrderedDict, namedtuple
+from collections import OrderedDict
 
-from ..cards import db as cardsdb
+from maester_fw import wire
+
+from ..link import BoardLink
+from ..link.simboard import start_simulated_board
+from ..nfc import reader as nfcreader, record as tagrecord
+from ..nfc.tags import sim_uid, tags_path
 from . import hwconfig
-from .. import lazy
-from ..argtypes import BOARD_WAIT, int_range, serial_port
+from . import profile as profiles
 
-# Imported when enrolling, not for --help (issue 16, start-up).
-wire = lazy.Module("maester_fw.wire")
-nfcreader = lazy.Module("maester.nfc.reader")
-tagrecord = lazy.Module("maester.nfc.record")
-profiles = lazy.Module("maester.table.profile")
-hashlib = lazy.Module("hashlib")
-tempfile = lazy.Module("tempfile")
-
-Card = namedtuple("Card", "id label group sim")
 TAP_TIMEOUT = 10.0
 OK_RGB, REFUSED_RGB = (0, 255, 0), (255, 0, 0)
-# Sections of cards.json that are not tapped, so get no sticker: Oathbreaker's characters are the
-# sides of the character boards each noble keeps in front of them.
-NO_TAG = {"oathbreaker": ("characters",)}
-GROUPS = {"allies": "Allies", "influence": "Influence", "characters": "Characters", "iron_throne": "Iron Throne cards",
-          "missions": "Mission cards", "decrees": "Decree cards", "ambitions": "Ambition cards"}
 HELP = "keys: Enter = show the prompt again, s = skip this card, u = undo the last binding, l = list missing, q = quit"
-
-
-# ---------------------------------------------------------------- the tag file
-
-def tags_path(game):
-    return cardsdb.maester_home() / "tags" / ("%s.json" % game)
-
-
-def load_tags(game):
-    """{uid hex: card instance} for a game; empty when nothing is enrolled yet."""
-    path = tags_path(game)
-    if not path.exists():
-        return {}
-    with open(path, encoding="utf-8") as f:
-        data = json.load(f)
-    return dict(data.get("tags", {}))
-
-
-def save_tags(game, tags):
-    """Replace the tag file in one step: a crash leaves the old file or the new one, never half."""
-    path = tags_path(game)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    body = json.dumps({"game": game, "version": 1, "tags": dict(sorted(tags.items()))}, indent=1) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=".%s." % game, suffix=".tmp", dir=str(path.parent))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(body)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def sim_uid(card):
-    """The UID of a simulated sticker on `card` (the same formula as the simulated table's)."""
-    return "04" + hashlib.sha1(card.encode()).hexdigest()[:12]
-
-
-# ---------------------------------------------------------------- which cards need a tag
-
-def _copies(rec, group, sim, sets=1):
-    n = rec.get("copies", 1) * sets
-    name = rec["name"]
-    return [Card("%s#%d" % (rec["id"], i), name + (", copy %d of %d" % (i, n) if n > 1 else ""), group, sim)
-            for i in range(1, n + 1)]
-
-
-def cards_to_tag(game, include_sim=False, sets=1):
-    """Every physical card of a game that carries a sticker, in the order enrollment asks for them.
-
-    Simulation filler stands for cards the data does not know yet; it is left out unless
-    `include_sim` (add the real card with `maester cards add` first, then enroll it). `sets`
-    counts the boxes: the LCG at five or six players brings a starter deck twice, so a second Core
-    Set (copies "S5#2") is enrolled with --sets 2.
-    """
-    data = cardsdb.load(game)
-    out = [Card("leader:%s" % l["id"], "Leader card: %s" % l["name"], "Leader cards", False)
-           for l in data.get("leaders", [])]
-    leader_names = {l["id"]: l["name"] for l in data.get("leaders", [])}
-    sections = cardsdb.SECTIONS.get(game) or [k for k, v in data.items()
-                                               if isinstance(v, list) and v and isinstance(v[0], dict) and "id" in v[0]]
-    kinds = ("standard", "event", "leader")
-    for section in sections:
-        if section in NO_TAG.get(game, ()):
-            continue
-        records = data[section]
-        if section == "influence":  # B'Twixt: standard, then events, then each leader's own cards
-            records = sorted(records, key=lambda r: (kinds.index(r["kind"]) if r.get("kind") in kinds else 9,
-                                                     list(leader_names).index(r["leader"]) if r.get("leader") in leader_names else -1))
-        for rec in records:
-            sim = bool(rec.get("simulation"))
-            if sim and not include_sim:
-                continue
-            group = GROUPS.get(section, section.replace("_", " ").capitalize())
-            if rec.get("kind"):
-                group = "%s: %s" % (group, leader_names.get(rec.get("leader"), rec["kind"]))
-            out.extend(_copies(rec, group, sim, sets))
-    return out
 
 
 # ---------------------------------------------------------------- the bookkeeping
@@ -219,35 +125,7 @@ class Enroller:
         return "\n".join(lines) or "  none"
 
 
-# ---------------------------------------------------------------- the command
-
-def register(sub):
-    p = sub.add_parser("enroll", help="tap every card of a game once to bind its sticker",
-                       description="Bind each card's NFC sticker to the card: the command names a card, you tap "
-                                   "it on a reader (or tap first and pick it with --pick). Bindings are saved at "
-                                   "once to $MAESTER_HOME/tags/GAME.json.")
-    p.add_argument("game", help="the game, e.g. btwixt or intrigue")
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--port", type=serial_port, help="the board's serial port (default: the first board found)")
-    where.add_argument("--sim", action="store_true", help="use the simulated board (Enter lays the next sticker)")
-    p.add_argument("--reader", metavar="NAME|PATH",
-                   help="a board reader's name (seat0): take taps from it only (default: any reader); or an nfcpy "
-                        "device path (usb, usb:072f:2200, tty:USB0:pn532): enroll on an NFC reader at your desk, "
-                        "no board needed (pip install 'maester[nfc]')")
-    p.add_argument("--profile", help="table profile naming the readers (default: the board's, else the game's smallest)")
-    p.add_argument("--board", default="pico", choices=hwconfig.BOARDS, help="pin map of the simulated board")
-    p.add_argument("--pick", action="store_true", help="tap any card, then pick which card it is from the list")
-    p.add_argument("--only", type=int_range(1), metavar="N", help="stop after binding N cards")
-    p.add_argument("--sets", type=int_range(1, 9), default=1, metavar="N",
-                   help="the cards of N boxes of the game (the LCG at 5 or 6 players: --sets 2; default 1)")
-    p.add_argument("--include-sim", action="store_true",
-                   help="also enroll simulation filler (cards the data lacks; see `maester cards check`)")
-    p.add_argument("--missing", action="store_true", help="list the cards still missing a tag and exit")
-    p.add_argument("--forget", metavar="CARD|UID", help="remove the binding of a card or a tag and exit")
-    p.add_argument("--timeout", type=BOARD_WAIT, default=5.0, metavar="S",
-                   help="how long to wait for the board, %s (default %%(default)s)" % BOARD_WAIT.span)
-    p.set_defaults(func=cmd_enroll)
-
+# ---------------------------------------------------------------- the session
 
 def _game_profile(game, name, board_name=None):
     if name:
@@ -258,31 +136,6 @@ def _game_profile(game, name, board_name=None):
     if not found:
         raise ValueError("no table profile for %s in %s" % (game, profiles.PROFILE_DIR))
     return hwconfig.load_profile(found[0].stem)
-
-
-def cmd_enroll(args, out=print):
-    cards = cards_to_tag(args.game, args.include_sim, args.sets)
-    tags = load_tags(args.game)
-    if args.forget:
-        gone = {u: c for u, c in tags.items() if args.forget in (u, c)}
-        if not gone:
-            out("no binding for %s in %s" % (args.forget, tags_path(args.game)))
-            return 1
-        for u, c in gone.items():
-            del tags[u]
-            out("forgot tag %s (%s)" % (u, c))
-        save_tags(args.game, tags)
-        return 0
-    en = Enroller(cards, tags, lambda t: save_tags(args.game, t), args.game)
-    if args.missing:
-        n, total = en.progress()
-        out("%s: %d of %d cards bound; missing:\n%s" % (args.game, n, total, en.missing_text(limit=10 ** 6)))
-        return 0
-    skipped = len(cards_to_tag(args.game, include_sim=True, sets=args.sets)) - len(cards)
-    if skipped:
-        out("note: the card data lacks %d cards of the box (simulation filler stands in for them). Add them with "
-            "`maester cards add %s` to enroll them; `maester cards check %s` lists them." % (skipped, args.game, args.game))
-    return Session(args, en, out).run()
 
 
 class Session:
@@ -310,9 +163,6 @@ class Session:
     # -- setup ---------------------------------------------------------------------------
 
     def connect(self):
-        from ..link import BoardLink
-        from ..link.simboard import start_simulated_board
-
         if nfcreader.is_device_path(self.args.reader):
             return self.connect_desk()
         port = self.args.port

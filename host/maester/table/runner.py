@@ -17,11 +17,11 @@ whichever seat's decision the game's table module says it fits (table/taps.py), 
 waits for its position waits for that seat.
 """
 
-import hashlib
 import importlib
 import threading
 
 from ..engine import PUBLIC, cardtables, core
+from ..nfc.tags import sim_uid
 from . import profile as P
 from .taps import asks_at, command_for_tap, meanings
 
@@ -50,11 +50,6 @@ def board_config(profile, reader_type="mfrc522", pins=DEFAULT_READER_PINS, budge
         "poll": {"interval_ms": 10},
         "watchdog_ms": 0,
     }
-
-
-def sim_uid(card):
-    """The UID a simulated sticker on `card` carries: 7 bytes, NXP's 0x04 first, like an NTAG."""
-    return "04" + hashlib.sha1(card.encode()).hexdigest()[:12]
 
 
 def sim_tags(state):

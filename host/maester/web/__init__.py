@@ -5,7 +5,7 @@
     hints.py    optional per-game hints for the generic renderer
     app.py      the ASGI app (starlette): token-checked routes, websockets, choices → submit
     server.py   uvicorn on a background thread, on a free port
-    launch.py   `maester serve`, and `--web`/`--lan` on play, resume and demo
+    launch.py   the pages of a game served: `maester serve`, and `--web`/`--lan` on play, resume and demo
     browser.py  headless Debian Chromium under Playwright (tests, docs/make_screenshots.py)
     static/     the pages: plain HTML, CSS and JS, nothing loaded from elsewhere
 """

@@ -1,9 +1,10 @@
-"""`maester serve --log PATH`, and `--web/--no-web`, `--lan` on `maester play`, `resume` and `demo`.
+"""The pages of a game served: `serve` for `maester serve --log PATH`, and `serving` for the pages
+that `--web/--no-web`, `--lan` ask of `maester play`, `resume` and `demo` (commands/serve.py).
 
-`play` builds its Session deep inside play.py, so the command line's wish travels in a context
-variable: the wrapper around the command sets it, and `serving(session, sim, humans)`, which
-play.run wraps around its loop, starts the pages for that session when it is set. Without `--web`
-(or with stdout not a terminal, the default then) nothing here runs and play is unchanged.
+`play` builds its Session deep inside the terminal's loop, so the command line's wish travels in a
+context variable: the command runs inside `wanting(...)`, and `serving(session, sim, humans)`, which
+terminal/game.py wraps around its loop, starts the pages for that session when it is set. Without
+`--web` (or with stdout not a terminal, the default then) nothing here runs and play is unchanged.
 
 In `play`, the seats' pages show their views live, but a decision is still made where the loop
 asks it (the terminal for `--human` seats, the bots for the others): the loop reads the state
@@ -16,24 +17,15 @@ Links last: a logged game's seat tokens and web port are kept beside its log (ke
 been taken meanwhile). Bots' seats get no token and no link.
 """
 
-import argparse
 import contextlib
 import contextvars
 import os
+import socket
 import sys
 
-from .. import lazy
-from ..argtypes import int_range, seconds
-
-# The app and the server (starlette, uvicorn) are imported only when pages are wanted, so every
-# other `maester` command starts as fast as before; these too, so `serve --help` does (issue 16).
-socket = lazy.Module("socket")
-core = lazy.Module("maester.engine.core")
-engine_session = lazy.Module("maester.engine.session")
-keys = lazy.Module("maester.web.keys")
-
-WEB_PORT = int_range(0, 65535)  # 0: the system picks a free one
-BOT_DELAY = seconds(0, 60)  # serve --delay, as play's
+from ..engine import core
+from ..engine.bots import PLAY_DELAY
+from . import keys
 
 _WANTED = contextvars.ContextVar("maester_web", default=None)  # {"lan": bool, "port": int} or None
 
@@ -168,6 +160,17 @@ def _bind(server):
 
 
 @contextlib.contextmanager
+def wanting(lan, port, on, off):
+    """Run the block with pages wanted (`on`), or refused (`off`: --no-web), on `port` (0: the game's
+    own, else a free one), to the whole network with `lan`: what `serving` then does."""
+    token = _WANTED.set({"lan": lan, "port": port, "on": bool(on), "off": off})
+    try:
+        yield
+    finally:
+        _WANTED.reset(token)
+
+
+@contextlib.contextmanager
 def serving(session, sim=None, humans=(), board=False):
     """Serve `session`'s pages while the block runs, if the command line asked for them.
 
@@ -178,7 +181,7 @@ def serving(session, sim=None, humans=(), board=False):
     if wanted is None or not (wanted["on"] or board and not wanted["off"]):
         yield None
         return
-    from .app import WebGame, build_app
+    from .app import WebGame, build_app  # starlette and uvicorn only when pages are wanted (start-up)
     runner = getattr(sim, "runner", None)
     tokens, server = open_pages(session, _host(wanted["lan"]), wanted.get("port") or 0)
     # The people's seats decide on their pages; bots' seats have none.
@@ -199,31 +202,6 @@ def serving(session, sim=None, humans=(), board=False):
         web.close()
 
 
-def _with_web(func, default_on):
-    def run(args):
-        on = args.web if args.web is not None else (args.lan or (default_on and sys.stdout.isatty()))
-        token = _WANTED.set({"lan": args.lan, "port": args.web_port, "on": bool(on), "off": args.web is False})
-        try:
-            return func(args)
-        finally:
-            _WANTED.reset(token)
-    return run
-
-
-def add_web_options(parser, default_on):
-    parser.add_argument("--web", action=argparse.BooleanOptionalAction, default=None,
-                        help="serve a page per seat (secret link; a QR code with --lan) and a public table page "
-                             "(default: on for a game on a board; otherwise %s)"
-                             % ("on when the output is a terminal" if default_on else "off"))
-    parser.add_argument("--lan", action="store_true",
-                        help="serve the pages to the whole network, not just this machine (implies --web)")
-    # Not --port: that name is kept for the table's serial port.
-    parser.add_argument("--web-port", type=WEB_PORT, default=0, metavar="N",
-                        help="the web port, %s (default: the game's port as before if free, else a free "
-                             "one)" % WEB_PORT.span)
-    parser.set_defaults(func=_with_web(parser.get_default("func"), default_on))
-
-
 def served_people(extra, seats):
     """The seats people play under `serve`: those the log's header names. Every seat for a game
     on a board, or when the header does not say (an older log): a person can always take a page."""
@@ -233,47 +211,41 @@ def served_people(extra, seats):
     return [s for s in humans if type(s) is int and 0 <= s < seats]
 
 
-def _bot_delay(args, extra):
-    if args.delay is not None:
-        return args.delay
-    from ..commands.play import PLAY_DELAY
+def _bot_delay(delay, extra):
+    """The pause before a bot's move: `delay` if given, else as the game was started, else PLAY_DELAY."""
+    if delay is not None:
+        return delay
     delay = extra.get("delay")
     return delay if type(delay) in (int, float) and 0 <= delay <= 60 else PLAY_DELAY
 
 
-def cmd_serve(args):
-    session = engine_session.Session.resume(args.log)  # LogError (a ValueError) → exit 2, the file untouched
-    try:
-        return _serve(session, args)
-    finally:
-        session.close()
-
-
-def _serve(session, args):
-    from .app import WebGame, build_app
+def serve(session, log, lan=False, port=0, qr=True, delay=None):
+    """`maester serve`: `session`'s pages until Ctrl-C, the people deciding on their pages and the
+    bots' seats played by bots (a pause of `delay` before each move, default as the game was started)."""
+    from .app import WebGame, build_app  # as in serving: starlette and uvicorn only when serving
     from .seatbots import BotSeats
     extra = session.log.header().get("extra") or {}
     seats = core.get_game(session.state["game"]).seat_count(session.state)
     people = served_people(extra, seats)
-    tokens, server = open_pages(session, _host(args.lan), args.web_port)
+    tokens, server = open_pages(session, _host(lan), port)
     web = WebGame(session, answerable=people, tokens=tokens)
     bots = None
     try:
         bots = BotSeats(session, [s for s in range(seats) if s not in people], extra.get("bots", "heuristic"),
-                        _bot_delay(args, extra))
+                        _bot_delay(delay, extra))
         server.app = build_app(web)
         server.start()
         names = _seat_names(web)
-        announce(web, server, args.lan, names, qr=not args.no_qr, save_to=session.log.path + ".links")
+        announce(web, server, lan, names, qr=qr, save_to=session.log.path + ".links")
         if bots.bots:
             print("Bots play %s." % ", ".join(names[s] for s in sorted(bots.bots)))
-        print("Serving %s (%d moves%s). Ctrl-C stops." % (args.log, session.state["seq"],
+        print("Serving %s (%d moves%s). Ctrl-C stops." % (log, session.state["seq"],
                                                           ", over" if session.state["over"] else ""))
         sys.stdout.flush()
         bots.start()
         _until_stopped(server, bots)
     except KeyboardInterrupt:
-        print("\nStopped serving; the game is in %s." % args.log)
+        print("\nStopped serving; the game is in %s." % log)
     finally:
         if bots is not None:
             bots.stop()
@@ -292,27 +264,3 @@ def _until_stopped(server, bots):
             told = True
 
 
-def register(sub):
-    p = sub.add_parser("serve", help="serve a saved game's seat and table pages in the browser",
-                       description="Serve a game from its log: a public table page and a private page per "
-                                   "person's seat (a secret link, printed with a QR code, and saved in "
-                                   "LOG.links). The people decide on their pages, bots play the seats that "
-                                   "were bots; each choice is logged like a tap. The links are kept beside "
-                                   "the log (LOG.web.json): `play`, `resume` and `serve` of one game give "
-                                   "the same ones. Example: maester serve --log game.sqlite")
-    p.add_argument("--log", required=True, metavar="PATH", help="the game log to serve")
-    p.add_argument("--lan", action="store_true", help="serve to the whole network, not just this machine")
-    # --web-port, as on `play`: --port is the board's serial port in every other command.
-    p.add_argument("--web-port", type=WEB_PORT, default=0, metavar="N",
-                   help="the web port, %s (default: the game's port as before if free, else a free "
-                        "one)" % WEB_PORT.span)
-    p.add_argument("--no-qr", action="store_true", help="print the links without QR codes")
-    p.add_argument("--delay", type=BOT_DELAY, metavar="SECONDS",
-                   help="pause before each bot move, %s (default: as the game was started, else 0.4)"
-                        % BOT_DELAY.span)
-    p.set_defaults(func=cmd_serve)
-    # The terminal commands registered before this module get the web options.
-    for name, default_on in (("play", True), ("resume", True), ("demo", False)):
-        parser = sub.choices.get(name)
-        if parser is not None:
-            add_web_options(parser, default_on)

@@ -26,6 +26,7 @@ and abilities (the cards' own abilities on the framework).
 
 from ...engine import PUBLIC, REFEREE, Game, register
 from ...engine import config as check
+from .. import STARTER_DECKS as STARTER
 from . import abilities, challenge, effects, flow, timing  # noqa: F401  (registers the steps)
 from . import cards_baratheon, cards_lannister, cards_stark, cards_targaryen  # noqa: F401  (the abilities)
 from . import model as M
@@ -40,7 +41,6 @@ VARIANT_NOTES = {
     "littlefinger": "gold may be handed between players in any window outside marshalling (rulebook)",
 }
 OBSERVABLE = ("draws",)
-STARTER = ("stark", "lannister", "baratheon", "targaryen")
 
 
 class LCG(Game):

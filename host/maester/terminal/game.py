@@ -1,0 +1,126 @@
+"""A game played from this terminal to its end: `run` takes the first open ask, exactly as `sim.play_one`
+does: a bot seat answers with its bot, a person's seat at the keyboard (the Screen) or on their seat
+page, and with a table (the simulated one, a board, or this Raspberry Pi's readers) every move a tap
+can express is made by a tap. Every command goes through `Session.submit`, so it is in the log,
+synced, before it is shown.
+"""
+
+import sys
+import time
+
+from ..engine import core
+from ..engine.bots import card_info, decide, make_bot
+from ..engine.session import EngineFault
+from ..table.board import BoardTable
+from ..table.opening import report
+from ..table.simtable import SimTable
+from ..web.launch import serving
+from .screen import Quit, Screen
+
+
+def run(session, humans, bots_kind, delay, plain, note="", table=False, board=None):
+    """Play `session` to its end (or until a person quits). Returns the exit status.
+
+    With `table`, every move that a tap can express is made on a simulated board (a `maester
+    sim-board` process, opened by its port name) and the LED strip is drawn under the table.
+    With `board` (a connected table.board.Board), people play on that board: taps are moves, the
+    rest is decided on the seat pages, and the terminal shows the public table.
+    """
+    sim = None
+    if board is not None:
+        sim = BoardTable(board, session, board.tags, report=report, foreign=board.foreign)
+    elif table:
+        sim = SimTable(session, report=report)
+    try:
+        with serving(session, sim, humans, board=board is not None) as web:
+            if board is not None and web is None:
+                report("no seat pages (--no-web): only what a tap can say can be played")
+            status = _loop(session, humans, bots_kind, delay, plain, note, sim, pages=web is not None)
+            if web is not None and session.state["over"]:
+                _keep_pages_up()
+            return status
+    finally:
+        if sim is not None:
+            sim.close()
+
+
+def _keep_pages_up():
+    """The pages show the final result until the person at the keyboard lets them go.
+
+    Only when someone is there to answer (a terminal, as for the prompt before the game): from a
+    pipe or a test it returns at once, so nothing hangs."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return
+    print("The game is over; its pages stay up until you press Enter (or Ctrl-C).", flush=True)
+    try:
+        input()
+    except (EOFError, KeyboardInterrupt):
+        print()
+
+
+def _wait_for_page(session, ask_id, poll=0.05):
+    """Wait until a seat's page answered `ask_id` (the page submits through the session's lock)."""
+    while True:
+        with session.lock:
+            if session.state["over"] or all(a["id"] != ask_id for a in session.state["asks"]):
+                return
+        time.sleep(poll)
+
+
+def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False):
+    state = session.state
+    game = core.get_game(state["game"])
+    info = card_info(state)
+    seats = range(game.seat_count(state))
+    bots = {s: make_bot(state["game"], bots_kind, state["seed"], s, info) for s in seats if s not in humans}
+    screen = Screen(session, humans, delay, plain)
+    screen.strip = getattr(sim, "strip_text", None)  # a real strip is on the table, not on screen
+    screen.profile = getattr(sim, "profile", None)
+    screen.on_pages = pages
+    submit = getattr(sim, "submit", None) or session.submit
+    path = session.log.path if session.log else None
+    try:
+        screen.start(note)
+        while not session.state["over"]:
+            state = session.state
+            ask = state["asks"][0]
+            seat = ask["seat"]
+            if seat in humans and pages:
+                # With seat pages, a person decides on their own page: the shared screen shows
+                # only the public table, so no hand needs hiding while it changes hands.
+                screen.waiting("Waiting for %s (a tap, or their page)…" % ("the table" if seat == core.TABLE
+                                                                           else "seat %s" % seat))
+                _wait_for_page(session, ask["id"])
+                screen.after(seat)
+                continue
+            if seat in humans:
+                choice = screen.ask_human(ask)
+            else:
+                bot = bots[seat]
+                choice = decide(bot, state, seat, ask, core.view)
+            result = submit({"seat": seat, "ask": ask["id"], "choice": choice})
+            if not result.ok:
+                if seat not in bots:
+                    screen.refused("Not accepted: %s" % result.reason)
+                    continue
+                raise RuntimeError("bot %s chose an illegal move: %s" % (seat, result.reason))
+            screen.after(seat)
+    except Quit as q:
+        if len(humans) > 1:
+            screen.clear()  # do not leave a hand on the screen
+        screen.leave(table=True)
+        screen.say("\n%s The game is saved in %s (%d moves); continue it with: maester resume --log %s"
+                   % ("Input ended." if q.eof else "Stopped.", path, session.state["seq"], path))
+        return 1 if q.eof else 0
+    except EngineFault as e:
+        screen.leave(table=True)
+        screen.say("maester: %s. Continue with: maester resume --log %s" % (e, path))
+        return 1
+    finally:
+        # Whatever stopped the game (Ctrl-C, an error), the normal screen comes back, with the public
+        # table when the game is not over (at its end `finish` prints it with the scores).
+        screen.leave(table=not session.state["over"])
+    screen.finish()
+    if path:
+        screen.say("The game's log: %s" % path)
+    return 0

@@ -1,0 +1,292 @@
+"""What the terminal shows of a game: the table redrawn on the alternate screen, fitted to the window
+(or one line per event with `plain`), a person's hand, prompt and numbered options.
+
+Hidden information reaches the screen only through `view(state, seat)` for the seat whose turn it
+is; with two or more people at one screen, it is cleared and handed over between them. Each game
+brings its words in `games/<game>/text.py` (`Names`, `describe_event`).
+"""
+
+import importlib
+import os
+import sys
+import textwrap
+import time
+
+from rich.console import Console
+from rich.segment import Segment, Segments
+
+from ..engine import PUBLIC, cardtables, core
+from . import draw as tui
+
+FRAME_GAP = 0.05  # bots playing with no delay: at most a frame this often (the rest could not be read anyway)
+
+
+class Quit(Exception):
+    """The person at the keyboard asked to stop (q) or their input ended."""
+
+    def __init__(self, eof=False):
+        self.eof = eof
+
+
+class Screen:
+    """What the terminal shows: a redrawn rich table, or simple lines with `plain`."""
+
+    def __init__(self, session, humans, delay, plain):
+        self.session = session
+        self.humans = list(humans)
+        self.delay = delay
+        self.plain = plain
+        self.config = session.state["config"]
+        self.text = importlib.import_module("maester.games.%s.text" % session.state["game"])
+        self.shown = len(session.events)  # events already printed (plain) or logged
+        self.private_shown = {s: self.shown for s in self.humans}  # private lines printed (plain)
+        self.strip = None  # the simulated table's LED strip, as text, when there is one
+        self.profile = None  # the table profile that names the strip's segments (for its legend)
+        self.on_pages = False  # people decide on their seat pages, not at this screen
+        self.note = ""  # the game's title line, printed on the normal screen when the view closes
+        self.status = ""  # a line under the table: who is awaited, a move that was refused
+        self.alt = False  # drawing on the terminal's alternate screen
+        self.drawn = 0.0  # when the last frame was drawn (time.monotonic)
+        if not plain:
+            self.console = Console(highlight=False)
+
+    # --- text ----------------------------------------------------------------------------------
+
+    def lines(self, events, viewer):
+        g = self.session.state["g"]
+        out = (self.text.describe_event(g, e, viewer, cardtables.of_config(self.config)) for e in events)
+        return [line for line in out if line]
+
+    def log_for(self, viewer, last=None):
+        # A seat's new hand is in its hand panel already.
+        events = [e for e in self.session.events_for(viewer) if e["e"] != "hand"]
+        return self.lines(events[-last:] if last else events, viewer)
+
+    def say(self, text=""):
+        print(text, flush=True)
+
+    def read(self, prompt):
+        try:
+            text = input(prompt)
+        except EOFError:
+            raise Quit(eof=True) from None
+        if text.strip().lower() in ("q", "quit"):
+            raise Quit()
+        return text.strip()
+
+    # --- screens -------------------------------------------------------------------------------
+
+    def watcher(self):
+        """Who the screen belongs to between turns: a lone human, else the public.
+
+        With seat pages, the screen is the table's: everyone's secrets are on their own pages."""
+        if self.on_pages:
+            return PUBLIC
+        return self.humans[0] if len(self.humans) == 1 else PUBLIC
+
+    def draw(self, viewer):
+        """Draw the table as `viewer` sees it: lines with `plain`, else the whole screen."""
+        if not self.plain:
+            self.frame(viewer, status=self.status)
+            return
+        view = self.session.view(viewer)
+        for line in tui.plain_lines(view, self.config):
+            self.say(line)
+        if self.strip is not None:
+            self.say("LED strip: [%s]" % self.strip())
+
+    def clear(self):
+        """Wipe what a seat saw. On the alternate screen nothing scrolled away, so nothing stays."""
+        if not self.plain and self.alt:
+            self.write("\x1b[H\x1b[2J")
+
+    def start(self, note):
+        self.note = note
+        if self.plain:
+            self.say(note)
+            for line in self.lines(self.session.events[: self.shown], PUBLIC)[-12:]:
+                self.say(line)
+            self.draw(PUBLIC)
+            return
+        self.enter()
+        self.draw(self.watcher())
+
+    def after(self, seat):
+        """Show what the last command changed, then wait a little if a bot moved."""
+        events = self.session.events[self.shown:]
+        self.shown = len(self.session.events)
+        self.status = ""  # the wait it announced is over
+        if self.plain:
+            new = self.lines(events, PUBLIC)
+            for line in new:
+                self.say(line)
+            if any(e["e"] in ("round", "season") for e in events):
+                self.draw(PUBLIC)
+        elif seat in self.humans or self.delay or time.monotonic() - self.drawn > FRAME_GAP:
+            self.draw(self.watcher())
+        if seat not in self.humans and self.delay and any(core.visible(e, self.watcher()) for e in events):
+            time.sleep(self.delay)  # a bot's move that shows nothing (a pass in a window) takes no pause
+
+    def waiting(self, text):
+        """Who the game waits for (their page, a tap): a line, or the status under the table."""
+        if self.plain:
+            self.say(text)
+        else:
+            self.status = text
+            self.draw(self.watcher())
+
+    def refused(self, text):
+        if self.plain:
+            self.say(text)
+        else:
+            self.status = text  # shown under the table at the next prompt
+
+    def ask_human(self, ask):
+        state = self.session.state
+        seat = ask["seat"]
+        names = self.text.Names(state["g"], cardtables.of_config(self.config))
+        who = names.seat(seat)
+        if len(self.humans) > 1:
+            title = "Seat %d" % seat
+            if names.leader(seat) != title:  # B'Twixt seats have leaders; Intrigue's are just seats
+                title += " — %s" % names.leader(seat)
+            handover = "%s: press Enter when only you can see the screen (q quits) " % title
+            if self.plain:
+                self.read(handover)
+            else:
+                self.clear()
+                self.frame(PUBLIC, footer=[""])  # the public table only, while the screen changes hands
+                self.read(handover)
+        if self.plain:
+            self.say("--- %s decides ---" % who)
+            # What only this seat learnt since its last decision (its new hand is in the table below).
+            private = [e for e in self.session.events[self.private_shown[seat]:] if "vis" in e and e["e"] != "hand"]
+            for line in self.lines(private, seat):
+                self.say("(only you) " + line)
+        self.private_shown[seat] = len(self.session.events)
+        # The game's own words for a choice, unless its text module has friendlier ones for menus.
+        describe = getattr(self.text, "describe_choice", None) or core.get_game(state["game"]).describe_choice
+        labels = [describe(state, ask, c, seat) for c in ask["choices"]]
+        choice = self.choose_plain(ask, labels, who) if self.plain else self.choose(seat, ask, labels, who)
+        self.status = ""
+        if len(self.humans) > 1:
+            self.clear()  # the next person must not see this hand
+            if not self.plain:
+                self.frame(PUBLIC)
+        return choice
+
+    def choose_plain(self, ask, labels, who):
+        self.draw(ask["seat"])
+        self.say(ask["prompt"])
+        for i, label in enumerate(labels, 1):
+            self.say("  %d. %s" % (i, label))
+        while True:
+            text = self.read("Your choice, %s (1-%d, q to quit): " % (who, len(labels)))
+            if text.isdigit() and 1 <= int(text) <= len(labels):
+                return ask["choices"][int(text) - 1]
+            self.say("%r is not one of the options: type a number from 1 to %d, or q to quit."
+                     % (text, len(labels)))
+
+    def choose(self, seat, ask, labels, who):
+        """The seat's table with the prompt and its numbered options below, a page at a time if
+        they do not fit; the answer is typed on the last line."""
+        page, note = 0, self.status
+        while True:
+            width, height = self.size()
+            parts = self.parts(self.session.view(seat))
+            prompt = textwrap.wrap(ask["prompt"], width) or [""]
+            room = height - 3 - len(prompt) - tui.min_rows(self.console, parts, width)
+            pages = tui.option_pages(labels, width, max(3, room))
+            page %= len(pages)
+            self.frame(seat, footer=prompt + pages[page] + [note], parts=parts)
+            more = ", m more" if len(pages) > 1 else ""
+            text = self.read("Your choice, %s (1-%d%s, q to quit): " % (who, len(labels), more))
+            if more and text.lower() == "m":
+                page, note = page + 1, ""
+                continue
+            if text.isdigit() and 1 <= int(text) <= len(labels):
+                return ask["choices"][int(text) - 1]
+            note = "%r is not one of the options: type a number from 1 to %d, or q to quit." % (text, len(labels))
+
+    def finish(self):
+        view = self.session.view(PUBLIC)
+        if self.plain:
+            self.draw(PUBLIC)
+        else:
+            self.leave()
+            self.print_table(below=len(tui.scores_lines(view, self.config)) + 1)
+        for line in tui.scores_lines(view, self.config):
+            self.say(line)
+
+    # --- the full-screen view --------------------------------------------------------------------
+
+    def write(self, text):
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+    def size(self):
+        try:
+            return os.get_terminal_size(sys.stdout.fileno())  # asked at every frame: windows get resized
+        except OSError:
+            return self.console.size
+
+    def enter(self):
+        """Draw on the terminal's alternate screen: it has no scrollback, so a hand shown there is
+        gone once the screen is cleared or left, and the normal screen keeps only what `leave` prints."""
+        if not self.alt:
+            self.write("\x1b[?1049h\x1b[H\x1b[2J")
+            self.alt = True
+
+    def leave(self, table=False):
+        """Back to the normal screen (always, however the game ends); with `table`, print the public
+        table there, the only thing of the game the scrollback keeps besides the messages."""
+        if self.plain or not self.alt:
+            return
+        self.write("\x1b[H\x1b[2J\x1b[?25h\x1b[?1049l")  # cleared too, for a terminal without an alternate screen
+        self.alt = False
+        if self.note:
+            self.say(self.note)
+        if table:
+            self.print_table()
+
+    def print_table(self, below=0):
+        """The public table on the normal screen, fitted to one screen with `below` rows to spare."""
+        width, height = self.size()
+        parts = tui.screen_parts(self.session.view(PUBLIC), self.config)
+        for text in self.ansi(tui.fit(self.console, parts, (), width, max(8, height - below - 2))):
+            self.say(text)
+
+    def parts(self, view, status=""):
+        parts = tui.screen_parts(view, self.config)
+        if self.strip is not None:
+            parts.append(tui.led_part(self.session.state["game"], self.profile, self.strip()))
+        if status:
+            parts.append(tui.Part([lambda w: tui.one_line(status, w, "bold")], rank=0))
+        return parts
+
+    def frame(self, viewer, footer=(), status="", parts=None):
+        """Fill the screen: the table as `viewer` sees it, fitted above the `footer` rows (a prompt
+        and its options), then the cursor on the row below them, where input is typed."""
+        width, height = self.size()
+        if parts is None:
+            parts = self.parts(self.session.view(viewer), status)
+        log = self.log_for(viewer, last=2 * height)  # more than a screen holds, not the whole game every frame
+        rows = tui.fit(self.console, parts, log, width, max(1, height - len(footer) - 1))
+        texts = self.ansi(rows) + [str(tui.one_line(f, width)) for f in footer]
+        out = ["\x1b[?25l"]
+        for r, text in enumerate(texts[:height - 1], 1):  # each row placed: nothing ever scrolls
+            out.append("\x1b[%d;1H%s\x1b[0m\x1b[K" % (r, text))
+        out.append("\x1b[%d;1H\x1b[J\x1b[?25h" % (min(len(texts), height - 1) + 1))
+        self.write("".join(out))
+        self.drawn = time.monotonic()
+
+    def ansi(self, rows):
+        """Rich's segment rows as text with colour codes, one string a row."""
+        if not rows:
+            return []
+        segs = []
+        for i, row in enumerate(rows):
+            segs += ([Segment.line()] if i else []) + list(row)
+        with self.console.capture() as cap:
+            self.console.print(Segments(segs), end="", crop=False, soft_wrap=True)
+        return cap.get().split("\n")
