@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from maester import cli
-from maester.commands.firmware import HOST_ONLY, config_bytes
+from maester.table.firmware import HOST_ONLY
+from maester.table.hwconfig import config_bytes
 from maester.link.simboard import start_simulated_board
 from maester.table import profile as profiles
 from maester.table.hwconfig import board_config, load_pinmap

@@ -84,7 +84,7 @@ def test_every_shipped_profile_and_pin_map_passes_its_schema(kind, folder):
     assert files
     for path in files:
         assert hwconfig.schema_problems(json.loads(path.read_text()), kind) == [], path
-    loaded = [hwconfig.load_profile(p) if kind == "profile" else hwconfig.load_pinmap(p) for p in files]
+    loaded = [profiles.load(p) if kind == "profile" else hwconfig.load_pinmap(p) for p in files]
     assert len(loaded) == len(files)
 
 
@@ -128,7 +128,7 @@ def test_a_broken_profile_is_an_error_naming_the_file_and_the_field(case, comman
     argv = {"hw test": ["hw", "test", "--sim", "--auto", "0"],
             "firmware flash": ["firmware", "flash", "--port", str(tmp_path / "tty"), "--out", str(tmp_path / "build"),
                                "--mpremote", str(tmp_path / "no-mpremote")],
-            # table/profile.py's load: the same check (it is hwconfig.load_profile)
+            # table/profile.py's load: the same check
             "play": ["play", "btwixt", "--players", "4", "--log", str(tmp_path / "game.sqlite")],
             "sim-board": ["sim-board"]}[command]
     rc = cli.main(argv + ["--profile", str(path)])

@@ -8,7 +8,8 @@ import pytest
 from lcg_harness import Table, table_with
 from maester.engine.bots import card_info, decide, make_bot
 from maester.engine import core
-from maester.games.lcg import search as S
+from maester.games.lcg import model as M
+from maester.games.lcg import sampling as S
 from maester.sim import play_one
 
 pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
@@ -162,16 +163,15 @@ def test_copy_state_shares_nothing_the_engine_writes():
 
 
 def test_the_kept_constant_sources_are_always_the_ones_in_play():
-    """abilities.constant_sources keeps its answers (every STR read asks it): after every move of
+    """model.constant_sources keeps its answers (every STR read asks it): after every move of
     heuristic games, whose bots also play on sampled copies, the kept answer is what a fresh look at
     the table finds, plots with a constant ability and cards leaving play included."""
-    from maester.games.lcg import abilities as A
     seen = set()
 
     def check(state, result):
         g = state["g"]
-        kept = A.constant_sources(g)
-        assert kept == A.find_constant_sources(g), (g["round"], g["phase"])
+        kept = M.constant_sources(g)
+        assert kept == M.find_constant_sources(g), (g["round"], g["phase"])
         seen.add(kept)
 
     for seed, decks in ((7, ["baratheon", "stark"]), (8, ["targaryen", "lannister"])):

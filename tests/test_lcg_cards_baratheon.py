@@ -313,9 +313,8 @@ def test_B81_knight_of_the_rainwood_cannot_be_discarded_and_takes_only_weapons()
     t = table()
     t.play(p("B81"))
     assert M.has_kw(t.state, p("B81"), "cannot_be_discarded")
-    from maester.games.lcg import flow
-    assert flow.attach_ok(t.state, 0, p("B68"), p("B81"))       # Lightbringer: a Weapon
-    assert not flow.attach_ok(t.state, 0, p("B66"), p("B81"))   # Shadow's Blessing: a Condition
+    assert M.attach_ok(t.state, 0, p("B68"), p("B81"))       # Lightbringer: a Weapon
+    assert not M.attach_ok(t.state, 0, p("B66"), p("B81"))   # Shadow's Blessing: a Condition
 
 
 def test_B82_northern_cavalry_cannot_be_killed_in_a_phase_its_strength_changed():
@@ -422,8 +421,7 @@ def test_B89_host_of_storms_end_six_strength_wins_and_takes_no_attachment():
     t = table()
     t.play(p("B89", 0))
     t.play(p("B72", 1))
-    from maester.games.lcg import flow
-    assert not flow.attach_ok(t.state, 0, p("B66", 0), p("B89", 0))
+    assert not M.attach_ok(t.state, 0, p("B66", 0), p("B89", 0))
     to_challenges(t)
     t.declare(0, "military", 1, p("B89", 0))
     t.defend(1, p("B72", 1))

@@ -12,6 +12,7 @@ import pytest
 from lcg_harness import Table, table_with
 from maester.engine import PUBLIC, filter_events
 from maester.games.lcg import abilities as A
+from maester.games.lcg import effects as E
 from maester.games.lcg import model as M
 
 pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
@@ -252,7 +253,7 @@ def test_support_example_the_supporter_loses_and_the_target_still_satisfies_the_
     t.auto(lambda t: t.ask()["kind"] == "claim_kill")
     assert t.ask()["seat"] == 1 and t.result()["unopposed"]
     t = support_example([p("B84", 2)])
-    A.lasting(t.g, "keyword", p("B84", 2), "vengeful", "round", None)
+    E.lasting(t.g, "keyword", p("B84", 2), "vengeful", "round", None)
     t.until_ask("claim_kill")
     r = t.result()
     assert (r["attack"], r["defence"], r["winner"], r["unopposed"]) == (3, 1, 0, False)
@@ -897,9 +898,9 @@ def test_the_winner_of_a_challenge(attack, defence, defending, winner, unopposed
     t.play(p("S18", 1))                                 # Knight of the Tumblestone, STR 2
     t.hand(0)
     t.hand(1)
-    A.lasting(t.g, "str", p("L46", 0), attack - 2, "round", None)
+    E.lasting(t.g, "str", p("L46", 0), attack - 2, "round", None)
     if defence is not None:
-        A.lasting(t.g, "str", p("S18", 1), defence - 2, "round", None)
+        E.lasting(t.g, "str", p("S18", 1), defence - 2, "round", None)
     to_challenges(t, plots)
     t.declare(0, "military", 1, p("L46", 0))
     t.defend(1, *([p("S18", 1)] if defending else []))
@@ -990,7 +991,7 @@ def test_deadly_the_attacker_with_more_deadly_characters_makes_the_defender_kill
     t, plots = duel("stark", "lannister", plots=(MUTUAL_ENEMIES, PLANNING_AHEAD))
     t.play(p("S14", 0))
     t.play(p("L37", 1))                                 # STR 3, +2: wins
-    A.lasting(t.g, "str", p("L37", 1), 2, "round", None)
+    E.lasting(t.g, "str", p("L37", 1), 2, "round", None)
     to_challenges(t, plots)
     t.declare(0, "military", 1, p("S14", 0))
     t.defend(1, p("L37", 1))
@@ -1011,7 +1012,7 @@ def test_renown_characters_of_the_winner_claim_a_power_each_as_attacker_or_defen
     assert t.result()["winner"] == 0 and t.g["cards"][p("B72", 0)]["power"] == 1
     # Defending and winning counts too; a renown character that did not take part claims nothing.
     t.auto(lambda t: any(a["kind"] == "challenge" and a["seat"] == 1 for a in t.state["asks"]))
-    A.lasting(t.g, "str", p("L53", 1), 5, "round", None)
+    E.lasting(t.g, "str", p("L53", 1), 5, "round", None)
     t.refresh()
     t.declare(1, "military", 0, p("L53", 1))
     t.defend(0)
@@ -1023,7 +1024,7 @@ def test_renown_characters_of_the_winner_claim_a_power_each_as_attacker_or_defen
     to_challenges(t2, plots)
     t2.declare(0, "intrigue", 1, p("L40", 0))
     t2.defend(1, p("B74", 1))
-    A.lasting(t2.g, "str", p("B74", 1), 5, "round", None)
+    E.lasting(t2.g, "str", p("B74", 1), 5, "round", None)
     t2.finish_challenge()
     assert t2.result()["winner"] == 1 and t2.g["cards"][p("B74", 1)]["power"] == 1
 
@@ -1052,8 +1053,8 @@ def test_deathbound_and_stalwart_cards_discarded_from_play_go_to_the_dead_pile_a
     t.play(p("S2", 1), on=p("S7", 1))                   # Nymeria on her
     t.play(p("S3", 1), on=p("S7", 1))                   # Summer on her
     t.play(p("S1", 1), on=p("S7", 1))                   # Ice on her
-    A.lasting(t.g, "keyword", p("S2", 1), "deathbound", "round", None)
-    A.lasting(t.g, "keyword", p("S3", 1), "stalwart", "round", None)
+    E.lasting(t.g, "keyword", p("S2", 1), "deathbound", "round", None)
+    E.lasting(t.g, "keyword", p("S3", 1), "stalwart", "round", None)
     to_challenges(t, plots)
     t.declare(0, "military", 1, p("L40", 0))
     t.defend(1)
@@ -1086,8 +1087,8 @@ def test_vigilant_cards_may_stand_after_their_controller_wins_as_the_attacker():
     t, plots = duel()
     t.play(p("L40", 0))
     t.play(p("L46", 0))
-    A.lasting(t.g, "keyword", p("L40", 0), "vigilant", "round", None)
-    A.lasting(t.g, "keyword", p("L46", 0), "vigilant", "round", None)
+    E.lasting(t.g, "keyword", p("L40", 0), "vigilant", "round", None)
+    E.lasting(t.g, "keyword", p("L46", 0), "vigilant", "round", None)
     t.play(p("S14", 1))
     t.play(p("S6", 1))                                  # Catelyn: intrigue
     to_challenges(t, plots)
@@ -1103,7 +1104,7 @@ def test_vigilant_cards_may_stand_after_their_controller_wins_as_the_attacker():
     before = len(t.asked)
     t.declare(0, "intrigue", 1, p("L40", 0))
     t.defend(1, p("S6", 1))
-    A.lasting(t.g, "str", p("S6", 1), 2, "round", None)
+    E.lasting(t.g, "str", p("S6", 1), 2, "round", None)
     t.finish_challenge()
     assert t.result()["winner"] == 1 and (0, "vigilant") not in t.asked[before:]
 
@@ -1112,7 +1113,7 @@ def test_vengeful_cards_may_stand_after_their_controller_loses_as_the_defender()
     t, plots = duel()
     t.play(p("L40", 0))
     t.play(p("S18", 1))
-    A.lasting(t.g, "keyword", p("S18", 1), "vengeful", "round", None)
+    E.lasting(t.g, "keyword", p("S18", 1), "vengeful", "round", None)
     to_challenges(t, plots)
     t.declare(0, "power", 1, p("L40", 0))
     t.defend(1, p("S18", 1))
@@ -1125,7 +1126,7 @@ def test_vengeful_cards_may_stand_after_their_controller_loses_as_the_defender()
 def test_intimidate_weaker_defenders_do_not_count():
     t, plots = duel()
     t.play(p("L43", 0))                                 # Chella, STR 3
-    A.lasting(t.g, "keyword", p("L43", 0), "intimidate", "round", None)
+    E.lasting(t.g, "keyword", p("L43", 0), "intimidate", "round", None)
     t.play(p("S18", 1))                                 # STR 2: does not count
     t.play(p("S14", 1))                                 # Grey Wind, STR 4: counts
     t.play(p("S19", 1))                                 # Direwolf Pup, STR 2
@@ -1136,7 +1137,7 @@ def test_intimidate_weaker_defenders_do_not_count():
     assert (t.result()["defence"], t.result()["winner"]) == (4, 1)
     t, plots = duel()
     t.play(p("L43", 0))
-    A.lasting(t.g, "keyword", p("L43", 0), "intimidate", "round", None)
+    E.lasting(t.g, "keyword", p("L43", 0), "intimidate", "round", None)
     t.play(p("S18", 1))
     t.play(p("S19", 1))
     to_challenges(t, plots)

@@ -17,7 +17,7 @@ from . import __version__
 COMMANDS = {
     "sim": ("maester.commands.sim", "play whole games with bots and print statistics"),
     "bench": ("maester.commands.sim", "measure the engine's speed, or tap-to-light through a simulated board"),
-    "build-fast": ("maester.bench.compiled", "compile the engine, bots and rules with Cython (optional; bench --build compiled)"),
+    "build-fast": ("maester.commands.build_fast", "compile the engine, bots and rules with Cython (optional; bench --build compiled)"),
     "cards": ("maester.commands.cards", "check the card data against your box, enroll or correct a card"),
     "play": ("maester.commands.play", "play a game on your table (or --sim: a simulated one in the terminal)"),
     "resume": ("maester.commands.play", "continue the last game (or --log PATH) from its log"),
@@ -27,8 +27,8 @@ COMMANDS = {
     "enroll": ("maester.commands.enroll", "tap every card of a game once to bind its sticker"),
     "tags": ("maester.commands.tags", "write a card's record onto a sticker, or read one, on an NFC reader at your desk"),
     "decks": ("maester.commands.decks", "LCG deck lists: check one against the deck construction rules"),
-    "hw": ("maester.table.hwcheck", "check the hardware of a built table"),
-    "sim-board": ("maester.table.simconsole", "a simulated board in its own process, on a pty (for play --port)"),
+    "hw": ("maester.commands.hw", "check the hardware of a built table"),
+    "sim-board": ("maester.commands.sim_board", "a simulated board in its own process, on a pty (for play --port)"),
     "serve": ("maester.commands.serve", "serve a saved game's seat and table pages in the browser"),
 }
 WEB = "maester.commands.serve"  # registered after play: it adds --web to play, resume and demo

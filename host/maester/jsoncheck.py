@@ -7,6 +7,9 @@ Used for the card data (cards_db/schema/) and the hardware data (hardware/schema
 """
 
 import json
+from pathlib import Path
+
+from .paths import ROOT
 
 
 def read_json(path):
@@ -47,3 +50,20 @@ def problems(validator, data, where, key="id"):
             message += " (found %r)" % (err.instance,)  # "'blue' was expected" alone hides the culprit
         out.append(("%s: " % where if where else "") + "%s: %s" % (label, message))
     return out
+
+
+def read_checked(path, schema_path, what, check=None, key="name"):
+    """The JSON file at `path` checked against the schema in `schema_path`, then by `check` (what a
+    schema cannot say): a ValueError naming `what`, the file and every problem found."""
+    doc = read_json(path)
+    found = problems(validator(read_json(schema_path)), doc, None, key=key)
+    if found:
+        schema = Path(schema_path)
+        shown = schema.relative_to(ROOT) if schema.is_relative_to(ROOT) else schema
+        raise ValueError("the %s %s is not valid (see %s):\n  %s" % (what, path, shown, "\n  ".join(found)))
+    if check is not None:
+        try:
+            check(doc)
+        except ValueError as e:
+            raise ValueError("the %s %s is not valid: %s" % (what, path, e)) from None
+    return doc

@@ -7,71 +7,9 @@ data marks them `assumed`; `report()` turns those marks into a checklist for an 
 
 from importlib import import_module
 
-from . import db as cardsdb
-from .. import jsoncheck
 from ..jsoncheck import read_json  # noqa: F401  (check.read_json is this module's reader too)
-
-# What these tools need to know about a game's cards. Another game plugs in with its folder
-# cards_db/<game>/ (cards.json, components.json), cards_db/schema/<game>.schema.json and an entry here.
-PROFILES = {
-    "btwixt": {
-        # card section in cards.json -> the set in maester.games.<game>.abilities it may name
-        "sections": {"allies": "ALLY_ABILITIES", "influence": "INFLUENCE_ABILITIES"},
-        # kind (a key of components.json "counts") -> how to say it in a sentence
-        "kinds": {"allies": "allies", "standard": "standard influence cards",
-                  "event": "event cards", "leader": "leader cards"},
-        # `maester cards add --type` -> the section the card goes in
-        "types": {"ally": "allies", "standard": "influence", "event": "influence", "leader": "influence"},
-    },
-    "intrigue": {
-        "sections": {"characters": "CHARACTER_ABILITIES", "iron_throne": "IRON_THRONE_ABILITIES"},
-        "kinds": {"characters": "character cards", "iron_throne": "Iron Throne cards"},
-        # no "types": `maester cards add` does not enroll Westeros Intrigue cards (yet)
-    },
-    "oathbreaker": {
-        "sections": {"missions": "MISSION_ABILITIES", "decrees": "DECREE_ABILITIES",
-                     "influence": "INFLUENCE_ABILITIES", "ambitions": "AMBITION_ABILITIES",
-                     "characters": "CHARACTER_ABILITIES"},
-        "kinds": {"missions": "mission cards", "decrees": "decree cards", "influence": "influence cards",
-                  "ambitions": "ambition cards", "characters": "characters"},
-        # no "types": `maester cards add` does not enroll Oathbreaker cards (yet)
-    },
-    "lcg": {
-        "sections": {"cards": "CARD_ABILITIES"},
-        # An LCG card's `ability` is our paraphrase of its text, not a key: the engine names the
-        # cards whose ability it implements by id (an original covers its copies, `duplicate_of`).
-        "abilities_by_id": True,
-        # The box counts go by card type, not by section.
-        "kind_by_type": {"character": "characters", "location": "locations", "attachment": "attachments",
-                         "event": "events", "plot": "plots"},
-        "kinds": {"characters": "characters", "locations": "locations", "attachments": "attachments",
-                  "events": "events", "plots": "plots"},
-        # Records beside the cards that carry a src too: their assumed values are listed as well.
-        "reference": {"titles": "titles", "houses": "House cards"},
-        # Checks the schema cannot express (decks, copies, titles): module:function(doc, implemented ids).
-        "checks": "maester.games.lcg.cards:data_problems",
-        # The whole Core Set is public: no simulation filler, so the check shows the counts instead.
-        "filler": False,
-        # no "types": `maester cards add` does not enroll LCG cards; corrections go in the owner's file
-    },
-}
-
-
-def known_games():
-    """Games with card data: folders of cards_db/ holding a cards.json."""
-    root = cardsdb.db_root()
-    return sorted(p.name for p in root.iterdir() if (p / "cards.json").is_file()) if root.is_dir() else []
-
-
-def profile(game):
-    """The game's profile, or a ValueError that names the games we do know."""
-    known = known_games()
-    if game not in known:
-        raise ValueError("unknown game %r: card data exists for %s" % (game, ", ".join(known) or "no game"))
-    if game not in PROFILES:
-        raise ValueError("card data for %r exists but the card tools do not know it yet (add it to "
-                         "maester.cards.check.PROFILES)" % game)
-    return PROFILES[game]
+from . import db as cardsdb
+from .db import leader_ids, abilities, owner_problems, profile, record_problems, records, schema_problems
 
 
 def kind_of(section, card, prof=None):
@@ -81,56 +19,6 @@ def kind_of(section, card, prof=None):
     if by_type:
         return by_type.get(card.get("type"), section)
     return card.get("kind") or section
-
-
-def abilities(game):
-    """section -> the ability keys the engine implements for cards of that section."""
-    module = import_module("maester.games.%s.abilities" % game)
-    return {section: set(getattr(module, name)) for section, name in profile(game)["sections"].items()}
-
-
-def validator(game, part):
-    """A validator for one part of the game's schema: cards_file, components_file or owner_file."""
-    schema = read_json(cardsdb.db_root() / "schema" / ("%s.schema.json" % game))
-    # The schema file's root validates cards.json; point the root at the part we want instead.
-    return jsoncheck.validator(dict(schema, **{"$ref": "#/$defs/" + part}))
-
-
-def schema_problems(game, part, data, where):
-    """Schema violations as 'where: path (card id): message', in document order."""
-    return jsoncheck.problems(validator(game, part), data, where, key="id")
-
-
-def records(data, sections):
-    """(section, record) for every card record in a cards.json-shaped document."""
-    if not isinstance(data, dict):
-        return
-    for section in sections:
-        for record in data.get(section) or []:
-            if isinstance(record, dict):
-                yield section, record
-
-
-def record_problems(game, data, where, leader_ids):
-    """Checks on the records of one file the schema cannot express: ids, ability keys, leaders."""
-    implemented = abilities(game)
-    by_id = profile(game).get("abilities_by_id")
-    out, seen = [], {}
-    for section, card in records(data, implemented):
-        cid = card.get("id")
-        # Card ids share one namespace: a game's card table is keyed by id alone.
-        if cid in seen:
-            out.append("%s: duplicate id %r (in %s and %s)" % (where, cid, seen[cid], section))
-        seen.setdefault(cid, section)
-        ab = card.get("ability")
-        if isinstance(ab, str) and not by_id and ab not in implemented[section]:
-            out.append("%s: %s: ability %r is not one the engine implements; use one of %s, "
-                       "'manual' (resolve by hand) or null" % (where, cid, ab, ", ".join(
-                           sorted(implemented[section] - {"manual"}))))
-        if card.get("kind") == "leader" and card.get("leader") not in leader_ids:
-            out.append("%s: %s: leader %r is not a leader (leaders: %s)" % (
-                where, cid, card.get("leader"), ", ".join(sorted(leader_ids))))
-    return out
 
 
 def count_problems(game):
@@ -171,7 +59,7 @@ def validate(game):
     cards = read_json(folder / "cards.json")
     problems = schema_problems(game, "cards_file", cards, "cards.json")
     problems += schema_problems(game, "components_file", read_json(folder / "components.json"), "components.json")
-    problems += record_problems(game, cards, "cards.json", _leader_ids(cards))
+    problems += record_problems(game, cards, "cards.json", leader_ids(cards))
     problems += game_problems(game, cards)
     if cardsdb.owner_file(game).exists():
         try:
@@ -193,32 +81,6 @@ def game_problems(game, cards):
     module, name = hook.split(":")
     implemented = set().union(*abilities(game).values())
     return ["cards.json: " + p for p in getattr(import_module(module), name)(cards, implemented)]
-
-
-def owner_problems(game, owner, cards):
-    """Problems of the owner's file (its contents `owner`) against the shipped `cards`, as sentences."""
-    where = str(cardsdb.owner_file(game))
-    problems = schema_problems(game, "owner_file", owner, where) + record_problems(game, owner, where, _leader_ids(cards))
-    # An owner card may correct a shipped one, but only within the same section.
-    shipped = {c.get("id"): s for s, c in records(cards, profile(game)["sections"])}
-    for section, card in records(owner, profile(game)["sections"]):
-        if shipped.get(card.get("id"), section) != section:
-            problems.append("%s: %s is a shipped card of another type (%s); enroll it under another id"
-                            % (where, card.get("id"), shipped[card.get("id")]))
-    return problems
-
-
-def check_owner(game, owner, cards):
-    """Raise ValueError naming the owner's file and listing its problems, if it has any."""
-    problems = owner_problems(game, owner, cards)
-    if problems:
-        raise ValueError("the cards you enrolled in %s cannot be used; fix them or move the file away "
-                         "(`maester cards check %s` lists every problem):\n  %s"
-                         % (cardsdb.owner_file(game), game, "\n  ".join(problems)))
-
-
-def _leader_ids(cards):
-    return {l.get("id") for l in cards.get("leaders", []) if isinstance(l, dict)}
 
 
 def _assumed_fields(src, fields):

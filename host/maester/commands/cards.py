@@ -65,7 +65,7 @@ def _show(value):
 def cmd_check(args):
     from rich.console import Console  # here, not at the top: rich is slow to import (issue 16: start-up)
     from rich.table import Table
-    check.profile(args.game)
+    cardsdb.profile(args.game)
     problems = check.validate(args.game)
     try:
         rep = check.report(args.game)
@@ -94,7 +94,7 @@ def cmd_check(args):
             table.add_row(item["name"], item["field"], _show(item["value"]), note)
             last = item["card"]
         out.print(table)
-    if check.profile(args.game).get("filler", True):
+    if cardsdb.profile(args.game).get("filler", True):
         out.print("\n[bold]Simulation filler[/] (made-up cards so whole games can be simulated; enroll yours to replace them)")
         for row in rep["simulation"]:
             out.print("  " + row["summary"])
@@ -104,7 +104,7 @@ def cmd_check(args):
     _print_extras(out, rep)
     out.print("\n[bold]Your enrolled cards[/] (%s)" % rep["owner_file"])
     if not rep["owner"]:
-        out.print("  none yet: `maester cards add %s --help`" % args.game if "types" in check.profile(args.game)
+        out.print("  none yet: `maester cards add %s --help`" % args.game if "types" in cardsdb.profile(args.game)
                   else "  none yet: write corrected records there (same ids as the shipped ones)")
     else:
         table = Table()
@@ -156,14 +156,14 @@ def slug(name):
 
 def _allowed(game, opt, given):
     """The values an option accepts, given the options known so far (None: any)."""
-    prof = check.profile(game)
+    prof = cardsdb.profile(game)
     kind = given.get("type")
     if opt == "type":
         return sorted(prof["types"])
     if opt == "colour":
         return {"event": ["blue"], "leader": ["white"]}.get(kind, ["red", "green", "purple"])
     if opt == "ability":
-        known = check.abilities(game)
+        known = cardsdb.abilities(game)
         keys = known[prof["types"][kind]] if kind else set().union(*known.values())
         return sorted(keys - {"manual"}) + ["manual", "none"]
     if opt == "leader":
@@ -278,7 +278,7 @@ def _build(game, given, base, note):
     card = {k: v for k, v in (base or {}).items() if k not in ("src", "simulation")}
     src = dict((base or {}).get("src") or {})
     kind = given.get("type") or card.get("kind") or "ally"
-    section = check.profile(game)["types"][kind]
+    section = cardsdb.profile(game)["types"][kind]
     for field, value in given.items():
         if field == "type":
             if section == "influence":
@@ -318,7 +318,7 @@ def _write_atomic(path, doc):
 
 def cmd_add(args):
     game = args.game
-    prof = check.profile(game)
+    prof = cardsdb.profile(game)
     if "types" not in prof:
         raise ValueError("`maester cards add` cannot enroll %s cards yet; correct a value by writing the record "
                          "to %s (same id as in cards_db/%s/cards.json) and run `maester cards check %s`"
@@ -328,7 +328,7 @@ def cmd_add(args):
     if owner is None:
         owner = {"game": game}
     shipped = check.read_json(cardsdb.db_root() / game / "cards.json")
-    check.check_owner(game, owner, shipped)  # cards enrolled before must be sound before one is added
+    cardsdb.check_owner(game, owner, shipped)  # cards enrolled before must be sound before one is added
     # The id says whether this corrects a card, so the name comes first when there is no --id.
     if args.name is None and args.id is None:
         args.name = _ask(game, "name", {}) if _tty() else None
@@ -341,7 +341,7 @@ def cmd_add(args):
         raise ValueError("ids starting with %r are kept for simulation filler" % cardsdb.SIM_PREFIX)
 
     def find(doc):
-        return next(((s, c) for s, c in check.records(doc, prof["sections"]) if c.get("id") == cid), (None, None))
+        return next(((s, c) for s, c in cardsdb.records(doc, prof["sections"]) if c.get("id") == cid), (None, None))
 
     own_section, own = find(owner)
     if own and not args.replace:
@@ -361,8 +361,8 @@ def cmd_add(args):
     doc = {k: [c for c in v if c.get("id") != cid] if k in prof["sections"] else v for k, v in owner.items()}
     doc.setdefault(section, []).append(card)
     leader_ids = {l["id"] for l in shipped["leaders"]}
-    problems = check.schema_problems(game, "owner_file", doc, "card") + \
-        check.record_problems(game, doc, "card", leader_ids)
+    problems = cardsdb.schema_problems(game, "owner_file", doc, "card") + \
+        cardsdb.record_problems(game, doc, "card", leader_ids)
     if problems:
         raise ValueError("the card is not valid, nothing written:\n  " + "\n  ".join(problems))
     _write_atomic(path, doc)

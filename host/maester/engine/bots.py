@@ -13,7 +13,7 @@ class RandomBot:
     name = "random"
     uses_view = False  # it picks among its own ask's choices, which its view holds anyway
     # A bot with uses_state is also given the state (`choose(view, ask, state)`) and must use it only
-    # through a sample that redraws everything its seat may not see (the LCG's search.determinise).
+    # through a sample that redraws everything its seat may not see (the LCG's sampling.determinise).
     uses_state = False
 
     def __init__(self, seed=0, seat=0, info=None):

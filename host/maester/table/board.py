@@ -20,14 +20,16 @@ only tells the people at the table ("board lost, waiting for it…", "board back
 
 import threading
 
+from maester_fw import wire
 from maester_fw.app import FIRMWARE
 
 from ..link import BoardLink, find_boards
-from ..link.serial_link import port_holder
+from ..link.serial_link import PLACED, REMOVED, Tap, port_holder
+from .hwconfig import BOARDS, config_bytes
+from .resting import RestingCards
 from .runner import TableRunner
 
 CONNECT_TIMEOUT = 10.0
-BOARDS = ("pico", "esp32s3")
 
 
 class BoardError(ValueError):
@@ -48,9 +50,6 @@ def find_port(port=None):
 
 def _expected_configs(profile):
     """{build: (length, crc)} of the config `maester firmware flash` writes for `profile`."""
-    from maester_fw import wire
-
-    from ..commands.firmware import config_bytes
     out = {}
     for build in BOARDS:
         try:
@@ -115,7 +114,6 @@ class Board:
         cards the game has taken, `taken` the (reader, boot id, board time) of their placements;
         what the board said meanwhile goes to `on_tap` first, in order, but for what the game
         already has. Returns the readers as they are now ({reader: uid or None})."""
-        from ..link.serial_link import PLACED, REMOVED, Tap
         with self.lock:  # the link's thread waits here: no tap slips between the replay and on_tap
             seen = dict(known or {})
             for kind, item in self.early:
@@ -236,7 +234,6 @@ class BoardTable:
         if session.log is None or not hasattr(board, "attach"):  # no log to keep them beside (a Pi's readers)
             board.on_tap = self.runner.on_tap
             return
-        from .resting import RestingCards
         resting = RestingCards(session.log)
         known = resting.known(session.log)  # None: a new game (or a log from before LOG.readers)
         self.runner.resting = resting

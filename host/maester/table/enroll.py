@@ -129,13 +129,13 @@ class Enroller:
 
 def _game_profile(game, name, board_name=None):
     if name:
-        return hwconfig.load_profile(name)
+        return profiles.load(name)
     if board_name and (profiles.PROFILE_DIR / ("%s.json" % board_name)).exists():
-        return hwconfig.load_profile(board_name)
+        return profiles.load(board_name)
     found = sorted(profiles.PROFILE_DIR.glob("%s-*p.json" % game), key=lambda p: int(p.stem.rsplit("-", 1)[1][:-1]))
     if not found:
         raise ValueError("no table profile for %s in %s" % (game, profiles.PROFILE_DIR))
-    return hwconfig.load_profile(found[0].stem)
+    return profiles.load(found[0].stem)
 
 
 class Session:

@@ -1,4 +1,4 @@
-"""`maester hw test`: walk a built table, one LED segment and one reader at a time.
+"""Checking a built table (`maester hw test`): one LED segment and one reader at a time.
 
 1. Every segment of the profile lights on its own, in wire order (Enter for the next one, or
    --auto S seconds each). A dot segment shows its dot walking across every pixel.
@@ -13,36 +13,15 @@ import sys
 import threading
 import time
 
+from maester_fw import wire
+
+from ..link import BoardLink
+from ..link.simboard import start_simulated_board
 from . import hwconfig
-from .. import lazy
-from ..argtypes import BOARD_WAIT, seconds, serial_port
 from . import profile as profiles
 
-wire = lazy.Module("maester_fw.wire")  # imported when a test runs, not for --help (issue 16, start-up)
-
-DEFAULT_PROFILE = "btwixt-4p"
 WHITE, CUE = (255, 255, 255), (0, 80, 255)
 TEST_UID = "04aa55%08x"
-
-
-def register(sub):
-    hw = sub.add_parser("hw", help="check the hardware of a built table",
-                        description="Hardware checks for a table you built.")
-    hw.set_defaults(func=lambda args: hw.print_help() or 2)
-    cmds = hw.add_subparsers(dest="hw_command", metavar="ACTION")
-    p = cmds.add_parser("test", help="light every LED segment in turn and ask for a tap on every reader",
-                        description="Light each segment of the table profile on its own, then ask for a tap on "
-                                    "each reader, reporting taps live. Exit status 1 if a reader saw no tap.")
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--port", type=serial_port, help="the board's serial port (default: the first board found)")
-    where.add_argument("--sim", action="store_true", help="test the simulated board instead")
-    p.add_argument("--profile", help="table profile (default: the one the board was flashed with, else %s)" % DEFAULT_PROFILE)
-    p.add_argument("--board", default="pico", choices=hwconfig.BOARDS, help="pin map, to name the pins (default pico)")
-    p.add_argument("--auto", type=seconds(0, 60), metavar="S",
-                   help="do not wait for Enter: S seconds per segment, and at most S seconds per reader (0 to 60)")
-    p.add_argument("--timeout", type=BOARD_WAIT, default=5.0, metavar="S",
-                   help="how long to wait for the board, %s (default %%(default)s)" % BOARD_WAIT.span)
-    p.set_defaults(func=cmd_test)
 
 
 def full_level(seg):
@@ -71,13 +50,10 @@ class HwTest:
     # -- connection -----------------------------------------------------------------------
 
     def connect(self):
-        from ..link import BoardLink
-        from ..link.simboard import start_simulated_board
-
         self.pinmap = hwconfig.load_pinmap(self.args.board)
         port = self.args.port
         if self.args.sim:
-            self.profile = hwconfig.load_profile(self.args.profile or DEFAULT_PROFILE)
+            self.profile = profiles.load(self.args.profile or profiles.DEFAULT)
             self.board = start_simulated_board(config=hwconfig.sim_config(self.profile, self.pinmap))
             port = self.board.port
         self.link = BoardLink(port, on_tap=self.on_tap, refind=not self.args.sim)
@@ -88,8 +64,8 @@ class HwTest:
         st = self.link.status
         if not self.args.sim:
             name = self.args.profile or (st.board if (profiles.PROFILE_DIR / ("%s.json" % st.board)).exists()
-                                         else DEFAULT_PROFILE)
-            self.profile = hwconfig.load_profile(name)
+                                         else profiles.DEFAULT)
+            self.profile = profiles.load(name)
         self.readers = self.profile["readers"]
         self.slots = hwconfig.reader_slots(self.profile, self.pinmap)
         self.out("board %s, firmware %s: %d readers, %d pixels; profile %s: %d readers, %d pixels"
@@ -250,5 +226,3 @@ class HwTest:
         return 0 if ok else 1
 
 
-def cmd_test(args):
-    return HwTest(args).run()

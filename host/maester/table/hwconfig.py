@@ -1,7 +1,7 @@
 """From a table profile and a board's pin map to the firmware config, and the profile's power budget.
 
     pinmap = load_pinmap("pico")                 # hardware/pins/pico.json (or "esp32s3", or a path)
-    profile = load_profile("btwixt-4p")          # hardware/profiles/btwixt-4p.json (or a path)
+    profile = profiles.load("btwixt-4p")         # hardware/profiles/btwixt-4p.json (table/profile.py)
     cfg = board_config(profile, pinmap)          # the dict firmware/maester_fw/config.py validates
     power_budget(profile, pinmap)["fits"]        # does the table stay inside its supplies?
 
@@ -12,10 +12,12 @@ a field, so a missing or mistyped field is an error naming the file and the fiel
 The current figures below are planning numbers; hardware/POWER.md gives their sources.
 """
 
+import json
 from pathlib import Path
 
 from .. import jsoncheck
 from ..paths import HARDWARE
+from . import profile as profiles
 
 PINS_DIR = HARDWARE / "pins"
 SCHEMA_DIR = HARDWARE / "schema"
@@ -43,15 +45,6 @@ def load_pinmap(name):
     return read_checked(path, "pinmap", check_pinmap)
 
 
-def load_profile(name_or_path):
-    """A table profile: "btwixt-4p" (hardware/profiles/) or a path. Raises ValueError naming the file.
-
-    The one loader is table/profile.py's `load` (which imports this module for the schema check).
-    """
-    from . import profile as profiles  # here, not at the top: table/profile.py imports this module
-    return profiles.load(name_or_path)
-
-
 def schema_problems(doc, kind, where=None):
     """What the schema hardware/schema/<kind>.schema.json finds wrong with `doc`, one sentence each."""
     schema = jsoncheck.read_json(SCHEMA_DIR / ("%s.schema.json" % kind))
@@ -60,16 +53,7 @@ def schema_problems(doc, kind, where=None):
 
 def read_checked(path, kind, check):
     """A hardware JSON file checked against its schema, then by `check` (what a schema cannot say)."""
-    doc = jsoncheck.read_json(path)
-    found = schema_problems(doc, kind, None)
-    if found:
-        raise ValueError("the %s %s is not valid (see hardware/schema/%s.schema.json):\n  %s"
-                         % (KINDS[kind], path, kind, "\n  ".join(found)))
-    try:
-        check(doc)
-    except ValueError as e:
-        raise ValueError("the %s %s is not valid: %s" % (KINDS[kind], path, e)) from None
-    return doc
+    return jsoncheck.read_checked(path, SCHEMA_DIR / ("%s.schema.json" % kind), KINDS[kind], check)
 
 
 def _pinmap(pinmap):
@@ -196,6 +180,16 @@ def board_config(profile, pinmap, poll=None, watchdog_ms=None):
     return cfg
 
 
+def config_bytes(profile, board="pico"):
+    """The board config file for a table profile, byte for byte as `firmware flash` writes it.
+
+    Sorted keys make the bytes (and so HELLO's config length and CRC) depend only on the
+    profile, which lets `doctor` tell whether a board still has the config it was flashed with.
+    """
+    config = board_config(profile, load_pinmap(board))
+    return json.dumps(config, sort_keys=True, separators=(",", ":")).encode()
+
+
 def sim_config(profile, pinmap="pico"):
     """The config for a simulated board: real pins, fast polling, no watchdog."""
     return board_config(profile, pinmap, poll={"interval_ms": 10}, watchdog_ms=0)
@@ -207,7 +201,7 @@ def budget_table(profile_names, pinmap):
     rows = ["| profile | readers | 3.3 V rail (mA) | LEDs: strip max / cap (mA) | 5 V adapter (mA of usable) | USB (mA) | fits |",
             "|---|---|---|---|---|---|---|"]
     for name in profile_names:
-        b = power_budget(load_profile(name), pinmap)
+        b = power_budget(profiles.load(name), pinmap)
         rows.append("| %s | %d | %d | %d / %d | %d of %d | %d | %s |"
                     % (name, b["readers"], b["rail_3v3_ma"], b["leds_max_ma"], b["leds_cap_ma"], b["supply_5v_ma"],
                        b["supply_5v_usable_ma"], b["usb_ma"], "yes" if b["fits"] else "NO"))
@@ -217,7 +211,5 @@ def budget_table(profile_names, pinmap):
 if __name__ == "__main__":  # python -m maester.table.hwconfig [board]: the table POWER.md shows
     import sys
 
-    from . import profile as _profiles
-
-    names = sorted(p.stem for p in _profiles.PROFILE_DIR.glob("*.json"))
+    names = sorted(p.stem for p in profiles.PROFILE_DIR.glob("*.json"))
     print("\n".join(budget_table(names, sys.argv[1] if len(sys.argv) > 1 else "pico")))

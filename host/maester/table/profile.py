@@ -8,10 +8,12 @@ table/taps.py). A zone reader may list the "seats" it sits among, for the drawin
 
 from pathlib import Path
 
-from . import hwconfig
+from .. import jsoncheck
 from ..paths import HARDWARE
 
 PROFILE_DIR = HARDWARE / "profiles"
+SCHEMA = HARDWARE / "schema" / "profile.schema.json"
+DEFAULT = "btwixt-4p"  # the profile when none is named and no board says (firmware flash, hw test --sim)
 MODES = ("fill", "count", "dot", "dim")
 ROLES = ("seat", "table", "zone")
 
@@ -20,7 +22,7 @@ def load(name_or_path):
     """A table profile: "btwixt-4p" (hardware/profiles/) or a path.
 
     Checked against hardware/schema/profile.schema.json, then by `check`; raises ValueError naming
-    the file and the field (hwconfig.load_profile is this same function).
+    the file and the field.
     """
     path = Path(name_or_path)
     if not path.suffix:
@@ -28,7 +30,7 @@ def load(name_or_path):
     if not path.exists():
         known = sorted(p.stem for p in PROFILE_DIR.glob("*.json"))
         raise ValueError("no table profile %r (known: %s)" % (str(name_or_path), ", ".join(known)))
-    return hwconfig.read_checked(path, "profile", check)
+    return jsoncheck.read_checked(path, SCHEMA, "table profile", check)
 
 
 def for_game(game, players):

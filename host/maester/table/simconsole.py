@@ -1,29 +1,17 @@
-"""`maester sim-board`: a simulated board in its own process, for `maester play --port`.
+"""A simulated board driven by typed commands, one a line: tap, lift, unplug, replug, reboot, wait,
+strip, quit (the language commands/sim_board.py describes). `maester sim-board` runs one in its own
+process for `maester play --port`; `maester bench chaos` drives one behind a fault proxy."""
 
-The unmodified firmware runs under the MicroPython unix port with simulated readers and a virtual
-strip, behind a pty. The first line printed is `port: PATH`, a symlink to the pty (a stable name, as
-/dev/serial/by-id gives a real board); a host opens that port by name, exactly as it opens
-/dev/ttyACM0, and cannot tell the difference. Then the board takes commands,
-one a line, from stdin (or from --script FILE first):
-
-    tap READER CARD|UID   lay a card on a reader and leave it there (READER: number or name,
-                          CARD: a card id such as betrayal#2 or leader:cersei, or a tag UID in hex)
-    lift READER           take the card off (answered once the board has seen it gone)
-    unplug / replug       pull the USB cable (the port disappears) / plug it back (same name)
-    reboot                power-cycle the firmware (a new boot id; the cards stay on the table)
-    wait MS               pause the script
-    strip                 print the LED strip now
-    quit                  stop the board
-
-Every command is answered with `ok: ...` or `error: ...`; whenever the LED strip changes it is drawn
-as `strip: [...]` (one character a pixel: . dark, R G B Y C M W colours, lower case dim).
-"""
-
-import argparse
+import os
 import re
 import sys
+import tempfile
 import threading
 import time
+
+from ..link.simboard import SimBoard, SimBoardError
+from ..nfc.tags import sim_uid
+from .hwconfig import config_bytes
 
 UID_RE = re.compile(r"^(?:[0-9a-fA-F]{8}|[0-9a-fA-F]{14}|[0-9a-fA-F]{20})$")
 STRIP_EVERY = 0.1  # seconds between two looks at the strip
@@ -33,11 +21,6 @@ class SimBoardProcess:
     """The board and its command language; `run(lines)` reads commands until quit or the end."""
 
     def __init__(self, profile, board="pico", trace=False, out=None):
-        from ..commands.firmware import config_bytes
-        from ..link.simboard import SimBoard
-        import os
-        import tempfile
-
         self.profile = profile
         self.readers = [r["name"] for r in profile["readers"]]
         self.out = out or sys.stdout
@@ -70,7 +53,6 @@ class SimBoardProcess:
     def uid(word):
         if UID_RE.match(word):
             return word.lower()
-        from .runner import sim_uid
         return sim_uid(word)  # a card id: the sticker the simulated table puts on that card
 
     def strip_text(self):
@@ -135,7 +117,6 @@ class SimBoardProcess:
         return True
 
     def run(self, lines):
-        from ..link.simboard import SimBoardError
         for line in lines:
             try:
                 if not self.command(line.strip()):
@@ -150,54 +131,3 @@ class SimBoardProcess:
             self.board.stop()
 
 
-def _profile(args):
-    from . import profile as profiles
-    if args.profile:
-        return profiles.load(args.profile)
-    if not args.game:
-        raise ValueError("say which table: --profile NAME, or --game GAME --players N")
-    return profiles.for_game(args.game, args.players)
-
-
-def cmd_sim_board(args):
-    from ..link.simboard import SimBoardError
-    profile = _profile(args)
-    try:
-        sim = SimBoardProcess(profile, args.board, trace=args.trace)
-    except SimBoardError as e:
-        raise ValueError("the simulated board did not start: %s" % e) from None
-    sim.say("port: %s" % sim.board.port)
-    sim.say("board: %s (%s build), readers: %s" % (profile["name"], args.board,
-                                                    ", ".join("%d %s" % x for x in enumerate(sim.readers))))
-    if not args.no_strip:
-        threading.Thread(target=sim.watch_strip, name="strip", daemon=True).start()
-    try:
-        going = True
-        if args.script:
-            with open(args.script, encoding="utf-8") as f:
-                going = sim.run(f)
-            if going:  # the script left the board running: until a signal, or quit on stdin
-                going = sim.run(sys.stdin)
-                while going:
-                    time.sleep(3600)
-        else:
-            sim.run(sys.stdin)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        sim.stop()
-    return 0
-
-
-def register(sub):
-    p = sub.add_parser("sim-board", help="a simulated board in its own process, on a pty (for play --port)",
-                       description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--profile", metavar="NAME", help="the table profile (hardware/profiles), e.g. btwixt-4p")
-    p.add_argument("--game", choices=("btwixt", "intrigue", "oathbreaker", "lcg"), help="the game, with --players")
-    p.add_argument("--players", type=int, help="the number of players (with --game)")
-    p.add_argument("--board", default="pico", choices=("pico", "esp32s3"),
-                   help="whose pin map the board config is written for, as `firmware flash --board` (default pico)")
-    p.add_argument("--script", metavar="FILE", help="commands to run first, one a line")
-    p.add_argument("--no-strip", action="store_true", help="do not draw the strip when it changes")
-    p.add_argument("--trace", metavar="FILE", help=argparse.SUPPRESS)  # time stamps for bench hil
-    p.set_defaults(func=cmd_sim_board)

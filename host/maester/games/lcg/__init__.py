@@ -31,7 +31,9 @@ from . import abilities, challenge, effects, flow, timing  # noqa: F401  (regist
 from . import cards_baratheon, cards_lannister, cards_stark, cards_targaryen  # noqa: F401  (the abilities)
 from . import model as M
 from .cards import card_table
+from .decks import rules_problems
 from .steps import STEPS
+from .text import describe_choice
 
 CONFIG_KEYS = ("players", "decks", "variants", "observe", "first", "cards", "owner_cards", "deck_rules")
 DECK_RULES = ("casual", "tournament")
@@ -85,14 +87,12 @@ class LCG(Game):
         return view_keys(state, viewer)
 
     def describe_choice(self, state, ask, choice, viewer=None):
-        from .text import describe_choice
         return describe_choice(state, ask, choice, viewer)
 
 
 def _check_deck(deck, table, rules):
     """A deck of one's own in the config: its shape, real codes of the right kind, and the deck
     construction rules (decks.rules_problems)."""
-    from .decks import rules_problems
     if set(deck) != {"name", "house", "draw", "plots"} or not isinstance(deck["name"], str):
         raise ValueError("a deck is {name, house, draw, plots}, not %r" % (sorted(deck),))
     for part in ("draw", "plots"):

@@ -1,10 +1,15 @@
-"""Card abilities on the timing framework: what a card may do, when, at what cost, to what.
+"""Card abilities: what a card may do, when, at what cost, to what.
 
 A card's abilities are `Ability` records in `ABILITIES[code]`, beside our own paraphrase of the
-card. The framework (timing.py) offers them in the right windows, lists their legal targets (never
-a card immune to them), takes their costs before the cancel window (so a cancelled ability stays
-paid) and runs their effect. Constant abilities ("while X", STR per gold, income) are functions in
-`CONSTANT[code]` summed from scratch whenever a value is asked (model.strength and friends).
+card. This module answers the framework's questions: which abilities a seat may use now, their
+legal targets (never a card immune to them), whether their costs can be paid; the framework
+(timing.py) offers them in the right windows, takes their costs before the cancel window (so a
+cancelled ability stays paid) and runs their effect. Constant abilities ("while X", STR per gold,
+income) are functions in `model.CONSTANT[code]`, registered here with `constant_for` and summed from
+scratch whenever a value is asked (model.strength and friends).
+
+This is the floor under the rules' flow: it reads the table (model.py) and pushes steps by name,
+and imports nothing above it, so timing, flow, the challenge and the cards may all import it.
 
 Kinds:
 - ``action``: offered in action windows of the phases listed (``any`` for "Any Phase:").
@@ -25,11 +30,8 @@ keywords only.
 """
 
 from . import model as M
-from .steps import step
 
 ABILITIES = {}
-CONSTANT = {}
-REDUCERS = {}
 STATE_CHECKS = []  # fn(ctx) run after every ability's effect: card rules that watch the table
 
 
@@ -69,7 +71,7 @@ def constant_for(*codes):
     """Decorator: `fn(state, src, inst, what)` is the constant ability of these cards."""
     def register(fn):
         for code in codes:
-            CONSTANT[code] = fn
+            M.CONSTANT[code] = fn
             CARD_ABILITIES.add(code)
         return fn
     return register
@@ -79,83 +81,24 @@ def reducer_for(*codes):
     """Decorator: `fn(state, src, seat, inst)` is how much less `inst` costs `seat` (a card in play)."""
     def register(fn):
         for code in codes:
-            REDUCERS[code] = fn
+            M.REDUCERS[code] = fn
             CARD_ABILITIES.add(code)
         return fn
     return register
 
 
-# --- constant values ---------------------------------------------------------------------------
+# --- named card predicates ---------------------------------------------------------------------
 
-def constant(state, inst, what):
-    """Sum what every constant ability in play gives `inst` for `what` (str, icons, keywords...)."""
-    g = state["g"]
-    total = {} if what in ("icons", "keywords") else 0
-    effects = g["effects"]
-    code = M.code
-    for src in constant_sources(g):
-        if effects and M.blank(state, src):
-            continue
-        got = CONSTANT[code(src)](state, src, inst, what)
-        if not got:
-            continue
-        if isinstance(total, dict):
-            for k, v in got.items():
-                total.setdefault(k, set()).update(v)
-        else:
-            total += got
-    return total
+PREDICATES = {}  # name -> fn(state, inst, seat): the card predicates that costs and searches name
 
 
-def cost_reduction(state, seat, inst):
-    g = state["g"]
-    total = 0
-    for src in g["players"][seat]["play"]:
-        fn = REDUCERS.get(M.code(src))
-        if fn is not None and not M.blank(state, src):
-            total += fn(state, src, seat, inst)
-    fn = REDUCERS.get(M.code(inst))
-    if fn is not None and g["cards"][inst]["zone"] != "play":
-        total += fn(state, inst, seat, inst)  # a card that costs less to play itself (Grey Wind, Lady)
-    return total
+def predicate(name):
+    """Decorator: register `fn(state, inst, seat)` as the card predicate `name`."""
+    def register(fn):
+        PREDICATES[name] = fn
+        return fn
+    return register
 
-
-def constant_sources(g):
-    """The cards in play and revealed plots that have a constant ability, worked out from where the
-    cards are (so a card put into play by any path counts at once).
-
-    Every STR, icon or keyword read asks this, so a table read would cost the square of the cards in
-    play: the answer is kept by what it depends on (each player's cards in play and revealed plot,
-    and the cards that have a constant ability), so a state, its copies and its next moves share it."""
-    players = g["players"]
-    key = tuple([(tuple(p["play"]), p["revealed"]) for p in players])
-    memo = _SOURCES
-    if memo[0] != len(CONSTANT):
-        memo[:] = [len(CONSTANT), {}]
-    known = memo[1].get(key)
-    if known is None:
-        known = find_constant_sources(g)
-        if len(memo[1]) >= _SOURCES_KEPT:
-            memo[1].clear()  # a bound on memory; what is dropped is worked out again when asked
-        memo[1][key] = known
-    return known
-
-
-def find_constant_sources(g):
-    """constant_sources worked out afresh."""
-    code = M.code
-    out = []
-    for p in g["players"]:
-        out += [i for i in p["play"] if code(i) in CONSTANT]
-        if p["revealed"] and code(p["revealed"]) in CONSTANT:
-            out.append(p["revealed"])
-    return tuple(out)
-
-
-# [the CONSTANT table's size the answers were worked out with, {table key: sources}]; a card registered
-# later (a test's own card) starts afresh
-_SOURCES = [None, {}]
-_SOURCES_KEPT = 4096
 
 
 # --- what may be used now ---------------------------------------------------------------------------
@@ -177,14 +120,14 @@ def listened():
     return _LISTENED[1]
 
 
-def _limit_key(src, idx):
+def limit_key(src, idx):
     return "%s/%d" % (src, idx)
 
 
 def _within_limit(g, src, idx, ab):
     if ab.limit is None:
         return True
-    return g["limits"].get(_limit_key(src, idx), 0) < ab.limit[1]
+    return g["limits"].get(limit_key(src, idx), 0) < ab.limit[1]
 
 
 def _sources(state, seat):
@@ -223,13 +166,12 @@ def payable(state, seat, src, ab):
 
 def event_tax(state, src):
     """Gold a player pays an opponent to play event `src` (a constant "event_tax": Calm Over Westeros)."""
-    return constant(state, src, "event_tax")
+    return M.constant(state, src, "event_tax")
 
 
 def kneelable(state, seat, pred):
     """`seat`'s standing cards in play that a ("kneel", n, pred) cost may kneel: `pred` names a
-    predicate of effects.PREDICATES."""
-    from .effects import PREDICATES
+    predicate of PREDICATES."""
     g = state["g"]
     return [i for i in g["players"][seat]["play"] if not g["cards"][i]["kneel"] and PREDICATES[pred](state, i, seat)]
 
@@ -376,16 +318,14 @@ def _event_allowed(state, seat, src):
 
 
 def _ambush_ok(state, seat, src):
-    from . import flow
-    return flow.can_enter_play(state, seat, src) \
+    return M.can_enter_play(state, seat, src) \
         and available_influence(state, seat) >= (M.info(state, src)["cost"] or 0) \
-        and (M.info(state, src)["type"] != "attachment" or bool(_ambush_hosts(state, seat, src)))
+        and (M.info(state, src)["type"] != "attachment" or bool(ambush_hosts(state, seat, src)))
 
 
-def _ambush_hosts(state, seat, src):
+def ambush_hosts(state, seat, src):
     """An attachment put into play by Ambush goes on a card it may legally be attached to."""
-    from . import flow
-    return [h for h in M.in_play(state["g"]) if flow.attach_ok(state, seat, src, h)]
+    return [h for h in M.in_play(state["g"]) if M.attach_ok(state, seat, src, h)]
 
 
 def response_choices(state, seat, ev):
@@ -440,7 +380,7 @@ def _shielded(state, target, src, seat):
         and seat in M.opponents(state["g"], state["g"]["cards"][target]["ctrl"])
 
 
-# --- resolving an ability ---------------------------------------------------------------------------
+# --- starting an ability (timing.py resolves it) --------------------------------------------------------
 
 def start(ctx, seat, choice, ev=None):
     """Begin resolving the ability (or Ambush) that `choice` names."""
@@ -462,230 +402,6 @@ def ability_step(g, seat, src, idx, ev):
             "target": None, "uid": g["uid"]}
 
 
-@step
-def ambush_in(ctx, st, answer):
-    from . import flow
-    ctx.emit("ambush", seat=st["seat"], card=st["card"])
-    host = st.get("host")
-    if host is None:
-        flow.enter_play(ctx, st["seat"], st["card"], how="ambush")
-        return
-    g = ctx.g
-    if g["cards"][host]["zone"] != "play":  # the host left play while the cost was paid: it stays in hand
-        return
-    M.take_out(g, st["card"])
-    g["cards"][st["card"]]["ctrl"] = st["seat"]
-    M.put(g, st["card"], "play")
-    flow.attach(ctx, st["card"], host)
-    from . import timing
-    timing.trigger(ctx, {"e": "entered_play", "card": st["card"], "seat": st["seat"]}, st["seat"])
-
-
-@step
-def ambush_host(ctx, st, answer):
-    """Ambush of an attachment: choose the card it goes on, then pay its cost with influence."""
-    if answer is None:
-        ctx.ask(st["seat"], "target", [["target", h] for h in _ambush_hosts(ctx.state, st["seat"], st["card"])],
-                "%s: choose the card it is attached to" % M.info(ctx.state, st["card"])["name"],
-                public="chooses a target")
-        return
-    ctx.push({"s": "influence", "seat": st["seat"], "need": M.info(ctx.state, st["card"])["cost"] or 0, "paid": 0},
-             {"s": "ambush_in", "seat": st["seat"], "card": st["card"], "host": answer[1][1]})
-
-
-@step
-def ability(ctx, st, answer):
-    """Target, costs, the cancel window, the effect; an event then goes to its owner's discard
-    pile (or dead pile with Deathbound, unless it was cancelled)."""
-    from . import timing
-    g = ctx.g
-    state = ctx.state
-    src, seat = st["src"], st["seat"]
-    ab = ABILITIES[M.code(src)][st["idx"]]
-    if st["stage"] == "target":
-        if answer is not None:
-            st["target"] = answer[1][1]
-        elif ab.target is not None:
-            targets = legal_targets(state, seat, src, ab, st["ev"])
-            ctx.ask(seat, "target", [["target", t] for t in targets],
-                    "%s: choose a target" % M.info(state, src)["name"], public="chooses a target")
-            return
-        st["stage"] = "cost"
-    if st["stage"] == "cost":
-        st["stage"] = "cancel"
-        rec = M.info(state, src)
-        key = _limit_key(src, st["idx"])
-        g["limits"][key] = g["limits"].get(key, 0) + 1
-        if ab.limit is not None:
-            g["limit_scopes"].append([key, ab.limit[0]])
-        if ab.limited:
-            g["players"][seat]["limited_response"] = True
-        tax = event_tax(state, src) if rec["type"] == "event" and g["cards"][src]["zone"] == "hand" else 0
-        if rec["type"] == "event" and g["cards"][src]["zone"] == "hand":
-            M.take_out(g, src)
-            g["cards"][src]["zone"] = "playing"
-            for r in rec["restrictions"] or ():
-                if "limit" in r:
-                    g["event_limits"]["%s/%d" % (rec["name"], seat)] = r["limit"]
-                    g["limit_scopes"].append(["event:%s/%d" % (rec["name"], seat), r["limit"]])
-        ctx.emit("ability", seat=seat, card=src, target=st["target"], how=ab.kind)
-        influence = 0
-        if TOLLS and g["cards"][src]["zone"] == "play":
-            pay_tolls(ctx, src)
-        for c in ab.cost:
-            if c[0] == "gold":
-                from . import flow
-                flow.pay_gold(g, seat, c[1])  # the pool first, then gold on cards (Tywin)
-            elif c[0] == "kneel_self":
-                g["cards"][src]["kneel"] = True
-            elif c[0] == "kneel_host":
-                g["cards"][g["cards"][src]["on"]]["kneel"] = True
-            elif c[0] == "kneel_target":  # the chosen target is knelt as the cost (I Never Bet...)
-                g["cards"][st["target"]]["kneel"] = True
-            elif c[0] == "target_cost":  # gold equal to the target's printed cost (Chella); its targets
-                from . import flow       # list only what the seat can pay for
-                flow.pay_gold(g, seat, M.info(state, st["target"])["cost"] or 0)
-            elif c[0] == "discard_self":
-                timing.leave_play(ctx, src, "discard", why="cost")
-            elif c[0] == "influence":
-                influence += c[1]
-        more = [{"s": "kneel_cost", "seat": seat, "n": c[1], "pred": c[2], "uid": st["uid"], "chosen": []}
-                for c in ab.cost if c[0] == "kneel"]
-        if tax:
-            more.append({"s": "pay_event_tax", "seat": seat, "n": tax})
-        if influence:
-            more.insert(0, {"s": "influence", "seat": seat, "need": influence, "paid": 0})
-        if more:
-            ctx.push(*more, st)
-            return
-    if st["stage"] == "cancel":
-        st["stage"] = "effect"
-        if constant(state, src, "uncancelable"):
-            return ability(ctx, st, None)  # it cannot be cancelled (Rule by Decree): no cancel window
-        ctx.push({"s": "cancel_window", "of": st["uid"], "src": src, "seat": seat, "order": M.left_of(g, seat),
-                  "i": 0, "passes": 0}, st)
-        return
-    if st["stage"] == "effect":
-        rec = M.info(state, src)
-        canceled = st["uid"] in g["canceled"]
-        if canceled:
-            g["canceled"].remove(st["uid"])
-            ctx.emit("canceled", card=src, seat=seat)
-        knelt = g["cost_knelt"].pop(str(st["uid"]), None) if g.get("cost_knelt") else None
-        if canceled:
-            pass
-        elif knelt is not None:  # the cards a ("kneel", n, pred) cost knelt, for the effect
-            ab.effect(ctx, src, seat, st["target"], dict(st["ev"] or {}, knelt=knelt))
-        else:
-            ab.effect(ctx, src, seat, st["target"], st["ev"])
-            for check in STATE_CHECKS:  # a rule that watches the table after every effect (Flame-Kissed at STR 0)
-                check(ctx)
-        st["canceled"] = canceled
-        if rec["type"] == "event" and g["cards"][src]["zone"] == "playing":
-            dead = "deathbound" in (rec["keywords"] or ()) and not st["canceled"]
-            M.put(g, src, "dead" if dead else "discard")
-
-
-@step
-def cancel_window(ctx, st, answer):
-    """Players, clockwise from the left of the one who used the ability, may cancel it."""
-    order = st["order"]
-    n = len(order)
-    g = ctx.g
-    ev = {"e": "would_resolve", "card": st["src"], "seat": st["seat"]}
-    if answer is not None:
-        from .timing import round_answer
-        used = round_answer(st, answer)
-        if used is not None:
-            seat, choice = used
-            # The cancel resolves first (its own costs and cancel window), then marks its target.
-            canceller = ability_step(g, seat, choice[1], choice[2], ev)
-            ctx.push(canceller, {"s": "mark_canceled", "by": canceller["uid"], "of": st["of"]}, st)
-            return
-    while st["passes"] < n and st["of"] not in g["canceled"]:
-        seat = order[st["i"] % n]
-        choices = cancel_choices(ctx.state, seat, ev)
-        if choices or hand_may(ctx.state, seat, "cancel"):
-            ctx.ask(seat, "cancel", choices + [["pass"]], "Cancel %s?" % M.info(ctx.state, st["src"])["name"],
-                    public="may cancel")
-            return
-        st["passes"] += 1
-        st["i"] += 1
-
-
-@step
-def kneel_cost(ctx, st, answer):
-    """A cost of kneeling `n` cards of the seat's choice that match predicate `pred`."""
-    g = ctx.g
-    if answer is not None:
-        inst = answer[1][1]
-        g["cards"][inst]["kneel"] = True
-        st["chosen"].append(inst)
-        ctx.emit("knelt", card=inst, why="cost")
-    ready = kneelable(ctx.state, st["seat"], st["pred"])
-    if len(st["chosen"]) < st["n"] and ready:
-        ctx.ask(st["seat"], "kneel_cost", [["kneel", i] for i in ready],
-                "Kneel a card to pay the cost (%d of %d)" % (len(st["chosen"]) + 1, st["n"]), public="pays a cost")
-        return
-    g.setdefault("cost_knelt", {})[str(st["uid"])] = list(st["chosen"])
-
-
-@step
-def pay_event_tax(ctx, st, answer):
-    """Playing an event costs `n` gold handed to an opponent of the player's choice."""
-    g = ctx.g
-    seat = st["seat"]
-    opps = M.opponents(g, seat)
-    if answer is None and len(opps) > 1:
-        ctx.ask(seat, "target", [["target", s] for s in opps], "Hand %d gold to an opponent" % st["n"],
-                public="chooses an opponent")
-        return
-    to = answer[1][1] if answer is not None else opps[0]
-    n = min(st["n"], g["players"][seat]["gold"])
-    g["players"][seat]["gold"] -= n
-    g["players"][to]["gold"] += n
-    ctx.emit("gold_given", seat=seat, to=to, amount=n)
-
-
-@step
-def mark_canceled(ctx, st, answer):
-    """The cancel resolved: unless it was itself cancelled, its target is."""
-    canceled = ctx.g["canceled"]
-    if st["by"] in canceled:
-        canceled.remove(st["by"])
-    else:
-        canceled.append(st["of"])
-
-
-@step
-def influence(ctx, st, answer):
-    """Kneel cards with influence (or use the Hand of the King) until the cost is met; any surplus
-    is lost (rulebook, "Influence")."""
-    g = ctx.g
-    state = ctx.state
-    seat = st["seat"]
-    if answer is not None:
-        choice = answer[1]
-        if choice[0] == "title_influence":
-            g["title_used"]["hand_of_the_king"] = True
-            st["paid"] += 2
-        else:
-            g["cards"][choice[1]]["kneel"] = True
-            st["paid"] += M.influence_of(state, choice[1])
-    if st["paid"] >= st["need"]:
-        ctx.emit("influence_paid", seat=seat, need=st["need"], paid=st["paid"])
-        return
-    choices = [["kneel_influence", i] for i in g["players"][seat]["play"]
-               if not g["cards"][i]["kneel"] and M.influence_of(state, i) > 0]
-    if g["players"][seat]["title"] == "hand_of_the_king" and not g["title_used"].get("hand_of_the_king"):
-        choices.append(["title_influence"])
-    if not choices:  # the ability's other costs knelt what would have paid: it is paid as far as it can be
-        ctx.emit("influence_paid", seat=seat, need=st["need"], paid=st["paid"])
-        return
-    ctx.ask(seat, "influence", choices, "Kneel influence: %d of %d paid" % (st["paid"], st["need"]),
-            public="pays influence")
-
-
 # --- shared by the card modules (cards_<house>.py) -------------------------------------------------
 
 def attacking(state, seat, house=None):
@@ -698,12 +414,6 @@ def attacking(state, seat, house=None):
     if house:
         out = [i for i in out if house in M.info(state, i)["houses"]]
     return out
-
-
-def lasting(g, kind, target, value, until, src):
-    """A lasting effect (see effects.lasting, the one place that writes them)."""
-    from . import effects
-    effects.lasting(g, kind, target, value, until, src)
 
 
 def saves_host(state, src, seat, ev):

@@ -29,12 +29,12 @@ What it does:
 card (cards_<house>.py), so rather than keep a hint per card the bot tries them: given the state
 (`choose(view, ask, state)`, as sim and play do; see bots.decide), it first draws a sample of it in
 which everything its seat may not see is redrawn from public facts and its own seed
-(search.determinise: the opponents' hands and decks dealt afresh, every deck's order, an opponent's
+(sampling.determinise: the opponents' hands and decks dealt afresh, every deck's order, an opponent's
 face-down plot, the chance generator), so it still decides from its own view only. On that sample it
 applies each ability the ask offers (an action, a response, a cancel) to a copy, resolves it
 (trying its own targets, at most MAX_TARGETS of the dearest on each side, and only the first ALIKE,
 from both sides and unlike cards, when they score alike; paying influence with the cards it needs
-least; opponents not cancelling), and scores the table with search.evaluate (power, cards in hand,
+least; opponents not cancelling), and scores the table with sampling.evaluate (power, cards in hand,
 characters by cost and STR, standing STR while challenges are to come, gold before marshalling, and
 the challenge under way projected by each side's STR). An ability is used when it beats the table
 as it stands by MARGIN; so a -STR or kill effect lands on the opponent's character that matters
@@ -55,7 +55,10 @@ Every answer is one of the ask's own choices; anything it has no rule for falls 
 bot's pick among them, so it never chooses an illegal move.
 """
 
+from ...engine import core
 from ...engine.bots import HeuristicBase
+from . import abilities, effects, model
+from .sampling import copy_state, determinise, evaluate, pending_declaration
 
 TYPES = ("military", "intrigue", "power")
 
@@ -75,7 +78,6 @@ def _cost_reducer(inst, idx):
     show is the cost (a location knelt or discarded), which never beats passing. So it is not
     simulated at all: the same verdict without the sample, and these are most of what marshalling
     windows offer, again after every card marshalled."""
-    from . import abilities, effects, model
     found = abilities.ABILITIES.get(model.code(inst), ())
     effect = found[idx].effect if idx < len(found) else None
     return getattr(effect, "__qualname__", "").startswith(effects.marshal_reducer.__qualname__ + ".")
@@ -87,8 +89,7 @@ def _declaring(state):
     would be judged on the board alone, as the window just before the challenge was (the attackers
     knelt since); the window after the defenders weighs the challenge itself. Such a window is
     left to the rules (Ambush, else pass) without a sample."""
-    from .search import _pending_declaration
-    return state["g"]["challenge"] is not None and _pending_declaration(state)
+    return state["g"]["challenge"] is not None and pending_declaration(state)
 
 
 def _passed_on(state):
@@ -250,13 +251,12 @@ class HeuristicBot(HeuristicBase):
     def _judge(self, ask, state):
         """The ability choice of `ask` whose short simulation scores best, or None to leave the
         ask to the rules (passing included). Each ability choice is applied to a copy of one sample
-        of the state (search.determinise: everything the seat may not see drawn afresh) and its
+        of the state (sampling.determinise: everything the seat may not see drawn afresh) and its
         resolution played out (the bot's own targets tried each in turn, at most MAX_TARGETS; costs
         paid by the rules; opponents never cancelling) until the ability has resolved; then
-        search.evaluate scores the table. An ability is used only when it beats the table as it is
+        sampling.evaluate scores the table. An ability is used only when it beats the table as it is
         (passing changes nothing) by MARGIN. A target ask (an ability already chosen) takes the best
         target; a cancel ask compares cancelling with letting the ability resolve."""
-        from .search import copy_state, determinise, evaluate
         me = ask["seat"]
         kind = ask["kind"]
         if kind == "target" or kind == "cancel":
@@ -295,7 +295,6 @@ class HeuristicBot(HeuristicBase):
 
     @staticmethod
     def _apply(s, seat, ask_id, choice):
-        from ...engine import core
         return core.apply(s, {"seat": seat, "ask": ask_id, "choice": choice}).ok
 
     @staticmethod
@@ -306,8 +305,6 @@ class HeuristicBot(HeuristicBase):
         return what is not None and any(x is what for x in s["stack"])
 
     def _finish(self, s, me, watch, depth, budget=40):
-        from ...engine import core
-        from .search import copy_state, evaluate
         for _ in range(budget):
             if s["over"] or not s["asks"] or not self._pending(s, watch):
                 break

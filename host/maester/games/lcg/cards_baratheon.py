@@ -8,9 +8,11 @@ B148 Crossroads) play by their printed keywords, income and influence alone.
 
 from . import abilities as A
 from . import effects as E
+from . import flow
 from . import model as M
 from . import timing as T
 from .abilities import Ability, card
+from .cards import card_table
 from .steps import step
 
 
@@ -27,7 +29,6 @@ def _traits(state, inst):
 
 
 def _power_to_house(ctx, seat, amount, why):
-    from . import flow
     flow.claim_for_house(ctx, seat, amount, why)
 
 
@@ -49,17 +50,17 @@ def _host(state, src):
 
 # --- predicates (searches and kneel costs) ---------------------------------------------------------
 
-@E.predicate("bara_knight_character")
+@A.predicate("bara_knight_character")
 def _knight_character(state, inst, seat):
     return M.info(state, inst)["type"] == "character" and "Knight" in _traits(state, inst)
 
 
-@E.predicate("bara_character")
+@A.predicate("bara_character")
 def _any_character(state, inst, seat):
     return M.info(state, inst)["type"] == "character"
 
 
-@E.predicate("bara_noble_character")
+@A.predicate("bara_noble_character")
 def _noble_character(state, inst, seat):
     return M.info(state, inst)["type"] == "character" and "noble" in (M.info(state, inst)["crests"] or ())
 
@@ -146,7 +147,6 @@ _TYPES = {}
 
 def _printed_type(code):
     if not _TYPES:
-        from .cards import card_table
         _TYPES.update({c: r["type"] for c, r in card_table(owner=False)["cards"].items()})
     return _TYPES.get(code)
 
@@ -183,8 +183,7 @@ def bara_davos(ctx, st, answer):
                 public="chooses")
         return
     if answer is not None and answer[1][0] == "pay_gold":
-        from . import flow
-        flow.pay_gold(g, seat, 1)
+        M.pay_gold(g, seat, 1)
         ctx.emit("gold_paid", seat=seat, amount=1, card=inst)
         return
     E.return_to_hand(ctx, inst, why="Ser Davos Seaworth")
@@ -258,7 +257,6 @@ def _honor_guard_in(ctx, src, seat, target, ev):
 
 
 def _honor_guard_back(ctx, src, seat, target, ev):
-    from . import flow
     flow.take_control(ctx, src, M.owner_of(src))
 
 
@@ -299,9 +297,8 @@ card("B86", Ability("action", lambda ctx, src, seat, t, ev: E.lasting(ctx.g, "bl
 # B88 House Tyrell Guard: Response, from your hand, after a House Baratheon character you control
 # is killed: put it into play.
 def _tyrell_guard_when(state, src, seat, ev):
-    from . import flow
     return ev["seat"] == seat and M.is_character(state, ev["card"]) \
-        and "baratheon" in (M.info(state, ev["card"])["houses"] or ()) and flow.can_enter_play(state, seat, src)
+        and "baratheon" in (M.info(state, ev["card"])["houses"] or ()) and M.can_enter_play(state, seat, src)
 
 
 card("B88", Ability("response", lambda ctx, src, seat, t, ev: E.put_into_play(ctx, seat, src, how="House Tyrell Guard"),
@@ -386,7 +383,7 @@ E.marshal_reducer("B149", 1, kind="character", icon="power")
 
 # B168 Muster: Marshalling, kneel a Knight you control: search your deck for a Knight character,
 # reveal it, put it in your hand, shuffle.
-@E.predicate("bara_knight_in_play")
+@A.predicate("bara_knight_in_play")
 def _knight_in_play(state, inst, seat):
     return M.is_character(state, inst) and "Knight" in _traits(state, inst)
 
@@ -403,7 +400,6 @@ def _prosperity(ctx, src, seat, target, ev):
 
 @step
 def bara_prosperity(ctx, st, answer):
-    from . import flow
     g = ctx.g
     seat, att = st["seat"], st["card"]
     if g["cards"][att]["zone"] != "discard":
@@ -414,7 +410,7 @@ def bara_prosperity(ctx, st, answer):
                 public="chooses a target")
         return
     host = answer[1][1] if answer is not None else None
-    if host is None or not flow.attach_ok(ctx.state, seat, att, host):
+    if host is None or not M.attach_ok(ctx.state, seat, att, host):
         ctx.emit("not_attached", seat=seat, card=att)
         return  # not a legal place for it: it stays in the discard pile
     M.take_out(g, att)
@@ -437,7 +433,7 @@ def _lords(ctx, src, seat, target, ev):
 
 def _plot_income(state, seat):
     plot = state["g"]["players"][seat]["revealed"]
-    return M.info(state, plot)["plot"]["income"] + A.constant(state, plot, "income")
+    return M.info(state, plot)["plot"]["income"] + M.constant(state, plot, "income")
 
 
 @step
@@ -496,7 +492,6 @@ def _kingdom_targets(state, src, seat, ev):
 
 
 def _kingdom(ctx, src, seat, target, ev):
-    from . import flow
     flow.take_control(ctx, target, seat)
 
 

@@ -5,13 +5,15 @@ Each card is registered under its code (all its copies' codes), with our own par
 """
 
 from . import abilities as A
-from . import effects as E  # noqa: F401  (the verbs every card module uses)
-from . import model as M  # noqa: F401
+from . import effects as E
+from . import flow
+from . import model as M
+from . import timing as T
 from .abilities import Ability, card
+from .steps import step
 
 
 def _draw(ctx, seat, n):
-    from . import flow
     flow.draw(ctx, seat, n, capped=True)
 
 
@@ -39,7 +41,6 @@ def _littlefinger(state, src, inst, what):
 # L38 Tyrion Lannister: Response after you win an intrigue challenge, or any challenge he took
 # part in: pay 1 gold to draw a card.
 def _tyrion_when(state, src, seat, ev):
-    from . import flow
     return ev["winner"] == seat and (ev["type"] == "intrigue" or src in ev["participants"]) \
         and flow.may_draw(state, seat)  # not offered when it could draw nothing
 
@@ -49,9 +50,6 @@ card("L38", Ability("response", lambda ctx, src, seat, t, ev: _draw(ctx, seat, 1
 
 
 # --- shared helpers of this module -----------------------------------------------------------------
-
-from . import timing as T  # noqa: E402
-from .steps import step  # noqa: E402
 
 
 def _ctrl(state, inst):
@@ -138,7 +136,7 @@ card("L39", Ability("action", _cersei, phases=("dominance",), cost=(("kneel_self
 
 # L40 Tywin Lannister: as the marshalling phase begins, 2 gold from the treasury is set on Tywin;
 # his controller may spend it as though it were in their gold pool (model.spendable_gold,
-# flow.pay_gold: the pool first). It is not in the pool: no taxation, no dominance, no Littlefinger.
+# model.pay_gold: the pool first). It is not in the pool: no taxation, no dominance, no Littlefinger.
 def _tywin(ctx, src, seat, target, ev):
     g = ctx.g
     bank = g["bank"]
@@ -354,7 +352,6 @@ card("L48", Ability("response", _kneel_target, trigger=("played",),
 # L49 Qyburn's Informers: response after you win an intrigue challenge in which they took part:
 # draw 2 cards.
 def _qyburn_when(state, src, seat, ev):
-    from . import flow
     return ev["winner"] == seat and ev["type"] == "intrigue" and src in ev["participants"] \
         and flow.may_draw(state, seat)
 
@@ -388,7 +385,6 @@ def _honor_guard_back_when(state, src, seat, ev):
 
 
 def _honor_guard_back(ctx, src, seat, target, ev):
-    from . import flow
     flow.take_control(ctx, src, M.owner_of(src))
 
 
@@ -401,7 +397,6 @@ card("L54", Ability("action", _honor_guard_in, phases=("challenges",), from_hand
 # L55 Lannisport: response after you win an intrigue challenge: pay 1 gold for your House to claim
 # 1 power; once per challenge.
 def _lannisport(ctx, src, seat, target, ev):
-    from . import flow
     flow.claim_for_house(ctx, seat, 1, "Lannisport")
 
 
@@ -501,9 +496,8 @@ def lannister_never_bet(ctx, st, answer):
         ctx.ask(seat, "pay_x", [["pay", x] for x in range(gold + 1)],
                 "I Never Bet Against My Family: pay X gold to lower the claim by X", public="pays gold")
         return
-    from . import flow
     x = answer[1][1]
-    flow.pay_gold(g, seat, x)
+    M.pay_gold(g, seat, x)
     g["challenge"]["claim_mod"] -= x
     ctx.emit("claim_lowered", seat=seat, amount=x)
 
@@ -547,7 +541,6 @@ def _writ_small(ctx, src, seat, target, ev):
 
 @step
 def lannister_writ_small(ctx, st, answer):
-    from . import flow
     g = ctx.g
     seat, inst = st["seat"], st["card"]
     if g["cards"][inst]["zone"] != "discard":

@@ -8,7 +8,9 @@ Crossroads) play with their printed stats, keywords, income and influence alone.
 
 from . import abilities as A
 from . import effects as E
+from . import flow
 from . import model as M
+from . import timing
 from .abilities import Ability, card
 from .steps import step
 
@@ -52,31 +54,30 @@ def _own_src(fn):
 
 
 def _draw(ctx, seat, n):
-    from . import flow
     flow.draw(ctx, seat, n, capped=True)
 
 
-@E.predicate("stark_house_character")
+@A.predicate("stark_house_character")
 def _stark_character(state, inst, seat):
     return M.is_character(state, inst) and _is_stark(state, inst)
 
 
-@E.predicate("stark_noble_character")
+@A.predicate("stark_noble_character")
 def _noble_character(state, inst, seat):
     return M.is_character(state, inst) and "noble" in (M.info(state, inst)["crests"] or ())
 
 
-@E.predicate("stark_direwolf")
+@A.predicate("stark_direwolf")
 def _direwolf(state, inst, seat):
     return "Direwolf" in _traits(state, inst)
 
 
-@E.predicate("stark_location")
+@A.predicate("stark_location")
 def _location(state, inst, seat):
     return M.info(state, inst)["type"] == "location"
 
 
-@E.predicate("stark_cheap_location")
+@A.predicate("stark_cheap_location")
 def _cheap_location(state, inst, seat):
     """A location printed at 2 gold or less that may enter play (uniqueness still holds)."""
     rec = M.info(state, inst)
@@ -97,7 +98,6 @@ card("S1", Ability("action", lambda ctx, src, seat, t, ev: _kill(ctx, [t], seat,
 
 
 def _kill(ctx, insts, seat, src):
-    from . import timing
     timing.kill(ctx, [i for i in insts if ctx.g["cards"][i]["zone"] == "play"], seat, src=src)
 
 
@@ -145,7 +145,6 @@ def _rodrik(state, src, inst, what):
 
 # S5 Eddard Stark: as he enters play (setup does not count) he claims 1 power.
 def _eddard(ctx, src, seat, target, ev):
-    from . import timing
     timing.gain_power(ctx, seat, 1, "Eddard Stark", on=src)
 
 
@@ -190,7 +189,6 @@ card("S9", Ability("response", lambda ctx, src, seat, t, ev: _draw(ctx, ev["seat
 
 
 def _may_draw(state, seat):
-    from . import flow
     return flow.may_draw(state, seat)
 
 
@@ -233,7 +231,6 @@ def _hodor(state, src, inst, what):
 # S13 Bran Stark: Plot phase, kneel Bran: choose another plot card of your plot deck and reveal it
 # in place of your revealed plot (errata: at most three times a round).
 def _bran(ctx, src, seat, target, ev):
-    from . import timing
     g = ctx.g
     p = g["players"][seat]
     if g["cards"][target]["zone"] != "plots":
@@ -286,7 +283,6 @@ def _honor_guard_back_when(state, src, seat, ev):
 
 
 def _honor_guard_back(ctx, src, seat, target, ev):
-    from . import flow
     if ctx.g["cards"][src]["zone"] == "play":
         flow.take_control(ctx, src, M.owner_of(src))
 
@@ -413,7 +409,6 @@ def _jon_when(state, src, seat, ev):
 
 
 def _jon(ctx, src, seat, target, ev):
-    from . import timing
     if ctx.g["cards"][src]["zone"] == "play":
         timing.gain_power(ctx, seat, 1, "Jon Snow", on=src)
 
@@ -466,7 +461,6 @@ card("S156", Ability("action", _winter, phases=("challenges",), when=lambda s, s
 # S157 Kings in the North: Response after you win dominance, kneel 2 House Stark characters you
 # control: each of them claims 1 power.
 def _kings(ctx, src, seat, target, ev):
-    from . import timing
     for inst in ev["knelt"]:
         if ctx.g["cards"][inst]["zone"] == "play":
             timing.gain_power(ctx, seat, 1, "Kings in the North", on=inst)

@@ -8,8 +8,9 @@ one step, `targ_choose`, which names its handler in HANDLERS so the state stays 
 """
 
 from . import abilities as A
-from . import effects as E  # noqa: F401  (the verbs every card module uses)
-from . import model as M  # noqa: F401
+from . import effects as E
+from . import flow
+from . import model as M
 from . import timing as T
 from .abilities import Ability, card
 from .steps import step
@@ -48,7 +49,6 @@ def has_trait(state, inst, trait):
 
 
 def _draw(ctx, seat, n):
-    from . import flow
     flow.draw(ctx, seat, n, capped=True)
 
 
@@ -131,14 +131,12 @@ def _wine_str(state, src, inst, what):
 
 
 def _move_wine(ctx, src, seat, target, ev):
-    from . import flow
     flow.attach(ctx, src, target)
 
 
 def _wine_hosts(state, src, seat, ev):
-    from . import flow
     return [c for c in M.characters(state) if c != state["g"]["cards"][src]["on"]
-            and flow.attach_ok(state, seat, src, c)]
+            and M.attach_ok(state, seat, src, c)]
 
 
 card("T101", Ability("action", _move_wine, cost=(("influence", 1),), target=_wine_hosts))
@@ -201,7 +199,6 @@ def _groleo_when(state, src, seat, ev):
 
 
 def _house_power(ctx, src, seat, target, ev):
-    from . import flow
     flow.claim_for_house(ctx, seat, 1, M.info(ctx.state, src)["name"])
 
 
@@ -242,8 +239,7 @@ def _back_due(state, src, seat, ev):
 
 
 def _may_enter(state, src, seat):
-    from . import flow
-    return flow.can_enter_play(state, seat, src)
+    return M.can_enter_play(state, seat, src)
 
 
 card("T107", Ability("response", _drogo_in, trigger=("won_challenge",), from_hand=True,
@@ -263,7 +259,7 @@ card("T108", Ability("save", _viserys, trigger=("would_kill", "would_discard"), 
 
 # T109 T110 Rhaegal (Stealth, No attachments): Any Phase: pay 1 gold to search your deck for a
 # duplicate of Rhaegal, attach it to him, and shuffle.
-@E.predicate("targ_rhaegal")
+@A.predicate("targ_rhaegal")
 def _is_rhaegal(state, inst, seat):
     return M.info(state, inst)["name"] == "Rhaegal"
 
@@ -356,7 +352,6 @@ def _honor_guard_in(ctx, src, seat, target, ev):
 
 
 def _honor_guard_back(ctx, src, seat, target, ev):
-    from . import flow
     flow.take_control(ctx, src, M.owner_of(src))
 
 
@@ -419,8 +414,7 @@ def _guildmaster(ctx, src, seat, target, ev):
 def _guildmaster_in(ctx, seat, picked, data):
     if picked is None or ctx.g["cards"][picked]["zone"] != "hand":
         return
-    from . import flow
-    flow.pay_gold(ctx.g, seat, 3)
+    M.pay_gold(ctx.g, seat, 3)
     E.put_into_play(ctx, seat, picked, how="Pentoshi Guildmaster")
 
 
@@ -438,7 +432,6 @@ E.marshal_reducer("T125", 1, houses=["targaryen"], kind="character")
 # T126 Xaro's Home: Response after you play an attachment from your hand: kneel 1 influence to draw
 # 1 card.
 def _xaros_home_when(state, src, seat, ev):
-    from . import flow
     return ev["seat"] == seat and ev["type"] == "attachment" and flow.may_draw(state, seat)
 
 
@@ -520,7 +513,7 @@ card("T152", Ability("action", _illyrio, phases=("challenges",), cost=(("kneel_s
 
 # T173 Dance With Dragons: Any Phase: kneel 1 influence to search your deck for a Dragon card, reveal
 # it, put it in your hand, and shuffle.
-@E.predicate("targ_dragon")
+@A.predicate("targ_dragon")
 def _is_dragon(state, inst, seat):
     return "Dragon" in (M.info(state, inst)["traits"] or ())
 
@@ -550,7 +543,6 @@ card("T174", Ability("action", _burn, target=lambda s, src, seat, ev: M.characte
 # T175 Seductive Promise (Limit 1 per phase): Response after you win a power challenge by 4 STR or
 # more: take control of a non-unique character the losing opponent controls.
 def _promise(ctx, src, seat, target, ev):
-    from . import flow
     flow.take_control(ctx, target, seat)
 
 

@@ -52,7 +52,7 @@ def challenge_options(state, seat):
 def challenge_toll(state, seat, ctype):
     """Gold `seat` must give the defending player before it starts a `ctype` challenge (a constant
     "toll:<type>" of a revealed plot: Uneasy Truce)."""
-    return A.constant(state, state["g"]["players"][seat]["revealed"], "toll:" + ctype)
+    return M.constant(state, state["g"]["players"][seat]["revealed"], "toll:" + ctype)
 
 
 @step
@@ -279,9 +279,8 @@ def side_strength(state, side):
 def claim_value(state, seat):
     g = state["g"]
     plot = g["players"][seat]["revealed"]
-    from . import abilities
     return max(0, M.info(state, plot)["plot"]["claim"] + g["challenge"]["claim_mod"]
-               + abilities.constant(state, plot, "claim"))
+               + M.constant(state, plot, "claim"))
 
 
 @step

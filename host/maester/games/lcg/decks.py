@@ -33,6 +33,8 @@ import difflib
 import re
 from pathlib import Path
 
+from .cards import card_table
+
 PLOTS_NEEDED = 7
 MIN_CARDS = 60
 MAX_COPIES = 3
@@ -51,7 +53,6 @@ def _key(name):
 
 
 def _table():
-    from .cards import card_table
     return card_table(owner=False)
 
 

@@ -9,6 +9,8 @@ Steps for the verbs that ask (a search, a choice of cards) keep their progress i
 every other step.
 """
 
+from . import abilities as A
+from . import flow
 from . import model as M
 from . import timing as T
 from .steps import step
@@ -105,7 +107,6 @@ def reveal(ctx, seat, insts, why):
 def put_into_play(ctx, seat, inst, how="put", controller=None):
     """Put `inst` into play for `controller` (default `seat`), from wherever it is, bypassing cost
     and the marshalling rules (rulebook: "put into play" bypasses all restrictions but uniqueness)."""
-    from . import flow
     flow.enter_play(ctx, seat if controller is None else controller, inst, how=how)
 
 
@@ -121,21 +122,11 @@ def extra_challenge(ctx, seat, ctype):
 
 def search(ctx, seat, pred, then, why, whose=None, up_to=1):
     """`seat` searches `whose` deck (its own by default) for up to `up_to` cards matching the named
-    predicate `pred` (PREDICATES in the card modules), then `then` ("hand", "play", "attach:<inst>"),
-    and shuffles. With a real deck the owner searches it by hand and taps what they took; the host
+    predicate `pred` (abilities.PREDICATES, registered by the card modules), then `then` ("hand",
+    "play", "attach:<inst>"), and shuffles. With a real deck the owner searches it by hand and taps what they took; the host
     offers only the cards that match, so a card that does not is refused."""
     ctx.push({"s": "search_deck", "seat": seat, "whose": seat if whose is None else whose, "pred": pred,
               "then": then, "why": why, "left": up_to})
-
-
-PREDICATES = {}
-
-
-def predicate(name):
-    def register(fn):
-        PREDICATES[name] = fn
-        return fn
-    return register
 
 
 @step
@@ -163,7 +154,7 @@ def search_deck(ctx, st, answer):
                 ctx.emit("duplicate", seat=seat, card=inst, on=host)
         else:
             st["left"] = 0
-    fits = [i for i in sorted(deck) if PREDICATES[st["pred"]](state, i, seat)]
+    fits = [i for i in sorted(deck) if A.PREDICATES[st["pred"]](state, i, seat)]
     if st["left"] > 0 and fits:
         ctx.ask(seat, "search", [["take", i] for i in fits] + [["none"]],
                 "Search the deck: take a card (%s)" % st["why"], public="searches a deck")
@@ -189,14 +180,12 @@ def on_house(state, inst):
 
 
 def may_play_on_house(state, src, seat, ev=None):
-    from . import flow
-    return flow._house_ok(state, seat, src) and flow.can_enter_play(state, seat, src) \
+    return M.house_ok(state, seat, src) and M.can_enter_play(state, seat, src) \
         and M.spendable_gold(state["g"], seat) >= M.gold_cost(state, seat, src)
 
 
 def play_on_house(ctx, src, seat, target=None, ev=None):
     """Marshal `src` from hand onto `seat`'s House card, for its gold cost (reductions used)."""
-    from . import flow
     g = ctx.g
     if g["cards"][src]["zone"] != "hand":
         return
@@ -209,8 +198,7 @@ def play_on_house(ctx, src, seat, target=None, ev=None):
 
 def house_card_location(code):
     """Register a Chambers: Marshalling, from hand, it may be played onto your House card."""
-    from .abilities import Ability, card
-    card(code, Ability("action", play_on_house, phases=("marshalling",), from_hand=True, when=may_play_on_house))
+    A.card(code, A.Ability("action", play_on_house, phases=("marshalling",), from_hand=True, when=may_play_on_house))
 
 
 # --- the common shape of the Core's cost reducers ------------------------------------------------------
@@ -219,9 +207,8 @@ def marshal_reducer(codes, amount, houses=None, kind=None, icon=None, cost="knee
     """Register "Marshalling: kneel (or discard) this card: the next <House> <kind> card you play
     this phase costs `amount` gold less" for `codes` (a card and its copies): the Fiefdoms, the
     halls, the seas and their like differ only in these values."""
-    from .abilities import Ability, card
 
     def reduce(ctx, src, seat, target, ev):
         add_reducer_if(ctx, seat, amount, src, houses=houses, kind=kind, icon=icon)
 
-    card(codes, Ability("action", reduce, phases=("marshalling",), cost=((cost,),)))
+    A.card(codes, A.Ability("action", reduce, phases=("marshalling",), cost=((cost,),)))

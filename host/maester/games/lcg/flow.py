@@ -5,6 +5,7 @@ intrigue claim's random discard) or, with ``observe: ["draws"]``, the deck is a 
 the host keeps it as an unordered set and learns each card drawn from a tap on its owner's reader.
 """
 
+from . import abilities
 from . import model as M
 from . import timing as T
 from . import titles
@@ -48,9 +49,8 @@ def setup(ctx, config):
             p["deck"].sort()  # a real shuffled deck: the host knows what is in it, not its order
         else:
             ctx.chance.shuffle(p["deck"])
-    from .abilities import hand_kinds
     for seat in range(n):
-        g["players"][seat]["hand_kinds"] = hand_kinds(state, seat)
+        g["players"][seat]["hand_kinds"] = abilities.hand_kinds(state, seat)
     # The Throne Room and the Treasury: at least 15 power and 10 gold per player; more is added
     # when they run out, and the count of what was added keeps the totals checkable.
     g["bank"] = {"power": 15 * n, "gold": 10 * n, "added_power": 0, "added_gold": 0}
@@ -143,7 +143,7 @@ def setup_choices(state, seat):
         if rec["type"] not in ("character", "location", "attachment"):
             continue
         if rec["type"] == "attachment" and ("setup" not in (rec["keywords"] or ())
-                                             or not [t for t in p["setup"] if attach_ok(state, seat, inst, t)]):
+                                             or not [t for t in p["setup"] if M.attach_ok(state, seat, inst, t)]):
             continue
         if spent + M.gold_cost(state, seat, inst) > comp["setup_gold"]:
             continue
@@ -151,7 +151,7 @@ def setup_choices(state, seat):
             continue
         if limited and "limited" in (rec["keywords"] or ()):
             continue
-        if not _house_ok(state, seat, inst):
+        if not M.house_ok(state, seat, inst):
             continue
         out.append(["place", inst])
     return out
@@ -194,7 +194,7 @@ def setup_reveal(ctx, st, answer):
             if inst not in attachments:
                 M.move(g, inst, "play")
         for inst in attachments:
-            hosts = [t for t in p["play"] if attach_ok(state, seat, inst, t)]
+            hosts = [t for t in p["play"] if M.attach_ok(state, seat, inst, t)]
             M.take_out(g, inst)
             if hosts:
                 M.put(g, inst, "play")
@@ -309,7 +309,6 @@ def plot_reveal(ctx, st, answer):
     g["first"] = answer[1][1]
     ctx.emit("first_player", seat=g["first"])
     T.open_window(ctx, "plot")  # queued first: it opens after the plots, their triggers and titles
-    from . import abilities
     steps = []
     for seat in M.turn_order(g):
         for plot, idx in abilities.when_revealed(state, seat):
@@ -326,8 +325,7 @@ def initiative(state, seat):
     g = state["g"]
     p = g["players"][seat]
     total = M.info(state, p["revealed"])["plot"]["initiative"]
-    from . import abilities
-    total += abilities.constant(state, p["revealed"], "initiative")
+    total += M.constant(state, p["revealed"], "initiative")
     return total
 
 
@@ -373,57 +371,10 @@ def income(state, seat):
     g = state["g"]
     p = g["players"][seat]
     total = M.info(state, p["revealed"])["plot"]["income"]
-    from . import abilities
-    total += abilities.constant(state, p["revealed"], "income")  # plots that change a plot's income (Blockade)
+    total += M.constant(state, p["revealed"], "income")  # plots that change a plot's income (Blockade)
     total += sum(M.income_bonus(state, i) for i in p["play"])
     total += titles.income_bonus(state, seat)
     return max(0, total)
-
-
-def _house_ok(state, seat, inst):
-    for r in M.info(state, inst)["restrictions"] or ():
-        if "house_only" in r and state["g"]["players"][seat]["house"] != r["house_only"]:
-            return False
-    return True
-
-
-def can_enter_play(state, seat, inst):
-    """Whether `seat` may put `inst` (character or location) into play: uniqueness and the dead pile."""
-    return M.unique_blocked(state, seat, inst) is None
-
-
-def attach_ok(state, seat, att, host):
-    """Whether attachment `att` played by `seat` may go on `host` (restrictions, No attachments)."""
-    g = state["g"]
-    rec = M.info(state, att)
-    hrec = M.info(state, host)
-    if host == att or g["cards"][host]["zone"] not in ("play", "setup"):
-        return False
-    kws = M.keywords(state, host) if g["cards"][host]["zone"] == "play" else set(hrec["keywords"] or ())
-    if "no_attachments" in kws:
-        return False
-    if "no_attachments_except_weapon" in kws and "Weapon" not in (rec["traits"] or ()):
-        return False
-    wants_character = True
-    for r in rec["restrictions"] or ():
-        at = r.get("attach_to")
-        if at == "opponent_character":
-            if g["cards"][host]["ctrl"] not in M.opponents(g, seat):
-                return False
-        if at == "location":
-            wants_character = False
-            if hrec["type"] != "location":
-                return False
-        if "house" in r and r["house"] not in (hrec["houses"] or ()):
-            return False
-        if "traits_any" in r and not set(r["traits_any"]) & set(hrec["traits"] or ()):
-            return False
-        if r.get("limit_per_character"):
-            if any(M.info(state, a)["name"] == rec["name"] for a in g["cards"][host]["att"]):
-                return False
-    if wants_character and hrec["type"] != "character":
-        return False
-    return True
 
 
 def marshal_choices(state, seat):
@@ -434,7 +385,7 @@ def marshal_choices(state, seat):
         rec = M.info(state, inst)
         if rec["type"] not in ("character", "location", "attachment"):
             continue
-        if not _house_ok(state, seat, inst):
+        if not M.house_ok(state, seat, inst):
             continue
         dup_of = M.own_copy_in_play(state, seat, inst)
         if dup_of is not None:
@@ -447,9 +398,9 @@ def marshal_choices(state, seat):
             continue
         if rec["type"] == "attachment":
             for host in M.in_play(g):
-                if attach_ok(state, seat, inst, host):
+                if M.attach_ok(state, seat, inst, host):
                     out.append(["attach", inst, host])
-        elif can_enter_play(state, seat, inst):
+        elif M.can_enter_play(state, seat, inst):
             out.append(["marshal", inst])
     return out
 
@@ -495,22 +446,6 @@ def _take_gold(g, seat, amount):
     g["players"][seat]["gold"] += amount
 
 
-def pay_gold(g, seat, amount):
-    """Spend gold: from the pool first, then from gold set on cards `seat` controls that may be
-    spent as though in the pool (Tywin Lannister)."""
-    p = g["players"][seat]
-    from_pool = min(amount, p["gold"])
-    p["gold"] -= from_pool
-    rest = amount - from_pool
-    for inst in p["play"]:
-        c = g["cards"][inst]
-        if rest and c.get("gold"):
-            took = min(rest, c["gold"])
-            c["gold"] -= took
-            rest -= took
-    g["bank"]["gold"] += amount - rest
-
-
 def play_from_hand(ctx, seat, choice):
     g = ctx.g
     state = ctx.state
@@ -544,7 +479,7 @@ def pay_for(ctx, seat, inst):
     """Pay `inst`'s gold cost to play it from hand; the "next card costs less" reductions it used
     are spent."""
     g = ctx.g
-    pay_gold(g, seat, M.gold_cost(ctx.state, seat, inst))
+    M.pay_gold(g, seat, M.gold_cost(ctx.state, seat, inst))
     used = M.matching_reducers(ctx.state, seat, inst)
     if used:
         g["players"][seat]["reducers"] = [r for r in g["players"][seat]["reducers"] if r not in used]
@@ -588,6 +523,38 @@ def attach(ctx, att, host):
         g["cards"][old]["att"].remove(att)
     _hang(g, att, host)
     ctx.emit("attached", card=att, on=host)
+
+
+# --- Ambush (keyword): a card put into play from hand in a window, paid with influence -------------
+
+@step
+def ambush_in(ctx, st, answer):
+    """Ambush: the card, its influence paid, comes into play (an attachment onto the host chosen)."""
+    ctx.emit("ambush", seat=st["seat"], card=st["card"])
+    host = st.get("host")
+    if host is None:
+        enter_play(ctx, st["seat"], st["card"], how="ambush")
+        return
+    g = ctx.g
+    if g["cards"][host]["zone"] != "play":  # the host left play while the cost was paid: it stays in hand
+        return
+    M.take_out(g, st["card"])
+    g["cards"][st["card"]]["ctrl"] = st["seat"]
+    M.put(g, st["card"], "play")
+    attach(ctx, st["card"], host)
+    T.trigger(ctx, {"e": "entered_play", "card": st["card"], "seat": st["seat"]}, st["seat"])
+
+
+@step
+def ambush_host(ctx, st, answer):
+    """Ambush of an attachment: choose the card it goes on, then pay its cost with influence."""
+    if answer is None:
+        ctx.ask(st["seat"], "target", [["target", h] for h in abilities.ambush_hosts(ctx.state, st["seat"], st["card"])],
+                "%s: choose the card it is attached to" % M.info(ctx.state, st["card"])["name"],
+                public="chooses a target")
+        return
+    ctx.push({"s": "influence", "seat": st["seat"], "need": M.info(ctx.state, st["card"])["cost"] or 0, "paid": 0},
+             {"s": "ambush_in", "seat": st["seat"], "card": st["card"], "host": answer[1][1]})
 
 
 # --- dominance, standing, taxation ------------------------------------------------------------------
@@ -641,9 +608,8 @@ def power_to(ctx, st, answer):
 def standing(ctx, st, answer):
     g = ctx.g
     held = {e["target"] for e in g["effects"] if e["kind"] == "no_stand"}  # kept kneeling this round
-    from . import abilities
     held |= {i for i in M.in_play(g) if g["cards"][i]["kneel"]
-             and abilities.constant(ctx.state, i, "no_stand")}  # a constant says so (Noose and Swordpoint)
+             and M.constant(ctx.state, i, "no_stand")}  # a constant says so (Noose and Swordpoint)
     stood = []
     for inst, c in g["cards"].items():
         if c["zone"] == "play" and c["kneel"] and inst not in held:

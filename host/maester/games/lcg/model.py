@@ -118,9 +118,86 @@ def is_character(state, inst):
     return info(state, inst)["type"] == "character"
 
 
-def _constants(state, inst, what):
-    """What the cards' constant abilities add to `inst` (see abilities.constant)."""
-    return abilities.constant(state, inst, what)
+# --- the cards' constant abilities ---------------------------------------------------------------
+#
+# A constant ability ("while X", STR per gold, income) is a function `fn(state, src, inst, what)` in
+# CONSTANT[code], registered by abilities.constant_for; a card that makes others cheaper is
+# `fn(state, src, seat, inst)` in REDUCERS[code] (abilities.reducer_for). Both are summed from
+# scratch whenever a value is asked.
+
+CONSTANT = {}
+REDUCERS = {}
+
+
+def constant(state, inst, what):
+    """Sum what every constant ability in play gives `inst` for `what` (str, icons, keywords...)."""
+    g = state["g"]
+    total = {} if what in ("icons", "keywords") else 0
+    effects = g["effects"]
+    code_of = code
+    for src in constant_sources(g):
+        if effects and blank(state, src):
+            continue
+        got = CONSTANT[code_of(src)](state, src, inst, what)
+        if not got:
+            continue
+        if isinstance(total, dict):
+            for k, v in got.items():
+                total.setdefault(k, set()).update(v)
+        else:
+            total += got
+    return total
+
+
+def cost_reduction(state, seat, inst):
+    g = state["g"]
+    total = 0
+    for src in g["players"][seat]["play"]:
+        fn = REDUCERS.get(code(src))
+        if fn is not None and not blank(state, src):
+            total += fn(state, src, seat, inst)
+    fn = REDUCERS.get(code(inst))
+    if fn is not None and g["cards"][inst]["zone"] != "play":
+        total += fn(state, inst, seat, inst)  # a card that costs less to play itself (Grey Wind, Lady)
+    return total
+
+
+def constant_sources(g):
+    """The cards in play and revealed plots that have a constant ability, worked out from where the
+    cards are (so a card put into play by any path counts at once).
+
+    Every STR, icon or keyword read asks this, so a table read would cost the square of the cards in
+    play: the answer is kept by what it depends on (each player's cards in play and revealed plot,
+    and the cards that have a constant ability), so a state, its copies and its next moves share it."""
+    players = g["players"]
+    key = tuple([(tuple(p["play"]), p["revealed"]) for p in players])
+    memo = _SOURCES
+    if memo[0] != len(CONSTANT):
+        memo[:] = [len(CONSTANT), {}]
+    known = memo[1].get(key)
+    if known is None:
+        known = find_constant_sources(g)
+        if len(memo[1]) >= _SOURCES_KEPT:
+            memo[1].clear()  # a bound on memory; what is dropped is worked out again when asked
+        memo[1][key] = known
+    return known
+
+
+def find_constant_sources(g):
+    """constant_sources worked out afresh."""
+    code_of = code
+    out = []
+    for p in g["players"]:
+        out += [i for i in p["play"] if code_of(i) in CONSTANT]
+        if p["revealed"] and code_of(p["revealed"]) in CONSTANT:
+            out.append(p["revealed"])
+    return tuple(out)
+
+
+# [the CONSTANT table's size the answers were worked out with, {table key: sources}]; a card registered
+# later (a test's own card) starts afresh
+_SOURCES = [None, {}]
+_SOURCES_KEPT = 4096
 
 
 def strength(state, inst):
@@ -131,7 +208,7 @@ def strength(state, inst):
     for e in g["effects"]:
         if e["kind"] == "str" and e["target"] == inst:
             total += e["value"]
-    total += _constants(state, inst, "str")
+    total += constant(state, inst, "str")
     return max(0, total)
 
 
@@ -145,7 +222,7 @@ def _with_changes(state, inst, printed, gain_kind, lose_kind, what):
                 gained.add(e["value"])
             elif e["kind"] == lose_kind:
                 lost.add(e["value"])
-    extra = _constants(state, inst, what)
+    extra = constant(state, inst, what)
     gained.update(extra.get("gain", ()))
     lost.update(extra.get("lose", ()))
     return (set(printed or ()) | gained) - lost
@@ -168,11 +245,11 @@ def has_kw(state, inst, kw):
 
 
 def influence_of(state, inst):
-    return (info(state, inst)["influence"] or 0) + _constants(state, inst, "influence")
+    return (info(state, inst)["influence"] or 0) + constant(state, inst, "influence")
 
 
 def income_bonus(state, inst):
-    return (info(state, inst)["income"] or 0) + _constants(state, inst, "income")
+    return (info(state, inst)["income"] or 0) + constant(state, inst, "income")
 
 
 def immune_to(state, inst, source, by_seat):
@@ -306,7 +383,7 @@ def gold_cost(state, seat, inst):
     house = state["g"]["players"][seat]["house"]
     if rec["houses"] and house not in rec["houses"]:
         cost += table(state)["components"]["gold_penalty"]
-    cost -= abilities.cost_reduction(state, seat, inst)
+    cost -= cost_reduction(state, seat, inst)
     cost -= sum(r["amount"] for r in matching_reducers(state, seat, inst))
     return max(0, cost)
 
@@ -335,4 +412,65 @@ def spendable_gold(g, seat):
     return g["players"][seat]["gold"] + sum(g["cards"][i].get("gold", 0) for i in g["players"][seat]["play"])
 
 
-from . import abilities  # noqa: E402  (last: abilities imports this module; used only at call time)
+def pay_gold(g, seat, amount):
+    """Spend gold: from the pool first, then from gold set on cards `seat` controls that may be
+    spent as though in the pool (Tywin Lannister)."""
+    p = g["players"][seat]
+    from_pool = min(amount, p["gold"])
+    p["gold"] -= from_pool
+    rest = amount - from_pool
+    for inst in p["play"]:
+        c = g["cards"][inst]
+        if rest and c.get("gold"):
+            took = min(rest, c["gold"])
+            c["gold"] -= took
+            rest -= took
+    g["bank"]["gold"] += amount - rest
+
+
+# --- where a card may go ----------------------------------------------------------------------------
+
+def house_ok(state, seat, inst):
+    for r in info(state, inst)["restrictions"] or ():
+        if "house_only" in r and state["g"]["players"][seat]["house"] != r["house_only"]:
+            return False
+    return True
+
+
+def can_enter_play(state, seat, inst):
+    """Whether `seat` may put `inst` (character or location) into play: uniqueness and the dead pile."""
+    return unique_blocked(state, seat, inst) is None
+
+
+def attach_ok(state, seat, att, host):
+    """Whether attachment `att` played by `seat` may go on `host` (restrictions, No attachments)."""
+    g = state["g"]
+    rec = info(state, att)
+    hrec = info(state, host)
+    if host == att or g["cards"][host]["zone"] not in ("play", "setup"):
+        return False
+    kws = keywords(state, host) if g["cards"][host]["zone"] == "play" else set(hrec["keywords"] or ())
+    if "no_attachments" in kws:
+        return False
+    if "no_attachments_except_weapon" in kws and "Weapon" not in (rec["traits"] or ()):
+        return False
+    wants_character = True
+    for r in rec["restrictions"] or ():
+        at = r.get("attach_to")
+        if at == "opponent_character":
+            if g["cards"][host]["ctrl"] not in opponents(g, seat):
+                return False
+        if at == "location":
+            wants_character = False
+            if hrec["type"] != "location":
+                return False
+        if "house" in r and r["house"] not in (hrec["houses"] or ()):
+            return False
+        if "traits_any" in r and not set(r["traits_any"]) & set(hrec["traits"] or ()):
+            return False
+        if r.get("limit_per_character"):
+            if any(info(state, a)["name"] == rec["name"] for a in g["cards"][host]["att"]):
+                return False
+    if wants_character and hrec["type"] != "character":
+        return False
+    return True

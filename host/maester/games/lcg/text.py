@@ -9,6 +9,7 @@ that is not face up on the table.
 
 from ...engine import PUBLIC, cardtables
 from ..text import hidden_from
+from . import model as M
 
 HOUSES = {"stark": "Stark", "lannister": "Lannister", "baratheon": "Baratheon", "targaryen": "Targaryen",
           "greyjoy": "Greyjoy", "martell": "Martell"}
@@ -102,7 +103,6 @@ def describe_choice(state, ask, choice, viewer=None):
 
 def _detail(state, kind, inst):
     """What a person weighs in a menu: the gold a card costs, the STR a character brings."""
-    from . import model as M
     g = state.get("g") or {}
     if inst not in g.get("cards", {}):
         return ""

@@ -17,8 +17,12 @@ from the questions what a hand holds.
 Save and cancel responses interrupt: a kill or a discard from play opens a save window before it
 happens; an ability opens a cancel window after its costs are paid and before its effect, so a
 cancelled ability's costs stay paid.
+
+An ability itself resolves here too (the `ability` step): its target, its costs, the cancel window
+and its effect; abilities.py says what may be used and against what.
 """
 
+from . import abilities
 from . import model as M
 from .steps import step
 
@@ -318,4 +322,193 @@ def finish(ctx, winners):
              "power": [M.total_power(g, s) for s in range(g["n"])]})
 
 
-from . import abilities  # noqa: E402  (last: abilities imports this module lazily; used at call time)
+
+# --- resolving an ability: target, costs, the cancel window, the effect ---------------------------------
+
+@step
+def ability(ctx, st, answer):
+    """Target, costs, the cancel window, the effect; an event then goes to its owner's discard
+    pile (or dead pile with Deathbound, unless it was cancelled)."""
+    g = ctx.g
+    state = ctx.state
+    src, seat = st["src"], st["seat"]
+    ab = abilities.ABILITIES[M.code(src)][st["idx"]]
+    if st["stage"] == "target":
+        if answer is not None:
+            st["target"] = answer[1][1]
+        elif ab.target is not None:
+            targets = abilities.legal_targets(state, seat, src, ab, st["ev"])
+            ctx.ask(seat, "target", [["target", t] for t in targets],
+                    "%s: choose a target" % M.info(state, src)["name"], public="chooses a target")
+            return
+        st["stage"] = "cost"
+    if st["stage"] == "cost":
+        st["stage"] = "cancel"
+        rec = M.info(state, src)
+        key = abilities.limit_key(src, st["idx"])
+        g["limits"][key] = g["limits"].get(key, 0) + 1
+        if ab.limit is not None:
+            g["limit_scopes"].append([key, ab.limit[0]])
+        if ab.limited:
+            g["players"][seat]["limited_response"] = True
+        tax = abilities.event_tax(state, src) if rec["type"] == "event" and g["cards"][src]["zone"] == "hand" else 0
+        if rec["type"] == "event" and g["cards"][src]["zone"] == "hand":
+            M.take_out(g, src)
+            g["cards"][src]["zone"] = "playing"
+            for r in rec["restrictions"] or ():
+                if "limit" in r:
+                    g["event_limits"]["%s/%d" % (rec["name"], seat)] = r["limit"]
+                    g["limit_scopes"].append(["event:%s/%d" % (rec["name"], seat), r["limit"]])
+        ctx.emit("ability", seat=seat, card=src, target=st["target"], how=ab.kind)
+        influence = 0
+        if abilities.TOLLS and g["cards"][src]["zone"] == "play":
+            abilities.pay_tolls(ctx, src)
+        for c in ab.cost:
+            if c[0] == "gold":
+                M.pay_gold(g, seat, c[1])  # the pool first, then gold on cards (Tywin)
+            elif c[0] == "kneel_self":
+                g["cards"][src]["kneel"] = True
+            elif c[0] == "kneel_host":
+                g["cards"][g["cards"][src]["on"]]["kneel"] = True
+            elif c[0] == "kneel_target":  # the chosen target is knelt as the cost (I Never Bet...)
+                g["cards"][st["target"]]["kneel"] = True
+            elif c[0] == "target_cost":  # gold equal to the target's printed cost (Chella); its targets
+                M.pay_gold(g, seat, M.info(state, st["target"])["cost"] or 0)  # list only what the seat can pay
+            elif c[0] == "discard_self":
+                leave_play(ctx, src, "discard", why="cost")
+            elif c[0] == "influence":
+                influence += c[1]
+        more = [{"s": "kneel_cost", "seat": seat, "n": c[1], "pred": c[2], "uid": st["uid"], "chosen": []}
+                for c in ab.cost if c[0] == "kneel"]
+        if tax:
+            more.append({"s": "pay_event_tax", "seat": seat, "n": tax})
+        if influence:
+            more.insert(0, {"s": "influence", "seat": seat, "need": influence, "paid": 0})
+        if more:
+            ctx.push(*more, st)
+            return
+    if st["stage"] == "cancel":
+        st["stage"] = "effect"
+        if M.constant(state, src, "uncancelable"):
+            return ability(ctx, st, None)  # it cannot be cancelled (Rule by Decree): no cancel window
+        ctx.push({"s": "cancel_window", "of": st["uid"], "src": src, "seat": seat, "order": M.left_of(g, seat),
+                  "i": 0, "passes": 0}, st)
+        return
+    if st["stage"] == "effect":
+        rec = M.info(state, src)
+        canceled = st["uid"] in g["canceled"]
+        if canceled:
+            g["canceled"].remove(st["uid"])
+            ctx.emit("canceled", card=src, seat=seat)
+        knelt = g["cost_knelt"].pop(str(st["uid"]), None) if g.get("cost_knelt") else None
+        if canceled:
+            pass
+        elif knelt is not None:  # the cards a ("kneel", n, pred) cost knelt, for the effect
+            ab.effect(ctx, src, seat, st["target"], dict(st["ev"] or {}, knelt=knelt))
+        else:
+            ab.effect(ctx, src, seat, st["target"], st["ev"])
+            for check in abilities.STATE_CHECKS:  # a rule that watches the table after every effect (Flame-Kissed at STR 0)
+                check(ctx)
+        st["canceled"] = canceled
+        if rec["type"] == "event" and g["cards"][src]["zone"] == "playing":
+            dead = "deathbound" in (rec["keywords"] or ()) and not st["canceled"]
+            M.put(g, src, "dead" if dead else "discard")
+
+
+@step
+def cancel_window(ctx, st, answer):
+    """Players, clockwise from the left of the one who used the ability, may cancel it."""
+    order = st["order"]
+    n = len(order)
+    g = ctx.g
+    ev = {"e": "would_resolve", "card": st["src"], "seat": st["seat"]}
+    if answer is not None:
+        used = round_answer(st, answer)
+        if used is not None:
+            seat, choice = used
+            # The cancel resolves first (its own costs and cancel window), then marks its target.
+            canceller = abilities.ability_step(g, seat, choice[1], choice[2], ev)
+            ctx.push(canceller, {"s": "mark_canceled", "by": canceller["uid"], "of": st["of"]}, st)
+            return
+    while st["passes"] < n and st["of"] not in g["canceled"]:
+        seat = order[st["i"] % n]
+        choices = abilities.cancel_choices(ctx.state, seat, ev)
+        if choices or abilities.hand_may(ctx.state, seat, "cancel"):
+            ctx.ask(seat, "cancel", choices + [["pass"]], "Cancel %s?" % M.info(ctx.state, st["src"])["name"],
+                    public="may cancel")
+            return
+        st["passes"] += 1
+        st["i"] += 1
+
+
+@step
+def kneel_cost(ctx, st, answer):
+    """A cost of kneeling `n` cards of the seat's choice that match predicate `pred`."""
+    g = ctx.g
+    if answer is not None:
+        inst = answer[1][1]
+        g["cards"][inst]["kneel"] = True
+        st["chosen"].append(inst)
+        ctx.emit("knelt", card=inst, why="cost")
+    ready = abilities.kneelable(ctx.state, st["seat"], st["pred"])
+    if len(st["chosen"]) < st["n"] and ready:
+        ctx.ask(st["seat"], "kneel_cost", [["kneel", i] for i in ready],
+                "Kneel a card to pay the cost (%d of %d)" % (len(st["chosen"]) + 1, st["n"]), public="pays a cost")
+        return
+    g.setdefault("cost_knelt", {})[str(st["uid"])] = list(st["chosen"])
+
+
+@step
+def pay_event_tax(ctx, st, answer):
+    """Playing an event costs `n` gold handed to an opponent of the player's choice."""
+    g = ctx.g
+    seat = st["seat"]
+    opps = M.opponents(g, seat)
+    if answer is None and len(opps) > 1:
+        ctx.ask(seat, "target", [["target", s] for s in opps], "Hand %d gold to an opponent" % st["n"],
+                public="chooses an opponent")
+        return
+    to = answer[1][1] if answer is not None else opps[0]
+    n = min(st["n"], g["players"][seat]["gold"])
+    g["players"][seat]["gold"] -= n
+    g["players"][to]["gold"] += n
+    ctx.emit("gold_given", seat=seat, to=to, amount=n)
+
+
+@step
+def mark_canceled(ctx, st, answer):
+    """The cancel resolved: unless it was itself cancelled, its target is."""
+    canceled = ctx.g["canceled"]
+    if st["by"] in canceled:
+        canceled.remove(st["by"])
+    else:
+        canceled.append(st["of"])
+
+
+@step
+def influence(ctx, st, answer):
+    """Kneel cards with influence (or use the Hand of the King) until the cost is met; any surplus
+    is lost (rulebook, "Influence")."""
+    g = ctx.g
+    state = ctx.state
+    seat = st["seat"]
+    if answer is not None:
+        choice = answer[1]
+        if choice[0] == "title_influence":
+            g["title_used"]["hand_of_the_king"] = True
+            st["paid"] += 2
+        else:
+            g["cards"][choice[1]]["kneel"] = True
+            st["paid"] += M.influence_of(state, choice[1])
+    if st["paid"] >= st["need"]:
+        ctx.emit("influence_paid", seat=seat, need=st["need"], paid=st["paid"])
+        return
+    choices = [["kneel_influence", i] for i in g["players"][seat]["play"]
+               if not g["cards"][i]["kneel"] and M.influence_of(state, i) > 0]
+    if g["players"][seat]["title"] == "hand_of_the_king" and not g["title_used"].get("hand_of_the_king"):
+        choices.append(["title_influence"])
+    if not choices:  # the ability's other costs knelt what would have paid: it is paid as far as it can be
+        ctx.emit("influence_paid", seat=seat, need=st["need"], paid=st["paid"])
+        return
+    ctx.ask(seat, "influence", choices, "Kneel influence: %d of %d paid" % (st["paid"], st["need"]),
+            public="pays influence")

@@ -56,18 +56,17 @@ def steps_for(g, seat):
 @step
 def ab_arya(ctx, st, answer):
     """One card face up to a mission: helps → a cube of her choice; hurts → draw two; neither → discard two."""
-    from .missions import play_card, play_state
     g = ctx.g
     seat = st["seat"]
     if answer is None:
-        room, targets = play_state(g, seat)[2:4]
+        room, targets = Z.play_state(g, seat)[2:4]
         if not room:
             return
         ctx.ask(seat, "arya", [["face_up", c, i] for c in g["hands"][seat] for i in targets],
                 "Arya Stark: play one card face up to a mission.", public="playing a card face up")
         return
     _, inst, i = answer[1]
-    play_card(ctx, seat, inst, i, face_up=True)
+    Z.play_card(ctx, seat, inst, i, face_up=True)
     effect = Z.net(g, inst, g["missions"][i]["type"])
     if effect > 0:
         ctx.emit("arya", seat=seat, outcome="helps")

@@ -95,44 +95,6 @@ def bar(ctx, st, answer):
     ctx.emit("barred", seat=seat, mission=i)
 
 
-def play_state(g, seat):
-    """(played, needed, room, targets, must) for a noble's turn.
-
-    `room` is how many more cards they may play, `targets` the missions the next card may go to,
-    `must` the Infiltrate Dorne missions still owed a card. Everything here is public: hand sizes,
-    counts and restrictions, never which cards.
-    """
-    hand = g["hands"][seat]
-    ms = g["missions"]
-    played = 0
-    for m in ms:
-        played += m["counts"][seat]
-    limit = g["cells_plays"] if seat in g["cells"] else None
-    allowed = [i for i in range(len(ms)) if [seat, i] not in g["barred"]]
-    room = len(hand) if limit is None else max(0, min(len(hand), limit - played))
-    if not allowed:
-        room = 0
-    must = [i for i in allowed if ms[i]["ability"] == "must_play_here" and ms[i]["counts"][seat] == 0]
-    targets = must if must and room <= len(must) else allowed
-    needed = min(g["min_plays"] if limit is None else limit, played + len(hand))
-    return played, needed, room, targets, must
-
-
-def play_card(ctx, seat, inst, i, face_up=False):
-    g = ctx.g
-    m = g["missions"][i]
-    g["hands"][seat].remove(inst)
-    m["cards"].append(inst)
-    m["counts"][seat] += 1
-    g["mine"][seat].append([inst, i])
-    if face_up:
-        m["face_up"].append(inst)
-        ctx.emit("played", seat=seat, mission=i, card=inst, face_up=True)
-    else:
-        ctx.emit("played", seat=seat, mission=i)
-        ctx.emit("played_card", vis=[seat], seat=seat, mission=i, card=inst)
-
-
 @step
 def turn(ctx, st, answer):
     """One decision of a noble's turn: a card to a mission, the ability, or done."""
@@ -141,7 +103,7 @@ def turn(ctx, st, answer):
     if answer is not None:
         choice = answer[1]
         if choice[0] == "play":
-            play_card(ctx, seat, choice[1], choice[2])
+            Z.play_card(ctx, seat, choice[1], choice[2])
             ctx.push({"s": "turn", "seat": seat})
         elif choice[0] == "ability":
             A.pay(ctx, seat, choice[1:])
@@ -149,7 +111,7 @@ def turn(ctx, st, answer):
         else:
             ctx.push({"s": "sigil", "seat": seat})
         return
-    played, needed, room, targets, must = play_state(g, seat)
+    played, needed, room, targets, must = Z.play_state(g, seat)
     choices = [["play", c, i] for c in g["hands"][seat] for i in targets] if room else []
     choices += A.choices(g, seat, "mission_turn", room=room)
     if room == 0 or (played >= needed and not must):

@@ -21,6 +21,7 @@ the physical Loyalty and Ambition cards are not used on a table with readers.
 """
 
 from . import zones as Z
+from .missions import resolve_mission
 from .zones import step
 
 
@@ -120,7 +121,6 @@ def observe_extra(ctx, st, answer):
 def observe_unseen(ctx, st, answer):
     """Battle of the Bay on a real table: the pile is shuffled, one card goes to the discard pile
     unseen, and the King taps it there face down; then the mission is revealed and scored."""
-    from .missions import resolve_mission
     g = ctx.g
     king = g["king"]
     i = st["mission"]

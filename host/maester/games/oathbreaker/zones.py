@@ -265,6 +265,46 @@ def move(ctx, track, k, why):
         ctx.emit(track, by=g[track] - before, to=g[track], why=why)
 
 
+# --- a noble's play to the missions ---------------------------------------------------------------
+
+def play_state(g, seat):
+    """(played, needed, room, targets, must) for a noble's turn.
+
+    `room` is how many more cards they may play, `targets` the missions the next card may go to,
+    `must` the Infiltrate Dorne missions still owed a card. Everything here is public: hand sizes,
+    counts and restrictions, never which cards.
+    """
+    hand = g["hands"][seat]
+    ms = g["missions"]
+    played = 0
+    for m in ms:
+        played += m["counts"][seat]
+    limit = g["cells_plays"] if seat in g["cells"] else None
+    allowed = [i for i in range(len(ms)) if [seat, i] not in g["barred"]]
+    room = len(hand) if limit is None else max(0, min(len(hand), limit - played))
+    if not allowed:
+        room = 0
+    must = [i for i in allowed if ms[i]["ability"] == "must_play_here" and ms[i]["counts"][seat] == 0]
+    targets = must if must and room <= len(must) else allowed
+    needed = min(g["min_plays"] if limit is None else limit, played + len(hand))
+    return played, needed, room, targets, must
+
+
+def play_card(ctx, seat, inst, i, face_up=False):
+    g = ctx.g
+    m = g["missions"][i]
+    g["hands"][seat].remove(inst)
+    m["cards"].append(inst)
+    m["counts"][seat] += 1
+    g["mine"][seat].append([inst, i])
+    if face_up:
+        m["face_up"].append(inst)
+        ctx.emit("played", seat=seat, mission=i, card=inst, face_up=True)
+    else:
+        ctx.emit("played", seat=seat, mission=i)
+        ctx.emit("played_card", vis=[seat], seat=seat, mission=i, card=inst)
+
+
 def character(g, seat):
     c = g["characters"][seat]
     return table(g)["info"][c] if c else None
