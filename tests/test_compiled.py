@@ -1,4 +1,4 @@
-"""The optional compiled build (host/maester/bench/compiled.py): the same source compiled by Cython plays
+"""The optional compiled build (host/maester/compiled.py): the same source compiled by Cython plays
 the same games as the pure-Python reference, is used only when asked for, and is refused when stale."""
 
 import hashlib
@@ -11,7 +11,7 @@ import sysconfig
 
 import pytest
 
-from maester.bench import compiled
+from maester import compiled
 from maester.cli import main
 from maester.games import DEFAULT_PLAYERS
 from maester.sim import play_one
@@ -56,7 +56,7 @@ for game, players, seed in json.loads(sys.argv[1]):
     state, actions = play_one(game, {"players": players, "variants": []}, seed, "random")
     out.append([actions, state["result"]["winners"],
                 hashlib.sha256(json.dumps(state, sort_keys=True, default=str).encode()).hexdigest()])
-print(json.dumps({"games": out, "loaded": maester.bench.compiled.loaded()}))
+print(json.dumps({"games": out, "loaded": maester.compiled.loaded()}))
 """
 
 
@@ -67,7 +67,7 @@ def _games():
 @needs_compiler
 def test_the_compiled_build_plays_the_same_games_as_the_source(home, monkeypatch):
     monkeypatch.setenv("MAESTER_HOME", str(home))
-    code = "import maester.bench.compiled\n" + PLAY
+    code = "import maester.compiled\n" + PLAY
     runs = {}
     for build in ("pure", "compiled"):
         proc = subprocess.run(compiled.child(code, build) + [json.dumps(_games())], capture_output=True, text=True,
@@ -87,7 +87,7 @@ def test_the_compiled_build_plays_the_same_games_as_the_source(home, monkeypatch
 # source masks, and a seed of any size or sign is still Python arithmetic.
 EDGES = """
 import json, sys
-import maester.bench.compiled
+import maester.compiled
 from maester.engine import chance
 M = (1 << 64) - 1
 out = []
@@ -96,7 +96,7 @@ for k in (0, 1, 12345, M, M - 1, 1 << 63, (1 << 63) - 1, 0x9E3779B97F4A7C15):
     out.append([chance.mix64(k), chance._next(k), [chance.draw(k, i, n) for i in (0, 1, 7, 10**6, M) for n in (1, 3, 52, M)],
                 chance._shuffle(k or 1, items), items])
 out.append([chance.seed_state(s) for s in (0, -1, 1, 10**30, -10**30, M, M + 1)])
-print(json.dumps({"out": out, "loaded": maester.bench.compiled.loaded()}))
+print(json.dumps({"out": out, "loaded": maester.compiled.loaded()}))
 """
 
 

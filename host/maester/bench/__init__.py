@@ -1,2 +1,1 @@
-"""Benchmarks: `maester bench hil|peers|chaos|fuzz` (the engine's own is `sim.run`), and the optional
-compiled build they can measure (`maester build-fast`)."""
+"""Benchmarks: `maester bench hil|peers|chaos|fuzz` (the engine's own is sim.run, with commands/sim.py)."""

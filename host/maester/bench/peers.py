@@ -31,7 +31,7 @@ import subprocess
 import sys
 import time
 
-from . import compiled
+from .. import compiled
 
 PEERS = (("python_block_dominoes", "OpenSpiel python_block_dominoes (Python)"),
          ("hearts", "OpenSpiel hearts (C++)"))

@@ -1,8 +1,8 @@
-"""`maester build-fast`: the engine, the bots and the games' rules compiled by Cython (bench/compiled.py)."""
+"""`maester build-fast`: the engine, the bots and the games' rules compiled by Cython (compiled.py)."""
 
 import sys
 
-from ..bench import compiled
+from .. import compiled
 
 
 def cmd_build(args):

@@ -13,7 +13,7 @@ from ..argtypes import int_range, seconds as seconds_arg
 
 # Imported when games are played, not for --help (issue 16, start-up): the engine, the bots, the rules.
 sim = lazy.Module("maester.sim")
-compiled = lazy.Module("maester.bench.compiled")
+compiled = lazy.Module("maester.compiled")
 
 MAX_GAMES = 1000000
 MAX_JOBS = 256

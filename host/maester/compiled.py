@@ -28,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1]  # host/maester
+PACKAGE = Path(__file__).resolve().parent  # host/maester
 INSTALL_HINT = "pip install 'maester[fast]', in a checkout .venv/bin/pip install -e '.[fast]'"
 # Modules that shape the game but play no part in the rules: pages, the table's taps, text, deck files.
 SKIP = {"web", "table", "text", "decks"}
@@ -38,7 +38,7 @@ DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
 
 
 def build_dir():
-    from ..cards.db import maester_home
+    from .cards.db import maester_home
     return maester_home() / "compiled"
 
 
@@ -260,7 +260,7 @@ def describe():
 def child(argv, build):
     """Popen arguments for a Python process like this one that activates `build` ("pure" or
     "compiled") and then runs `python -c` code `argv` (a string)."""
-    pre = "import maester.bench.compiled as _c; _c.activate()\n" if build == "compiled" else ""
+    pre = "import maester.compiled as _c; _c.activate()\n" if build == "compiled" else ""
     return [sys.executable, "-c", pre + argv]
 
 
