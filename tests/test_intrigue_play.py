@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from maester.terminal import draw as tui
+from maester.terminal import screen
 from maester.engine import PUBLIC, cardtables, core
 from maester.engine.core import find_ask
 from maester.engine.log import GameLog
@@ -159,10 +159,10 @@ def _texts(state, events, viewer):
     out = []
     for width in (80, 160):
         con = Console(width=width, record=True, file=open(os.devnull, "w"))
-        con.print(tui.render(view, state["config"]))
+        con.print(screen.render(view, state["config"]))
         out.append(con.export_text())
     log = [describe_event(state["g"], e, viewer, cardtables.table(state)) for e in core.filter_events(events, viewer)]
-    return tui.plain_lines(view, state["config"]), out, log
+    return screen.plain_lines(view, state["config"]), out, log
 
 
 def test_screens_do_not_change_when_only_secrets_change():
@@ -179,24 +179,24 @@ def test_screens_do_not_change_when_only_secrets_change():
             kept = copy.deepcopy(state)
     assert checked > 30
     # ...and the check can fail: seat 1's own screen shows its hand (and Iron Throne cards).
-    plain = tui.plain_lines(core.view(kept, 1), kept["config"])
+    plain = screen.plain_lines(core.view(kept, 1), kept["config"])
     assert any(l.startswith("Your hand (seat 1): ") for l in plain)
     other = hide_differently(kept, 0, rng)
-    assert tui.plain_lines(core.view(other, 1), kept["config"]) != plain
+    assert screen.plain_lines(core.view(other, 1), kept["config"]) != plain
 
 
 def test_the_court_is_drawn_as_a_pyramid_and_the_final_scores_name_the_iron_throne_cards():
     state, _ = play_one("intrigue", {"players": 3}, 5, "heuristic")
     view = core.view(state, PUBLIC)
     nm = Names(None, cardtables.table(state))
-    lines = tui.plain_lines(view, state["config"])
+    lines = screen.plain_lines(view, state["config"])
     court = lines[lines.index("Court:") + 1:]
     court = court[:next(i for i, l in enumerate(court) if l.startswith("Seat "))]
     base = [c for c in state["g"]["court"]["cards"][0] if c]
     assert court[-1].split() == " ".join(nm.card(c) for c in base).split()  # the base is the bottom line
     indents = [len(l) - len(l.lstrip()) for l in court]
     assert indents == sorted(indents, reverse=True)  # each row sits half a card further in
-    scores = "\n".join(tui.scores_lines(view, state["config"]))
+    scores = "\n".join(screen.scores_lines(view, state["config"]))
     for held in state["result"]["thrones"]:
         for t in held:
             assert nm.card(t) in scores

@@ -19,7 +19,7 @@ import time
 import pytest
 
 from maester import games, sim
-from maester.terminal import draw as tui
+from maester.terminal import screen
 from maester.engine.bots import card_info, make_bot
 from maester.engine import PUBLIC, REFEREE, cardtables, core
 from maester.engine.log import GameLog
@@ -256,8 +256,8 @@ def _screens(state, viewer):
     from rich.console import Console
     view = core.view(state, viewer)
     con = Console(width=140, record=True, file=open(os.devnull, "w"))
-    con.print(tui.render(view, state["config"]))
-    return tui.plain_lines(view, state["config"]), con.export_text()
+    con.print(screen.render(view, state["config"]))
+    return screen.plain_lines(view, state["config"]), con.export_text()
 
 
 def test_the_terminal_draws_the_table_and_only_the_viewers_own_secrets():

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from maester.terminal import draw as tui
+from maester.terminal import screen
 from maester.engine import PUBLIC, cardtables, core
 from maester.games.oathbreaker.text import Names, describe_event
 from test_oathbreaker_leaks import hide_differently, may_see, states_along_a_game
@@ -91,10 +91,10 @@ def _texts(state, events, viewer):
     out = []
     for width in (80, 160):
         con = Console(width=width, record=True, file=open(os.devnull, "w"))
-        con.print(tui.render(view, state["config"]))
+        con.print(screen.render(view, state["config"]))
         out.append(con.export_text())
     log = [describe_event(state["g"], e, viewer, cardtables.table(state)) for e in core.filter_events(events, viewer)]
-    return tui.plain_lines(view, state["config"]), out, log
+    return screen.plain_lines(view, state["config"]), out, log
 
 
 @pytest.mark.parametrize("players", [6, 8])
@@ -111,8 +111,8 @@ def test_screens_do_not_change_when_only_secrets_change(players):
                     assert _texts(other, events, viewer) == _texts(state, events, viewer)
                     checked += 1
                 elif viewer == secret_of:
-                    differed += tui.plain_lines(core.view(other, viewer), state["config"]) != \
-                        tui.plain_lines(core.view(state, viewer), state["config"])
+                    differed += screen.plain_lines(core.view(other, viewer), state["config"]) != \
+                        screen.plain_lines(core.view(state, viewer), state["config"])
     assert checked > 40 and differed > 5  # ...and the owners' own screens do show those secrets
 
 
@@ -124,8 +124,8 @@ def test_the_drawing_shows_a_seats_own_secrets_and_the_missions_face_down_counts
             break
     g = state["g"]
     nm = Names(g, cardtables.table(state))
-    mine = tui.plain_lines(core.view(state, 2), state["config"])
-    public = tui.plain_lines(core.view(state, PUBLIC), state["config"])
+    mine = screen.plain_lines(core.view(state, 2), state["config"])
+    public = screen.plain_lines(core.view(state, PUBLIC), state["config"])
     assert "Your loyalty (seat 2): %s" % g["loyalty"][2] in mine
     assert "Your ambition: %s" % nm.card(g["ambition"][2]) in mine
     assert "Your hand: %s" % nm.cards(g["hands"][2]) in mine
@@ -136,5 +136,5 @@ def test_the_drawing_shows_a_seats_own_secrets_and_the_missions_face_down_counts
     for s, k in enumerate(m["counts"]):
         if k:
             assert "seat %d: %d" % (s, k) in line
-    king = tui.plain_lines(core.view(state, 0), state["config"])
+    king = screen.plain_lines(core.view(state, 0), state["config"])
     assert "Your decrees (seat 0): %s" % nm.cards(g["decree_hands"][0]) in king

@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from maester.terminal import draw as tui
+from maester.terminal import screen
 from maester.engine.bots import make_bot
 from maester.engine import PUBLIC, cardtables, core
 from maester.engine.core import find_ask
@@ -292,10 +292,10 @@ def _mid_game(seed=11, steps=90):
 
 def _texts(state, events, viewer):
     view = core.view(state, viewer)
-    rendered = tui.plain_lines(view, state["config"])
+    rendered = screen.plain_lines(view, state["config"])
     from rich.console import Console
     con = Console(width=150, record=True, file=open(os.devnull, "w"))
-    con.print(tui.render(view, state["config"]))
+    con.print(screen.render(view, state["config"]))
     log = [describe_event(state["g"], e, viewer, cardtables.table(state))
            for e in core.filter_events(events, viewer)]
     return rendered, con.export_text(), log

@@ -20,7 +20,8 @@ import pytest
 
 pyte = pytest.importorskip("pyte")
 
-from maester.terminal import draw as tui  # noqa: E402
+from maester.games.lcg.tui import _LcgTable
+from maester.terminal import draw  # noqa: E402
 from maester.engine import cardtables, core  # noqa: E402
 from maester.engine.log import GameLog  # noqa: E402
 from maester.engine.session import Session  # noqa: E402
@@ -174,7 +175,7 @@ def _seat_names(state):
         from maester.games.oathbreaker.text import Names as ONames
         return [ONames(g, cards).leader(s)[:20] for s in range(state["config"]["players"])]
     if state["game"] == "lcg":
-        return [tui._LcgTable(core.view(state, core.PUBLIC), state["config"]).house(s)
+        return [_LcgTable(core.view(state, core.PUBLIC), state["config"]).house(s)
                 for s in range(state["config"]["players"])]
     return []  # Westeros Intrigue's seats are their numbers
 
@@ -286,7 +287,7 @@ def test_hot_seat_leaves_no_hand_on_screen_or_in_the_scrollback(tmp_path):
 
 def test_long_option_lists_fit_in_columns_or_pages():
     labels = ["Simulated influence %02d (simulation) (%d)" % (i, i % 9) for i in range(1, 41)]
-    pages = tui.option_pages(labels, 80, 6)
+    pages = draw.option_pages(labels, 80, 6)
     assert len(pages) > 1
     seen = []
     for page in pages:
@@ -294,5 +295,5 @@ def test_long_option_lists_fit_in_columns_or_pages():
         assert "type m for more" in page[-1]
         seen += [int(n) for row in page[:-1] for n in re.findall(r"(?:^|\s)(\d+)\. ", row)]
     assert sorted(seen) == list(range(1, 41))
-    short = tui.option_pages(["Kneel", "Pass", "Bid", "Decline", "Accept", "Done"], 80, 2)
+    short = draw.option_pages(["Kneel", "Pass", "Bid", "Decline", "Accept", "Done"], 80, 2)
     assert len(short) == 1 and len(short[0]) == 2  # in columns, no paging

@@ -28,17 +28,18 @@ import tempfile
 import time
 from pathlib import Path
 
+from .cards.db import maester_home
+
 PACKAGE = Path(__file__).resolve().parent  # host/maester
 INSTALL_HINT = "pip install 'maester[fast]', in a checkout .venv/bin/pip install -e '.[fast]'"
-# Modules that shape the game but play no part in the rules: pages, the table's taps, text, deck files.
-SKIP = {"web", "table", "text", "decks"}
+# Modules that shape the game but play no part in the rules: pages, the table's taps, text, the terminal, deck files.
+SKIP = {"web", "table", "text", "tui", "decks"}
 # Compile without changing what the code means: annotations stay hints (Cython would otherwise
 # make a `float` annotation a C double), functions stay introspectable like Python's.
 DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
 
 
 def build_dir():
-    from .cards.db import maester_home
     return maester_home() / "compiled"
 
 
@@ -84,12 +85,12 @@ def build(names=None, out=None, progress=print, force=False):
     build there (same hash, Python, Cython and directives) is kept as it is, unless `force`.
     Returns the manifest. Raises ValueError when Cython is missing, RuntimeError with the
     compiler's words when a module does not compile."""
-    try:
+    try:  # the `fast` extra, needed only here
         from Cython import __version__ as cython_version
         from Cython.Build import cythonize
     except ImportError:
         raise ValueError("Cython is missing: %s" % INSTALL_HINT)
-    from setuptools import Distribution, Extension
+    from setuptools import Distribution, Extension  # what Cython builds with; only here (start-up)
 
     names = list(names or module_names())
     out = Path(out or build_dir())

@@ -28,3 +28,16 @@ def load(name):
     if name not in NAMES:
         raise ValueError("unknown game %r (known: %s)" % (name, ", ".join(NAMES)))
     importlib.import_module("%s.%s" % (__name__, name))
+
+
+def part(name, room):
+    """Game `name`'s own module for a room (its "table", "web", "tui", "text"...), found by the game's
+    name, or None when the game has none. The rooms reach a game's parts this way, so none imports a
+    game, and a game plugs in by its folder alone."""
+    module = "%s.%s.%s" % (__name__, name, room)
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as e:
+        if e.name and (module == e.name or module.startswith(e.name + ".")):  # no such part, or game
+            return None
+        raise  # something the part imports is missing: a bug to see, not to hide

@@ -3,22 +3,66 @@
 
 Hidden information reaches the screen only through `view(state, seat)` for the seat whose turn it
 is; with two or more people at one screen, it is cleared and handed over between them. Each game
-brings its words in `games/<game>/text.py` (`Names`, `describe_event`).
+brings its words in `games/<game>/text.py` (`Names`, `describe_event`) and its drawing in
+`games/<game>/draw.py` (`render`, `plain_lines`, `scores_lines`, `parts`, `LED_KEY`), both found by the
+game's name; a game without a drawing is shown as its view, pretty-printed.
 """
 
-import importlib
 import os
 import sys
 import textwrap
 import time
 
-from rich.console import Console
+from rich.console import Console, Group
+from rich.pretty import Pretty
 from rich.segment import Segment, Segments
+from rich.text import Text
 
+from .. import games
 from ..engine import PUBLIC, cardtables, core
-from . import draw as tui
+from . import draw
 
 FRAME_GAP = 0.05  # bots playing with no delay: at most a frame this often (the rest could not be read anyway)
+
+
+# --- a game's table, drawn by the game (games/<game>/tui.py) -------------------------------------
+
+def drawing(game):
+    """The game's terminal drawing (games/<game>/tui.py), or None."""
+    return games.part(game, "tui") if game else None
+
+
+def render(view, config, log=()):
+    """A rich renderable of the table as `view` sees it, with the last `log` lines below."""
+    found = drawing(view.get("game"))
+    if found is None:
+        return Group(Pretty(view), *(Text(line) for line in log))
+    return found.render(view, config, log)
+
+
+def plain_lines(view, config):
+    """The same table as simple text lines (for pipes, logs and tests)."""
+    found = drawing(view.get("game"))
+    return found.plain_lines(view, config) if found else [repr(view)]
+
+
+def scores_lines(view, config):
+    """The final scores and the winner line, from a finished game's view."""
+    found = drawing(view.get("game"))
+    return found.scores_lines(view, config) if found else ["Result: %r" % (view.get("result"),)]
+
+
+def screen_parts(view, config):
+    """The game's parts for the full-screen view, in the order they are drawn."""
+    found = drawing(view.get("game"))
+    if found is None:
+        return [draw.Part([lambda w: Pretty(view)])]
+    return found.parts(view, config)
+
+
+def led_part(game, profile, strip):
+    """The simulated table's LED strip cut into its segments, with what the game's colours mean."""
+    return draw.led_part(getattr(drawing(game), "LED_KEY", ("", "")), profile, strip)
 
 
 class Quit(Exception):
@@ -37,7 +81,7 @@ class Screen:
         self.delay = delay
         self.plain = plain
         self.config = session.state["config"]
-        self.text = importlib.import_module("maester.games.%s.text" % session.state["game"])
+        self.text = games.part(session.state["game"], "text")
         self.shown = len(session.events)  # events already printed (plain) or logged
         self.private_shown = {s: self.shown for s in self.humans}  # private lines printed (plain)
         self.strip = None  # the simulated table's LED strip, as text, when there is one
@@ -90,7 +134,7 @@ class Screen:
             self.frame(viewer, status=self.status)
             return
         view = self.session.view(viewer)
-        for line in tui.plain_lines(view, self.config):
+        for line in plain_lines(view, self.config):
             self.say(line)
         if self.strip is not None:
             self.say("LED strip: [%s]" % self.strip())
@@ -195,8 +239,8 @@ class Screen:
             width, height = self.size()
             parts = self.parts(self.session.view(seat))
             prompt = textwrap.wrap(ask["prompt"], width) or [""]
-            room = height - 3 - len(prompt) - tui.min_rows(self.console, parts, width)
-            pages = tui.option_pages(labels, width, max(3, room))
+            room = height - 3 - len(prompt) - draw.min_rows(self.console, parts, width)
+            pages = draw.option_pages(labels, width, max(3, room))
             page %= len(pages)
             self.frame(seat, footer=prompt + pages[page] + [note], parts=parts)
             more = ", m more" if len(pages) > 1 else ""
@@ -214,8 +258,8 @@ class Screen:
             self.draw(PUBLIC)
         else:
             self.leave()
-            self.print_table(below=len(tui.scores_lines(view, self.config)) + 1)
-        for line in tui.scores_lines(view, self.config):
+            self.print_table(below=len(scores_lines(view, self.config)) + 1)
+        for line in scores_lines(view, self.config):
             self.say(line)
 
     # --- the full-screen view --------------------------------------------------------------------
@@ -252,16 +296,16 @@ class Screen:
     def print_table(self, below=0):
         """The public table on the normal screen, fitted to one screen with `below` rows to spare."""
         width, height = self.size()
-        parts = tui.screen_parts(self.session.view(PUBLIC), self.config)
-        for text in self.ansi(tui.fit(self.console, parts, (), width, max(8, height - below - 2))):
+        parts = screen_parts(self.session.view(PUBLIC), self.config)
+        for text in self.ansi(draw.fit(self.console, parts, (), width, max(8, height - below - 2))):
             self.say(text)
 
     def parts(self, view, status=""):
-        parts = tui.screen_parts(view, self.config)
+        parts = screen_parts(view, self.config)
         if self.strip is not None:
-            parts.append(tui.led_part(self.session.state["game"], self.profile, self.strip()))
+            parts.append(led_part(self.session.state["game"], self.profile, self.strip()))
         if status:
-            parts.append(tui.Part([lambda w: tui.one_line(status, w, "bold")], rank=0))
+            parts.append(draw.Part([lambda w: draw.one_line(status, w, "bold")], rank=0))
         return parts
 
     def frame(self, viewer, footer=(), status="", parts=None):
@@ -271,8 +315,8 @@ class Screen:
         if parts is None:
             parts = self.parts(self.session.view(viewer), status)
         log = self.log_for(viewer, last=2 * height)  # more than a screen holds, not the whole game every frame
-        rows = tui.fit(self.console, parts, log, width, max(1, height - len(footer) - 1))
-        texts = self.ansi(rows) + [str(tui.one_line(f, width)) for f in footer]
+        rows = draw.fit(self.console, parts, log, width, max(1, height - len(footer) - 1))
+        texts = self.ansi(rows) + [str(draw.one_line(f, width)) for f in footer]
         out = ["\x1b[?25l"]
         for r, text in enumerate(texts[:height - 1], 1):  # each row placed: nothing ever scrolls
             out.append("\x1b[%d;1H%s\x1b[0m\x1b[K" % (r, text))
