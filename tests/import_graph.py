@@ -1,6 +1,6 @@
 """What each module of host/maester imports, read from its source with `ast` (nothing is imported).
 
-    .venv/bin/python tests/import_graph.py            # the import circles, one a line, and the counts
+    .venv/bin/python tests/import_graph.py            # the circles, the imports of a floor above, the counts
     .venv/bin/python tests/import_graph.py --inside   # also every import made inside a function
 
 A circle is a set of modules each of which reaches every other by imports (a strongly connected
@@ -9,8 +9,9 @@ or inside a function, and a `lazy.Module("maester...")` stand-in, since an impor
 function to dodge a circle is still the circle. Imports of a module chosen by name at run time (a
 game's `table` module by the game's name) are not read: those are the games plugging in.
 
-tests/test_architecture.py fails the suite on any circle, and on an import inside a function that
-does not say why (start-up time or an optional dependency) in a comment.
+tests/test_architecture.py fails the suite on any circle, on an import of a floor above (FLOORS
+below), and on an import inside a function that does not say why (start-up time or an optional
+dependency) in a comment.
 """
 
 import argparse
@@ -48,15 +49,22 @@ class Import:
 
 
 def _comment(lines, line):
-    """The comment on `line` (1-based) or on the comment-only lines just above it."""
+    """The comment that says why `line` (1-based) imports: on the line itself, on the comment-only
+    lines just above it, or on the `try:` that opens the imports it belongs to."""
     text = lines[line - 1]
     if "#" in text:
         return text.split("#", 1)[1].strip()
     above = []
     for previous in reversed(lines[:line - 1]):
-        if not previous.strip().startswith("#"):
+        stripped = previous.strip()
+        if stripped.startswith("#"):
+            above.insert(0, stripped.lstrip("#").strip())
+        elif not above and stripped.startswith(("import ", "from ")):
+            continue  # a sibling import of the same block: its comment speaks for both
+        elif not above and stripped.startswith("try:") and "#" in stripped:
+            return stripped.split("#", 1)[1].strip()
+        else:
             break
-        above.insert(0, previous.strip().lstrip("#").strip())
     return " ".join(above)
 
 
@@ -158,6 +166,66 @@ def circles(links):
     return sorted(found)
 
 
+# The floors of the house, lowest first (ARCHITECTURE.md): a module imports only modules of its own
+# room and of the floors below. A room is a package of maester (`table`) or a module at the top
+# (`sim`, `paths`; `maester` is the package itself, its version); the games are one room, apart from
+# maester/games/__init__.py, the list of the games that every floor may read. The kits a game draws
+# with sit low, beside the engine, though their rooms stand higher: the table's LED words, the pages'
+# blocks, the terminal's shared drawing.
+FLOORS = (
+    ("maester", "paths", "lazy", "argtypes", "parallel", "games/__init__"),
+    ("jsoncheck",),
+    ("engine", "cards", "link", "table.lights", "web.blocks", "terminal.draw"),
+    ("nfc", "compiled"),
+    ("games",),
+    ("sim", "table"),
+    ("web",),
+    ("terminal",),
+    ("bench",),
+    ("commands",),
+    ("cli",),
+)
+
+
+def room_of(module, known):
+    """The room a module belongs to, as FLOORS names it: "table.lights" for a kit, "games/__init__"
+    for the list of the games, else the package under maester ("table") or the top module ("sim")."""
+    name = short(module)
+    kits = {k for floor in FLOORS for k in floor if "." in k}
+    if name in kits:
+        return name
+    if name == "games":
+        return "games/__init__"
+    return name.split(".")[0]
+
+
+def floor_of(room):
+    for level, rooms in enumerate(FLOORS):
+        if room in rooms:
+            return level
+    return None
+
+
+def upward(imported):
+    """[(module, Import)] of every import of a maester module on a higher floor than the importer's
+    (or in a room FLOORS does not place)."""
+    found, seen = [], set()
+    for module in sorted(imported):
+        here = room_of(module, imported)
+        level = floor_of(here)
+        for i in imported[module]:
+            if i.target not in imported or i.target == module or (module, i.line, i.target) in seen:
+                continue
+            seen.add((module, i.line, i.target))
+            there = room_of(i.target, imported)
+            if there == here:
+                continue
+            target_level = floor_of(there)
+            if level is None or target_level is None or target_level >= level:
+                found.append((module, i))
+    return found
+
+
 def inside_functions(imported):
     """[(module, Import)] of every import statement made inside a function, in module order (a
     statement naming several modules counted once)."""
@@ -193,6 +261,10 @@ def main(argv=None):
     print("%d import circle%s" % (len(found), "" if len(found) == 1 else "s"))
     for members in found:
         print("  " + " <-> ".join(short(m) for m in members))
+    up = upward(imported)
+    print("%d import%s of a floor above (FLOORS)" % (len(up), "" if len(up) == 1 else "s"))
+    for module, i in up:
+        print("  %s:%d imports %s" % (short(module), i.line, short(i.target)))
     inside = inside_functions(imported)
     ours = [(m, i) for m, i in inside if i.target.startswith(PACKAGE + ".") or i.target == PACKAGE]
     print("%d imports inside functions (%d of maester modules)" % (len(inside), len(ours)))
@@ -201,7 +273,7 @@ def main(argv=None):
     if args.inside:
         for module, i in inside:
             print("  %s:%d %s%s" % (short(module), i.line, i.target, ("  # " + i.comment) if i.comment else ""))
-    return 1 if found else 0
+    return 1 if found or up else 0
 
 
 if __name__ == "__main__":

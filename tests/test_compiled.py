@@ -186,8 +186,8 @@ def test_a_rebuild_keeps_the_modules_whose_source_is_unchanged(home, tmp_path):
     rebuilt = compiled.build(MODULES, out, progress=lines.append)
     assert "maester.engine.chance (unchanged, kept)" in lines[0]
     assert "maester.engine.bots" in lines[2] and "kept" not in lines[2]  # compiled again, and now matches its source
-    assert rebuilt["modules"]["maester.engine.bots"]["sha256"] == hashlib.sha256(compiled.source_of("maester.engine.bots")
-                                                                         .read_bytes()).hexdigest()
+    source = compiled.source_of("maester.engine.bots")
+    assert rebuilt["modules"]["maester.engine.bots"]["sha256"] == hashlib.sha256(source.read_bytes()).hexdigest()
     compiled.load_manifest(out)  # the result is a whole, fresh build
 
 

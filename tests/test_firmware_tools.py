@@ -1,4 +1,5 @@
-"""`maester firmware build|flash`, `maester doctor` and the udev rules (host/maester/firmware_cli.py).
+"""`maester firmware build|flash`, `maester doctor` and the udev rules (host/maester/commands/firmware.py,
+table/firmware.py).
 
 No real board here: the build is imported by the real MicroPython unix port, mpremote is a fake
 script that records its arguments, and the REPL request and doctor talk to the simulated board

@@ -26,7 +26,7 @@ def read_json(path):
 
 
 def validator(schema):
-    import jsonschema  # only commands that check files pay for the import
+    import jsonschema  # only commands that check files pay for the import (start-up)
     return jsonschema.Draft202012Validator(schema)
 
 

@@ -14,7 +14,7 @@ import signal
 
 
 def _context():
-    import multiprocessing  # here: a run in one process (the default) has no use for it
+    import multiprocessing  # here: a run in one process (the default) has no use for it (start-up)
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 

@@ -40,7 +40,7 @@ def parse_decks(game, text, players=None):
         if item.lower() in known:
             decks.append(item.lower())
         elif item and (os.sep in item or "/" in item or "." in item or os.path.exists(item)):
-            from .games.lcg.decks import load  # as above: the LCG's rules only when a deck file is named
+            from .games.lcg.decks import load  # the LCG's rules only when a deck file is named (start-up)
             if not os.path.isfile(item):
                 raise FileNotFoundError("--decks: no deck file %s" % item)
             try:
@@ -254,6 +254,5 @@ def run(game, players, games, seed, bots="random", variants=(), progress=False, 
         out["league"] = [{"bot": kinds[j], "wins": by_bot[j], "rate": round(by_bot[j] / games, 4),
                           "ci95": [round(x, 4) for x in wilson(by_bot[j], games)]} for j in range(len(kinds))]
     return out
-
 
 

@@ -30,6 +30,13 @@ import threading
 import time
 from pathlib import Path
 
+from ..engine import apply
+from ..link.faultproxy import FaultProxy
+from ..table import profile as P
+from ..table.driver import TableGame
+from ..table.simconsole import SimBoardProcess
+from ..table.simtable import tap_for
+
 GAMES = (("btwixt", 3, ["short"]), ("intrigue", 2, []), ("oathbreaker", 5, []), ("lcg", 2, []))
 EVENTS = ("reboot", "unplug", "kill")
 MOVE_TIMEOUT = 15.0  # a tap not applied by then is lost (a reconnect takes at most ~6 s)
@@ -39,8 +46,6 @@ class ChaosBoard:
     """The simulated board as the driver sees it (tap, lift), with the power switch and the cable."""
 
     def __init__(self, profile, proxy_rate, seed):
-        from ..link.faultproxy import FaultProxy
-        from ..table.simconsole import SimBoardProcess
         self.sim = SimBoardProcess(profile, out=_Null())
         self.proxy = FaultProxy(self.sim.board.port, rate=proxy_rate, seed=seed).start()
         self.port = self.proxy.port
@@ -108,78 +113,70 @@ class _Null:
         pass
 
 
-def _game_class():
-    from ..table.driver import TableGame
+class ChaosGame(TableGame):
+    """TableGame that counts lost and doubled taps instead of failing on them."""
 
-    class ChaosGame(TableGame):
-        """TableGame that counts lost and doubled taps instead of failing on them."""
+    lost = doubled = 0
 
-        lost = doubled = 0
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.notes = []
 
-        def __init__(self, *a, **kw):
-            super().__init__(*a, **kw)
-            self.notes = []
+    def lay(self, reader, card):
+        if self.resting.get(reader) == card:
+            # The same card again on the same reader: lifted and laid while the board is off it
+            # leaves no trace (LINK.md, limits), so a hand waits for the lights to be back.
+            with self.board.calm:
+                return super().lay(reader, card)
+        return super().lay(reader, card)
 
-        def lay(self, reader, card):
-            if self.resting.get(reader) == card:
-                # The same card again on the same reader: lifted and laid while the board is off it
-                # leaves no trace (LINK.md, limits), so a hand waits for the lights to be back.
-                with self.board.calm:
-                    return super().lay(reader, card)
-            return super().lay(reader, card)
+    def lay_while_dead(self, command):
+        """With the host killed: if `command` is a plain tap, lay its card now (the host will
+        find it on the readers when it is resumed); returns (place, card), else None."""
+        found = tap_for(self.direct, self.places, command)
+        if found is None or found[1] in self.unenrolled:
+            return None
+        self.lay(self.readers.index(self.places[found[0]]), found[1])
+        self.taps += 1
+        return found
 
-        def lay_while_dead(self, command):
-            """With the host killed: if `command` is a plain tap, lay its card now (the host will
-            find it on the readers when it is resumed); returns (place, card), else None."""
-            from ..table.simtable import tap_for
-            found = tap_for(self.direct, self.places, command)
-            if found is None or found[1] in self.unenrolled:
-                return None
-            self.lay(self.readers.index(self.places[found[0]]), found[1])
-            self.taps += 1
-            return found
+    def finish_step(self, command, found):
+        """The rest of step() for a card already laid: wait for its move, apply it beside."""
+        self.await_move(self.direct["seq"] + 1, command, found)
+        result = apply(self.direct, command)
+        assert result.ok
+        self.events.extend(result.events)
 
-        def finish_step(self, command, found):
-            """The rest of step() for a card already laid: wait for its move, apply it beside."""
-            from ..engine import apply
-            self.await_move(self.direct["seq"] + 1, command, found)
-            result = apply(self.direct, command)
-            assert result.ok
-            self.events.extend(result.events)
-
-        def await_move(self, n, command, tap):
-            deadline = time.monotonic() + MOVE_TIMEOUT
-            retried = False
-            while self.moves() < n:
-                if self.play.poll() is not None:
-                    raise AssertionError("play exited (%s) waiting for move %d:\n%s"
-                                         % (self.play.returncode, n, self.output()[-2000:]))
-                if time.monotonic() > deadline:
-                    if tap is None or retried:
-                        raise AssertionError("move %d (%s) never reached the log:\n%s" % (n, command, self.output()[-1200:]))
-                    self.lost += 1  # lay the card again, as a player whose tap did nothing would
-                    place, card = tap
-                    reader = self.readers.index(self.places[place])
-                    self.notes.append("lost: move %d %s at %s, board %s, cards there %s; host said: %s" % (
-                        n, card, place, "on" if self.board.sim.board.alive else "off", self.board.cards(reader),
-                        " / ".join(self.output().splitlines()[-4:])))
-                    self.resting.pop(reader, None)
-                    self.board.lift(reader)
-                    self.lay(reader, card)
-                    retried = True
-                    deadline = time.monotonic() + MOVE_TIMEOUT
-                time.sleep(0.01)
-            extra = self.moves() - n
-            if extra > 0:
-                self.doubled += extra
-                raise AssertionError("move %d was logged %d times" % (n, extra + 1))
-
-    return ChaosGame
+    def await_move(self, n, command, tap):
+        deadline = time.monotonic() + MOVE_TIMEOUT
+        retried = False
+        while self.moves() < n:
+            if self.play.poll() is not None:
+                raise AssertionError("play exited (%s) waiting for move %d:\n%s"
+                                     % (self.play.returncode, n, self.output()[-2000:]))
+            if time.monotonic() > deadline:
+                if tap is None or retried:
+                    raise AssertionError("move %d (%s) never reached the log:\n%s" % (n, command, self.output()[-1200:]))
+                self.lost += 1  # lay the card again, as a player whose tap did nothing would
+                place, card = tap
+                reader = self.readers.index(self.places[place])
+                self.notes.append("lost: move %d %s at %s, board %s, cards there %s; host said: %s" % (
+                    n, card, place, "on" if self.board.sim.board.alive else "off", self.board.cards(reader),
+                    " / ".join(self.output().splitlines()[-4:])))
+                self.resting.pop(reader, None)
+                self.board.lift(reader)
+                self.lay(reader, card)
+                retried = True
+                deadline = time.monotonic() + MOVE_TIMEOUT
+            time.sleep(0.01)
+        extra = self.moves() - n
+        if extra > 0:
+            self.doubled += extra
+            raise AssertionError("move %d was logged %d times" % (n, extra + 1))
 
 
 def play_game(index, seed, rate, moves=None, workdir=None):
     """One game under chaos; returns its figures (a dict)."""
-    from ..table import profile as P
     game, players, variants = GAMES[index % len(GAMES)]
     tmp = Path(tempfile.mkdtemp(prefix="maester-chaos-", dir=workdir))
     rng = random.Random(seed)  # the players' choices
@@ -196,7 +193,7 @@ def play_game(index, seed, rate, moves=None, workdir=None):
     board = ChaosBoard(P.for_game(game, players), rate, seed)
     g = None
     try:
-        g = _game_class()(tmp, game, players, seed, variants, board=board, port=board.port)
+        g = ChaosGame(tmp, game, players, seed, variants, board=board, port=board.port)
         g.start()
         n = 0
         while not g.direct["over"] and (moves is None or n < moves):

@@ -13,6 +13,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from maester_fw import wire as host_wire
+
 from ..paths import FIRMWARE, tool
 
 DRIVER = FIRMWARE / "sim" / "fuzz_wire.py"
@@ -29,9 +31,7 @@ def load_driver():
 
 def run_host(frames, seed, progress=None, wire=None):
     """The host side in this process; `wire` replaces the real codec (the tests break one)."""
-    if wire is None:
-        from maester_fw import wire
-    return load_driver().run(wire, frames, seed, "host", progress)
+    return load_driver().run(wire or host_wire, frames, seed, "host", progress)
 
 
 def build_board(out):

@@ -31,7 +31,8 @@ import subprocess
 import sys
 import time
 
-from .. import compiled
+from .. import compiled, sim
+from ..engine import core
 
 PEERS = (("python_block_dominoes", "OpenSpiel python_block_dominoes (Python)"),
          ("hearts", "OpenSpiel hearts (C++)"))
@@ -46,9 +47,9 @@ BUDGETED = 10 ** 6  # games a worker may play: its CPU budget (--seconds) stops 
 
 def load_pyspiel():
     """pyspiel with OpenSpiel's Python games registered; ValueError (exit 2) when the extra is missing."""
-    try:
+    try:  # the `peers` extra, needed only here
         import pyspiel
-        from open_spiel.python import games  # noqa: F401  (registers python_block_dominoes)
+        from open_spiel.python import games  # noqa: F401  (registers python_block_dominoes; the peers extra)
     except ImportError as e:
         raise ValueError("bench peers needs OpenSpiel (%s): %s" % (e, INSTALL_HINT))
     return pyspiel
@@ -82,7 +83,6 @@ def register_floor():
     """Register the engine's floor (see the module's doc) as game "floor": 300 decisions a game, each
     one of four moves, each move one event. Only a bench worker registers it, never beside the real
     games."""
-    from ..engine import core
 
     def turn(ctx, st, answer):
         if answer is None:
@@ -115,12 +115,12 @@ def register_floor():
 def serve():
     """A build's worker: one JSON job a line on stdin (game, players, seed, seconds), one JSON answer
     a line on stdout: decisions, games, cpu, and which build played them."""
-    from .. import sim
     register_floor()
     for line in sys.stdin:
         job = json.loads(line)
         c0 = time.process_time()
-        out = sim.run(job["game"], job["players"], BUDGETED, job["seed"], "random", budget_s=job["seconds"], split=False)
+        out = sim.run(job["game"], job["players"], BUDGETED, job["seed"], "random", budget_s=job["seconds"],
+                      split=False)
         cpu = time.process_time() - c0
         n, imported = compiled.loaded()
         print(json.dumps({"decisions": out["actions"], "games": out["games"], "cpu": cpu, "build": compiled.label(),

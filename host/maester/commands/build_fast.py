@@ -17,7 +17,7 @@ def cmd_build(args):
     print("compiling %d modules with Cython into %s" % (len(names), out), file=sys.stderr)
     try:
         manifest = compiled.build(names, out, progress=lambda line: print(line, file=sys.stderr, flush=True),
-                         force=args.force)
+                                  force=args.force)
     except RuntimeError as e:
         print("maester: %s" % e, file=sys.stderr)
         return 1

@@ -12,9 +12,14 @@ import sys
 import tempfile
 import unicodedata
 
-from ..cards import db as cardsdb
-from ..cards import check
+from .. import lazy
 from ..argtypes import int_range
+from ..cards import check
+from ..cards import db as cardsdb
+
+# rich is slow to import: only when a table is printed, not for --help (issue 16, start-up).
+rich_console = lazy.Module("rich.console")
+rich_table = lazy.Module("rich.table")
 
 ADD_OPTIONS = ("name", "type", "colour", "power", "value", "ability", "leader")
 COLOUR = {"event": "blue", "leader": "white"}  # these kinds come in one colour (rulebook)
@@ -63,8 +68,6 @@ def _show(value):
 
 
 def cmd_check(args):
-    from rich.console import Console  # here, not at the top: rich is slow to import (issue 16: start-up)
-    from rich.table import Table
     cardsdb.profile(args.game)
     problems = check.validate(args.game)
     try:
@@ -74,7 +77,7 @@ def cmd_check(args):
     if args.json:
         print(json.dumps(dict(rep or {"game": args.game}, problems=problems), indent=2))
         return 1 if problems else 0
-    out = Console()
+    out = rich_console.Console()
     if problems:
         out.print("[bold red]%d problem(s) in the %s card data:[/]" % (len(problems), args.game))
         for p in problems:
@@ -84,7 +87,7 @@ def cmd_check(args):
         return 1
     out.print("[bold]Values no public source confirms: check them against your box[/]")
     for group in rep["assumed"]:
-        table = Table(title=group["group"], title_justify="left", show_lines=False)
+        table = rich_table.Table(title=group["group"], title_justify="left", show_lines=False)
         for col in ("card", "field", "value", "note"):
             table.add_column(col, overflow="fold")
         last = None
@@ -107,7 +110,7 @@ def cmd_check(args):
         out.print("  none yet: `maester cards add %s --help`" % args.game if "types" in cardsdb.profile(args.game)
                   else "  none yet: write corrected records there (same ids as the shipped ones)")
     else:
-        table = Table()
+        table = rich_table.Table()
         for col in ("id", "name", "type", "you gave", "corrects"):
             table.add_column(col, overflow="fold")
         for c in rep["owner"]:
@@ -119,17 +122,16 @@ def cmd_check(args):
 
 def _print_extras(out, rep):
     """What only some games report: their starter decks, errata, and the abilities the engine implements."""
-    from rich.table import Table
     if rep.get("decks"):
         kinds = list(dict.fromkeys(k for d in rep["decks"] for k in d["kinds"] if k != "plots"))
-        table = Table(title="Starter decks", title_justify="left")
+        table = rich_table.Table(title="Starter decks", title_justify="left")
         for col in ["deck", "draw", "plots"] + kinds:
             table.add_column(col)
         for d in rep["decks"]:
             table.add_row(d["deck"], str(d["draw"]), str(d["plots"]), *(str(d["kinds"].get(k, 0)) for k in kinds))
         out.print(table)
     if rep.get("errata"):
-        table = Table(title="Errata and FAQ rulings (%d cards)" % len(rep["errata"]), title_justify="left")
+        table = rich_table.Table(title="Errata and FAQ rulings (%d cards)" % len(rep["errata"]), title_justify="left")
         for col in ("card", "name", "ruling"):
             table.add_column(col, overflow="fold")
         for e in rep["errata"]:
@@ -368,13 +370,11 @@ def cmd_add(args):
     _write_atomic(path, doc)
     cardsdb.forget_cache()  # the next load() must see the new card
 
-    from rich.console import Console
-    from rich.table import Table
-    out = Console()
+    out = rich_console.Console()
     out.print("%s %s (%s) in %s" % ("Replaced" if own else "Enrolled", card["name"], cid, path), highlight=False)
     if ship:
         out.print("It corrects the shipped record for %s." % ship["name"], highlight=False)
-    table = Table("field", "value", "source")
+    table = rich_table.Table("field", "value", "source")
     for field in ("name", "kind", "colour", "value", "power", "leader", "copies", "ability", "text", "note"):
         if field in card:
             table.add_row(field, _show(card[field]), card["src"].get(field, ""))

@@ -2,11 +2,14 @@
 
 import sys
 
+from .. import lazy
+
+D = lazy.Module("maester.games.lcg.decks")  # the LCG's rules only when a deck is checked (start-up)
+
 
 def cmd_check(args):
     """Print each problem with its line; exit 1 when the deck is not legal, 0 when it is, 2 when the
     file cannot be read."""
-    from ..games.lcg import decks as D
     try:
         deck, problems = D.check(args.file, casual=args.casual)
     except (OSError, UnicodeDecodeError) as e:

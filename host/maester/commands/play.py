@@ -20,7 +20,7 @@ from ..engine import core
 from ..engine.bots import PLAY_DELAY
 
 # Imported when a game starts, not for --help (issue 16, start-up): the log's session (sqlite3), the
-# loop with its screen (rich), the table and the pages, and the LCG's decks.
+# loop with its screen (rich), the table and the pages, and the `--decks` words (sim.py).
 engine_session = lazy.Module("maester.engine.session")
 terminal_game = lazy.Module("maester.terminal.game")
 screen = lazy.Module("maester.terminal.screen")
@@ -158,7 +158,8 @@ def cmd_resume(args):
             board = opening.open_board(session.state, args.port or extra.get("port"), extra.get("profile"),
                                extra.get("allow_missing", False), extra.get("sim_stickers", False),
                                table=extra["table"])
-            return terminal_game.run(session, opening.board_humans(session), extra.get("bots", "heuristic"), 0, plain, note, board=board)
+            return terminal_game.run(session, opening.board_humans(session), extra.get("bots", "heuristic"), 0, plain,
+                                     note, board=board)
         _no_pi_with_sim(args.table)
         table = extra.get("table", False) if args.table is None else args.table
         return terminal_game.run(session, humans, extra.get("bots", "heuristic"), delay, plain, note, table=table)

@@ -12,8 +12,6 @@ launch = lazy.Module("maester.web.launch")
 engine_session = lazy.Module("maester.engine.session")
 
 WEB_PORT = int_range(0, 65535)  # 0: the system picks a free one
-
-
 BOT_DELAY = seconds(0, 60)  # serve --delay, as play's
 
 

@@ -4,6 +4,8 @@ A bot keeps no memory between decisions and draws its randomness from (seed, dec
 game resumed from its log continues exactly as an uninterrupted one would.
 """
 
+import importlib
+
 from . import cardtables, core
 from .lazyview import LazyView
 from .chance import draw, seed_state
@@ -61,7 +63,6 @@ SEARCH_GAMES = ("lcg",)  # games with a search bot (games/<name>/search.py)
 def make_bot(game, kind, seed, seat, info=None, think_ms=50, playouts=None):
     """A bot of `kind` ('random', 'heuristic' or, for the LCG, 'search') for `game`. `think_ms` and
     `playouts` set the search bot's budget per decision (playouts, when given, wins: reproducible)."""
-    import importlib
     if kind == "random":
         return RandomBot(seed, seat, info)
     if kind == "heuristic":

@@ -18,6 +18,7 @@ that need the old state (the session, tests) keep the log: state is a fold of it
 
 import reprlib
 
+from .. import games
 from .chance import Chance, seed_state
 
 REFEREE = "referee"
@@ -155,9 +156,7 @@ def register(game):
 
 def get_game(name):
     if name not in GAMES:
-        # Import lazily so `maester` starts fast and each game registers itself once.
-        from .. import games  # noqa: F401
-        games.load(name)
+        games.load(name)  # a game's rules are imported when first played: each registers itself once
     try:
         return GAMES[name]
     except KeyError:

@@ -37,6 +37,8 @@ import threading
 import time
 import tty
 
+from .simboard import SimBoardError
+
 KINDS = ("garbage", "flip", "truncate", "duplicate", "reorder", "drop")
 HOLD_S = 0.05  # a frame held for reordering goes out alone if nothing follows it within this
 
@@ -190,7 +192,6 @@ class FaultProxy:
 
     def unplug(self):
         """The host's port disappears (its reads fail, as with a pulled USB cable)."""
-        from .simboard import SimBoardError
         with self._lock:
             if not self.plugged:
                 raise SimBoardError("already unplugged")

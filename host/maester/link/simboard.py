@@ -20,10 +20,12 @@ How it is wired (see firmware/FIRMWARE.md):
   and reads JSON-line commands; this object writes to the master end and reads the answers.
 """
 
+import ctypes
 import json
 import os
 import select
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -67,8 +69,6 @@ def _die_with_parent():
     *thread* that started the process ends, so start a board from a thread that outlives it.
     """
     try:
-        import ctypes
-        import signal
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass  # not Linux: the board stops when its pty closes

@@ -54,7 +54,7 @@ class DeskTap:
 
 
 def require_nfcpy():
-    try:
+    try:  # the `nfc` extra, needed only for a reader at the desk
         import nfc
     except ImportError:
         raise ValueError("a reader at your desk is driven by nfcpy, which is not installed here: %s" % INSTALL) from None

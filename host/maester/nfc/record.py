@@ -30,7 +30,7 @@ class RecordError(ValueError):
 
 
 def _ndef():
-    try:
+    try:  # ndeflib (the `nfc` extra), needed only when there is NDEF data
         import ndef
     except ImportError:
         raise ValueError("reading NDEF records needs ndeflib, which nfcpy brings: pip install 'maester[nfc]'") from None

@@ -21,6 +21,7 @@ import time
 import urllib.request
 
 from maester.engine import apply, new_game
+from maester.engine.session import Session
 from maester.link.simboard import _die_with_parent
 from maester.table import profile as P
 from maester.table.runner import sim_tags
@@ -132,7 +133,6 @@ class TableGame:
 
     def logged_state(self):
         """The game as the host's log holds it, read back the way `maester resume` does."""
-        from maester.engine.session import Session
         session = Session.resume(str(self.log))
         try:
             return session.state

@@ -6,14 +6,12 @@ cards without a sticker (unless the players choose those on their pages); what t
 opens is said on stdout by `report`.
 """
 
-import importlib
-
+from .. import games
 from ..engine import cardtables, core
-from ..games import NAMES, TITLES
+from ..nfc.tags import NO_TAG, load_tags
 from . import pi
 from . import profile as profiles
 from .board import connect, find_port
-from ..nfc.tags import NO_TAG, load_tags
 from .runner import sim_tags
 
 
@@ -30,7 +28,7 @@ def missing_stickers(state, tags):
 
     A game whose stickers are not its instances (the LCG: a sticker names a code and a copy, the
     reader says whose card it is) says what is missing itself, in its table module."""
-    hook = getattr(_game_table(state["game"]), "missing_stickers", None)
+    hook = getattr(games.part(state["game"], "table"), "missing_stickers", None)
     if hook is not None:
         return hook(state, tags)
     cards = cardtables.table(state)
@@ -39,18 +37,11 @@ def missing_stickers(state, tags):
     return sorted(c for c in set(sim_tags(state).values()) if c not in have and c not in untagged)
 
 
-def _game_table(game):
-    try:
-        return importlib.import_module("maester.games.%s.table" % game)
-    except ModuleNotFoundError:
-        return None
-
-
 def missing_text(state, missing):
     cards = cardtables.table(state)
     info = cards.get("info") or cards.get("cards") or {}  # the LCG keeps its card records in "cards"
     game = state["game"]
-    enroll = getattr(_game_table(game), "enroll_command", lambda missing: "maester enroll %s" % game)(missing)
+    enroll = getattr(games.part(game, "table"), "enroll_command", lambda missing: "maester enroll %s" % game)(missing)
 
     def name(inst):
         base, _, copy = inst.partition("#")
@@ -92,7 +83,7 @@ def open_board(state, port, profile_name, allow_missing, sim_stickers=False, tab
         raise ValueError(missing_text(state, missing))
     if missing:
         report("%d cards have no sticker: choose them on the seat pages when they come up" % len(missing))
-    foreign = {uid: TITLES.get(g, g) for g in NAMES if g != game for uid in load_tags(g) if uid not in tags}
+    foreign = {uid: games.TITLES.get(g, g) for g in games.NAMES if g != game for uid in load_tags(g) if uid not in tags}
     board = pi.connect_pi(profile, report) if on_pi else connect(port, profile, report)
     board.tags, board.foreign = tags, foreign
     return board

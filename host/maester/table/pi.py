@@ -28,6 +28,7 @@ import time
 
 from maester_fw.leds import Segments
 
+from ..cards.db import maester_home
 from ..nfc import reader as nfcreader
 from .runner import segment_ids
 
@@ -40,7 +41,6 @@ ANIM_WAIT = 0.01  # between frames of a blink or pulse; Segments' own rate limit
 
 
 def config_path():
-    from ..cards.db import maester_home
     return maester_home() / CONFIG_FILE
 
 
@@ -109,8 +109,8 @@ def _checked(cfg, profile):
 
 
 def require_nfcpy():
-    try:
-        import nfc  # noqa: F401
+    try:  # the `pi` extra, needed only on a Raspberry Pi
+        import nfc  # noqa: F401  (only whether the `pi` extra is there)
     except ImportError:
         raise ValueError("a table on a Raspberry Pi reads its cards with nfcpy, which is not installed here: %s"
                          % INSTALL) from None
@@ -123,7 +123,7 @@ def open_strip(leds):
 
     ValueError when the libraries are missing (which extra) or Blinka does not know this machine.
     """
-    try:
+    try:  # the `pi` extra, as above
         import board
         import neopixel
     except ImportError as e:

@@ -17,10 +17,11 @@ whichever seat's decision the game's table module says it fits (table/taps.py), 
 waits for its position waits for that seat.
 """
 
-import importlib
 import threading
 
+from .. import games
 from ..engine import PUBLIC, cardtables, core
+from ..nfc.record import card_from_record
 from ..nfc.tags import sim_uid
 from . import profile as P
 from .taps import asks_at, command_for_tap, meanings
@@ -60,10 +61,7 @@ def sim_tags(state):
                            "throne_instances")
              for i in cards.get(key, [])]
     insts += ["leader:%s" % l for l in cards.get("leaders", [])]
-    try:  # tokens a game tags besides its cards (Oathbreaker's House Sigils)
-        table = importlib.import_module("maester.games.%s.table" % state["game"])
-    except ModuleNotFoundError:
-        table = None
+    table = games.part(state["game"], "table")  # tokens a game tags besides its cards (Oathbreaker's House Sigils)
     insts += list(getattr(table, "extra_tags", lambda state: [])(state))
     return {sim_uid(c): c for c in insts}
 
@@ -99,7 +97,7 @@ class TableRunner:
         self.lock = threading.Lock()
         self.changed = threading.Condition(self.lock)
         game = session.state["game"]
-        self.game_table = importlib.import_module("maester.games.%s.table" % game)
+        self.game_table = games.part(game, "table")
 
     def attach(self, link):
         self.link = link
@@ -176,7 +174,6 @@ class TableRunner:
         """
         if ndef is None:
             return None, None
-        from ..nfc.record import card_from_record
         known = set(sim_tags(self.session.state).values())  # every card instance of this game's setup
         return card_from_record(self.session.state["game"], ndef, known, set(self.tags.values()))
 

@@ -9,13 +9,13 @@ card may fit several places (Westeros Intrigue), the card is tapped and the posi
 from the seat's pending selection, as a person would on the host prompt.
 """
 
-import importlib
 import os
 import subprocess
 import sys
 import threading
 import time
 
+from .. import games
 from ..link.simboard import _die_with_parent
 from . import profile as P
 from .board import BoardTable, connect
@@ -51,7 +51,7 @@ def _cards_for(state, command):
 
 
 def game_table(state):
-    return importlib.import_module("maester.games.%s.table" % state["game"])
+    return games.part(state["game"], "table")
 
 
 def tap_for(state, places, command):

@@ -14,21 +14,13 @@ A reason for a refusal is shown on the host display, which everyone can read, so
 speaks of the tap itself.
 """
 
-import importlib
-
+from .. import games
 from ..engine import core
-
-
-def _hook(game):
-    try:
-        return importlib.import_module("maester.games.%s.table" % game)
-    except ModuleNotFoundError:
-        return None
 
 
 def asks_at(state, place):
     """The open asks a tap at `place` may answer: the place's own, unless the game says otherwise."""
-    hook = _hook(state["game"])
+    hook = games.part(state["game"], "table")
     if hook is not None and hasattr(hook, "asks_at"):
         return hook.asks_at(state, place)
     return core.asks_for(state, place)
@@ -36,7 +28,7 @@ def asks_at(state, place):
 
 def meanings(state, ask, card, place=None):
     """The choices of `ask` that a tap of `card` (at `place`, when known) can mean."""
-    hook = _hook(state["game"])
+    hook = games.part(state["game"], "table")
     if hook is not None and hasattr(hook, "tap_choices"):
         found = hook.tap_choices(state, ask, card, place)
         if found is not None:

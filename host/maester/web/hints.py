@@ -17,8 +17,8 @@ Keys of a hint (all optional):
 """
 
 import functools
-import importlib
-import importlib.util
+
+from .. import games
 
 COMMON_HIDE = ["asks", "game", "players", "seat", "over"]
 
@@ -71,8 +71,6 @@ HINTS = {
 @functools.lru_cache(maxsize=None)  # looked up on every broadcast; games do not change hints at run time
 def for_game(game):
     hint = dict(HINTS.get(game, {}))
-    name = "maester.games.%s.web" % game
-    if importlib.util.find_spec(name) is not None:
-        hint.update(getattr(importlib.import_module(name), "HINTS", {}))
+    hint.update(getattr(games.part(game, "web"), "HINTS", {}))
     hint["hide"] = COMMON_HIDE + list(hint.get("hide", []))
     return hint

@@ -19,13 +19,15 @@ been taken meanwhile). Bots' seats get no token and no link.
 
 import contextlib
 import contextvars
+import io
 import os
 import socket
 import sys
 
 from ..engine import core
 from ..engine.bots import PLAY_DELAY
-from . import keys
+from . import keys, payload
+from .seatbots import BotSeats
 
 _WANTED = contextvars.ContextVar("maester_web", default=None)  # {"lan": bool, "port": int} or None
 
@@ -52,11 +54,10 @@ def links(web, base):
 
 def qr_text(url):
     """The URL as a QR code drawn with block characters, or None when `qrcode` is missing."""
-    try:
+    try:  # qrcode is optional: without it the links are printed alone
         import qrcode
     except ImportError:
         return None
-    import io
     qr = qrcode.QRCode(border=1)
     qr.add_data(url)
     out = io.StringIO()
@@ -103,7 +104,6 @@ def announce(web, server, lan, names=None, out=None, qr=True, save_to=None):
 
 
 def _seat_names(web):
-    from . import payload
     with web.session.lock:
         return payload.seat_payload(web.session.state, [], 0)["seat_names"]
 
@@ -120,7 +120,7 @@ def open_pages(session, host, port=0, out=None):
     A port given with --web-port wins. Raises ValueError (exit 2) for a tokens file that cannot
     be used, or a port that is taken when it was asked for by number.
     """
-    from .server import WebServer
+    from .server import WebServer  # uvicorn only when pages are wanted (start-up)
     out = out or sys.stdout
     if session.log is None:
         return None, _bind(WebServer(None, host, port))
@@ -222,8 +222,7 @@ def _bot_delay(delay, extra):
 def serve(session, log, lan=False, port=0, qr=True, delay=None):
     """`maester serve`: `session`'s pages until Ctrl-C, the people deciding on their pages and the
     bots' seats played by bots (a pause of `delay` before each move, default as the game was started)."""
-    from .app import WebGame, build_app  # as in serving: starlette and uvicorn only when serving
-    from .seatbots import BotSeats
+    from .app import WebGame, build_app  # starlette and uvicorn only when serving (start-up)
     extra = session.log.header().get("extra") or {}
     seats = core.get_game(session.state["game"]).seat_count(session.state)
     people = served_people(extra, seats)

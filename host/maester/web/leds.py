@@ -6,9 +6,7 @@ and mode. Which pixels are lit follows the firmware's rules (firmware/maester_fw
 page draws what a person sees on the table, not a prettier guess. Blink and pulse are left to CSS.
 """
 
-import importlib
-import importlib.util
-
+from .. import games
 from ..table import profile as P
 
 
@@ -43,10 +41,9 @@ def strip(game, public_view, players, seat_name=None):
     Empty when the game has no table module or no profile for this many players: the page then
     simply has no strip to draw.
     """
-    name = "maester.games.%s.table" % game
-    if importlib.util.find_spec(name) is None:
+    table = games.part(game, "table")  # a broken table module is a bug to see, not to hide
+    if table is None:
         return []
-    table = importlib.import_module(name)  # a broken table module is a bug to see, not to hide
     try:
         profile = P.for_game(game, players)
     except ValueError:  # no profile for this many players

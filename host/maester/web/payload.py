@@ -8,20 +8,11 @@ here reads a secret that the view did not already hand to that viewer, and the l
 these payloads for states that differ only in what the viewer may not see.
 """
 
-import importlib
-import importlib.util
-
+from .. import games
 from ..engine import PUBLIC, cardtables, core
 from . import hints, leds
 
 LOG_LINES = 80  # enough to follow a round; the whole log stays in the game's log file
-
-
-def _text_module(game):
-    name = "maester.games.%s.text" % game
-    if importlib.util.find_spec(name) is None:
-        return None  # a new game without words yet: the generic lines below stand in
-    return importlib.import_module(name)
 
 
 class Words:
@@ -33,7 +24,7 @@ class Words:
         self.viewer = viewer
         self.cards = cardtables.of_config(state["config"])
         self.info = self.cards.get("info") or {}
-        self.text = _text_module(state["game"])
+        self.text = games.part(state["game"], "text")  # None: a new game without words yet, generic lines stand in
         names = getattr(self.text, "Names", None)
         self.names = names(view, self.cards) if names is not None else None
 
@@ -119,13 +110,6 @@ def _common(state, view, words, viewer):
     }
 
 
-def _web_module(game):
-    name = "maester.games.%s.web" % game
-    if importlib.util.find_spec(name) is None:
-        return None
-    return importlib.import_module(name)
-
-
 def waiting(view, words):
     """Who the table waits for, in words: [{"seat", "name", "doing"}] (the asks' public side)."""
     out = []
@@ -134,6 +118,11 @@ def waiting(view, words):
         name = "The table" if seat == core.TABLE else words.seat(seat)
         out.append({"seat": seat, "name": name, "doing": a.get("public") or ""})
     return out
+
+
+def _web_module(game):
+    """The game's page layout (games/<game>/web.py), or None: the generic renderer draws it."""
+    return games.part(game, "web")
 
 
 def layout(state, view, words, viewer):
@@ -185,20 +174,12 @@ def table_decisions(state, words):
     page for a card that cannot be tapped (no sticker yet, `play --allow-missing`). The options come
     from the game's table module (`page_choices`): a fixed list, every such card of the game, so what
     a page offers does not depend on what has been tapped or taken face down."""
-    hook = getattr(_table_module(state["game"]), "page_choices", None)
+    hook = getattr(games.part(state["game"], "table"), "page_choices", None)
     if hook is None:
         return []
     return [{"ask": a["id"], "kind": a["kind"], "prompt": a.get("prompt", ""),
              "options": [{"label": words.choice(a, c), "choice": c} for c in hook(state, a)]}
             for a in state["asks"] if a["seat"] == core.TABLE]
-
-
-def _table_module(game):
-    import importlib
-    try:
-        return importlib.import_module("maester.games.%s.table" % game)
-    except ModuleNotFoundError:
-        return None
 
 
 def table_payload(state, events):

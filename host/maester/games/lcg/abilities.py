@@ -100,7 +100,6 @@ def predicate(name):
     return register
 
 
-
 # --- what may be used now ---------------------------------------------------------------------------
 
 def _abilities(inst):

@@ -123,8 +123,8 @@ def extra_challenge(ctx, seat, ctype):
 def search(ctx, seat, pred, then, why, whose=None, up_to=1):
     """`seat` searches `whose` deck (its own by default) for up to `up_to` cards matching the named
     predicate `pred` (abilities.PREDICATES, registered by the card modules), then `then` ("hand",
-    "play", "attach:<inst>"), and shuffles. With a real deck the owner searches it by hand and taps what they took; the host
-    offers only the cards that match, so a card that does not is refused."""
+    "play", "attach:<inst>"), and shuffles. With a real deck the owner searches it by hand and taps
+    what they took; the host offers only the cards that match, so a card that does not is refused."""
     ctx.push({"s": "search_deck", "seat": seat, "whose": seat if whose is None else whose, "pred": pred,
               "then": then, "why": why, "left": up_to})
 

@@ -549,7 +549,8 @@ def ambush_in(ctx, st, answer):
 def ambush_host(ctx, st, answer):
     """Ambush of an attachment: choose the card it goes on, then pay its cost with influence."""
     if answer is None:
-        ctx.ask(st["seat"], "target", [["target", h] for h in abilities.ambush_hosts(ctx.state, st["seat"], st["card"])],
+        hosts = abilities.ambush_hosts(ctx.state, st["seat"], st["card"])
+        ctx.ask(st["seat"], "target", [["target", h] for h in hosts],
                 "%s: choose the card it is attached to" % M.info(ctx.state, st["card"])["name"],
                 public="chooses a target")
         return

@@ -322,7 +322,6 @@ def finish(ctx, winners):
              "power": [M.total_power(g, s) for s in range(g["n"])]})
 
 
-
 # --- resolving an ability: target, costs, the cancel window, the effect ---------------------------------
 
 @step
@@ -407,7 +406,8 @@ def ability(ctx, st, answer):
             ab.effect(ctx, src, seat, st["target"], dict(st["ev"] or {}, knelt=knelt))
         else:
             ab.effect(ctx, src, seat, st["target"], st["ev"])
-            for check in abilities.STATE_CHECKS:  # a rule that watches the table after every effect (Flame-Kissed at STR 0)
+            # A rule that watches the table after every effect (Flame-Kissed at STR 0).
+            for check in abilities.STATE_CHECKS:
                 check(ctx)
         st["canceled"] = canceled
         if rec["type"] == "event" and g["cards"][src]["zone"] == "playing":
