@@ -1,17 +1,5 @@
 """`maester firmware build|flash` and `maester doctor`: put the firmware on a board, then check it.
-
-build   compiles the board's modules (firmware/maester_fw/*.py and any other top-level module)
-        to .mpy with mpy-cross. A board cannot compile wire.py from source in its heap
-        (PROTOCOL.md section 9). main.py and boot.py stay source, because MicroPython runs
-        them by file name. A manifest.json in the build directory lists what was built.
-flash   builds, writes the board config for a table profile, asks the running firmware to
-        return to the REPL (it disables Ctrl-C, so mpremote could not interrupt it), copies
-        every file with mpremote, and resets the board.
-doctor  finds boards, shakes hands with each one and prints what it reports: identity,
-        capabilities, LEDs, every reader's state and the health counters.
-
-The steps themselves: table/firmware.py.
-"""
+What each step does, and how: table/firmware.py."""
 
 import json
 import sys

@@ -11,13 +11,9 @@ from collections import namedtuple
 from ..cards import db as cardsdb
 
 Card = namedtuple("Card", "id label group sim")
-
-
 # Sections of cards.json that are not tapped, so get no sticker: Oathbreaker's characters are the
 # sides of the character boards each noble keeps in front of them.
 NO_TAG = {"oathbreaker": ("characters",)}
-
-
 GROUPS = {"allies": "Allies", "influence": "Influence", "characters": "Characters", "iron_throne": "Iron Throne cards",
           "missions": "Mission cards", "decrees": "Decree cards", "ambitions": "Ambition cards"}
 

@@ -58,6 +58,13 @@ def clip_list(prefix, items, width, suffix=""):
     return prefix + first + tail
 
 
+def winners_line(names, winners, sep=" and "):
+    """"Winner: <seat>", or "Shared victory: <seat> and <seat>" (`names`: the game's text.Names)."""
+    if len(winners) == 1:
+        return "Winner: %s" % names.seat(winners[0])
+    return "Shared victory: %s" % sep.join(names.seat(s) for s in winners)
+
+
 def line_rows(rows, width, style=None):
     """Rows of text, each on one screen line."""
     return Group(*(one_line(r, width, style) for r in rows))

@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...engine import cardtables
-from ...terminal.draw import Part, line_rows, one_line, pairs, wrapped
+from ...terminal.draw import Part, line_rows, one_line, pairs, winners_line, wrapped
 from . import text as itext
 
 # The houses' card colours (cards_db/intrigue) as terminal styles; black is drawn on grey to show.
@@ -147,11 +147,7 @@ def scores_lines(view, config):
         mark = "  ← winner" if s in res["winners"] else ""
         lines.append("  %-8s %3d - %2d = %3d   %s%s" % (nm.seat(s), res["penalties"][s], res["throne_values"][s],
                                                      res["scores"][s], nm.cards(res["thrones"][s]), mark))
-    w = res["winners"]
-    if len(w) == 1:
-        lines.append("Winner: %s" % nm.seat(w[0]))
-    else:
-        lines.append("Shared victory: %s" % " and ".join(nm.seat(s) for s in w))
+    lines.append(winners_line(nm, res["winners"]))
     return lines
 
 
