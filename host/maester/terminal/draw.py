@@ -58,8 +58,9 @@ def clip_list(prefix, items, width, suffix=""):
     return prefix + first + tail
 
 
-def winners_line(names, winners, sep=" and "):
-    """"Winner: <seat>", or "Shared victory: <seat> and <seat>" (`names`: the game's text.Names)."""
+def winners_caption(names, winners, sep=" and "):
+    """The last line of the final scores: "Winner: <seat>", or "Shared victory: <seat> and <seat>"
+    (`names`: the game's text.Names; the log's own words are games/text.py winners_line)."""
     if len(winners) == 1:
         return "Winner: %s" % names.seat(winners[0])
     return "Shared victory: %s" % sep.join(names.seat(s) for s in winners)

@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...engine import cardtables
-from ...terminal.draw import Part, clip_list, line_rows, one_line, pairs, winners_line, wrapped
+from ...terminal.draw import Part, clip_list, line_rows, one_line, pairs, winners_caption, wrapped
 from .text import Names
 
 SEASONS = ("summer", "autumn", "winter")
@@ -173,7 +173,7 @@ def scores_lines(view, config):
     for r in res["scores"]:
         mark = "  ← winner" if r["seat"] in res["winners"] else ""
         lines.append("  %-32s %3d %3d %3d%s" % (nm.seat(r["seat"]), r["small"], r["other"], r["allies"], mark))
-    lines.append(winners_line(nm, res["winners"]))
+    lines.append(winners_caption(nm, res["winners"]))
     return lines
 
 

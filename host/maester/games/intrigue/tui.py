@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...engine import cardtables
-from ...terminal.draw import Part, line_rows, one_line, pairs, winners_line, wrapped
+from ...terminal.draw import Part, line_rows, one_line, pairs, winners_caption, wrapped
 from . import text as itext
 
 # The houses' card colours (cards_db/intrigue) as terminal styles; black is drawn on grey to show.
@@ -147,7 +147,7 @@ def scores_lines(view, config):
         mark = "  ← winner" if s in res["winners"] else ""
         lines.append("  %-8s %3d - %2d = %3d   %s%s" % (nm.seat(s), res["penalties"][s], res["throne_values"][s],
                                                      res["scores"][s], nm.cards(res["thrones"][s]), mark))
-    lines.append(winners_line(nm, res["winners"]))
+    lines.append(winners_caption(nm, res["winners"]))
     return lines
 
 

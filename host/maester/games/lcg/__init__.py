@@ -19,9 +19,11 @@ Config:
   its owner's reader (flow.observe_draw).
 - ``first``: the first player of setup (default: drawn at random).
 
-The engine is built from small modules: model (the table and its questions), flow (setup and the
-phases), challenge, timing (windows, responses, saves, cancels, costs, power and victory), titles
-and abilities (the cards' own abilities on the framework).
+The engine is built from small modules, each importing only those before it: model (the table, its
+questions, the constant abilities), abilities (what a card may do now, against what), timing
+(windows, responses, saves, cancels, an ability's resolution, power and victory), titles, flow (setup
+and the phases), effects (the verbs the cards share), challenge, the cards (cards_<house>.py); then
+the bots (sampling, bot, search), table, text, web and tui.
 """
 
 from ...engine import PUBLIC, REFEREE, Game, register

@@ -1,8 +1,10 @@
 """Game of Thrones: Oathbreaker for 5-8 players: a King (and a Queen at 8) against hidden loyalties.
 
-Modules: zones (helpers, the step registry), flow (setup, the round track), missions (Mission
-Rounds), decrees (Decree Rounds and decree texts), abilities (Character Abilities), judgment
-(the end), manual (resolving unknown texts by hand), view, bot, table (taps and LEDs).
+Modules: zones (helpers, the step registry, a noble's play to the missions), abilities (Character
+Abilities), missions (Mission Rounds), decrees (Decree Rounds and decree texts), flow (setup, the
+round track), judgment (the end), manual (resolving unknown texts by hand), observe (a real table's
+taps), view; then bot, table (taps and LEDs), text, web, tui. Each imports only zones and the rules
+it builds on, never one above it.
 
 Config: ``players`` (5-8), ``king`` (seat, default 0), ``queen`` (8 players only; a neighbour of
 the King, default the seat on the King's left), ``hand`` (the first Hand of the King; asked of the

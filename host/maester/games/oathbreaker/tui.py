@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...engine import cardtables
-from ...terminal.draw import Part, clip_list, line_rows, one_line, pairs, winners_line, wrapped
+from ...terminal.draw import Part, clip_list, line_rows, one_line, pairs, winners_caption, wrapped
 from . import text as otext
 
 OATH_RES = ("coin", "honor", "power")
@@ -203,7 +203,7 @@ def scores_lines(view, config):
             nm.seat(s), res["loyalty"][s], res["guesses"][s] or "-", nm.card(res["ambition"][s]),
             "met" if res["ambition_met"][s] else "not met", mark))
     w = res["winners"]
-    lines.append(winners_line(nm, w, sep=", ") if w else "Nobody wins.")
+    lines.append(winners_caption(nm, w, sep=", ") if w else "Nobody wins.")
     return lines
 
 
