@@ -200,9 +200,7 @@ def test_the_pure_build_when_asked_or_when_the_machine_cannot_compile(tmp_path, 
     assert compiled.build_or_explain(out, say=lines.append) is None  # MAESTER_PURE=1, from tests/conftest.py
     assert lines == [compiled.pure_line("MAESTER_PURE=1 asks for it")] and not out.exists()
     monkeypatch.delenv(compiled.PURE_ENV)
-    import sysconfig
-    real = sysconfig.get_config_var
-    monkeypatch.setattr(sysconfig, "get_config_var", lambda name: "no-such-cc -pthread" if name == "CC" else real(name))
+    monkeypatch.setenv("CC", "no-such-cc -pthread")  # the compiler setuptools would run
     assert compiled.why_pure() == "no C compiler (no-such-cc) on PATH"
     lines.clear()
     assert compiled.build_or_explain(out, say=lines.append) is None

@@ -25,6 +25,8 @@ import pytest
 from maester import compiled, paths
 from maester.cardsdb_check import known_games
 
+from conftest import built_once
+
 ROOT = paths.ROOT
 STARTER = "stark"
 
@@ -36,15 +38,16 @@ def run(cmd, timeout=600, **kw):
 
 
 class Installed:
-    """The installed product: its venv, a home, a working folder, and how to run `maester` there."""
+    """The installed product in `base`: its wheel, its venv, a home, a working folder, and how to run
+    `maester` there."""
 
-    def __init__(self, base, wheel, compiled_build):
-        self.base, self.wheel, self.compiled = base, wheel, compiled_build
+    def __init__(self, base):
+        self.base = base
+        self.wheel, = (base / "dist").glob("maester-*.whl")
+        self.compiled = (base / "compiled").is_file()  # the wheel holds the compiled build
         self.venv = base / "venv"
         self.home = base / "home"  # HOME: maester's own folder is ~/.maester
         self.cwd = base / "elsewhere"
-        self.home.mkdir()
-        self.cwd.mkdir()
         self.env = {k: v for k, v in os.environ.items()
                     if not k.startswith("MAESTER_") and k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
         self.env.update(HOME=str(self.home), PYTHONUNBUFFERED="1",
@@ -68,29 +71,32 @@ class Installed:
         return Path(out.stdout.strip()).parent
 
 
-@pytest.fixture(scope="module")
-def product(tmp_path_factory):
-    base = tmp_path_factory.mktemp("installed")
-    dist = base / "dist"
-    # The checkout's compiled build, when it has one, for the wheel's build to reuse (see the docstring).
+def install(base):
+    """Build the sdist and the wheel into base/dist, install the wheel into base/venv (see the docstring)."""
     env = dict(os.environ)
-    has_build = (compiled.build_dir() / "manifest.json").is_file() and compiled.why_pure() is None
-    if has_build:
-        env.update(MAESTER_COMPILED=str(compiled.build_dir()))
-        env.pop(compiled.PURE_ENV, None)
-    else:
-        env[compiled.PURE_ENV] = "1"
+    # The checkout's compiled build, when it has one, for the wheel's build to reuse.
+    reuse = (compiled.build_dir() / "manifest.json").is_file() and compiled.cannot_compile() is None
+    if reuse:
+        env.pop(compiled.PURE_ENV)  # tests/conftest.py's, for the tests' own processes
+        env["MAESTER_COMPILED"] = str(compiled.build_dir())
+        (base / "compiled").touch()
     t = time.monotonic()
-    out = run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(dist), str(ROOT)], env=env)
-    assert "maester: the pure build" not in out.stdout or not has_build, out.stdout
-    wheel, = dist.glob("maester-*.whl")
+    out = run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(base / "dist"), str(ROOT)], env=env)
+    assert ("maester: the pure build" in out.stdout) != reuse, out.stdout
     built = time.monotonic() - t
-    inst = Installed(base, wheel, has_build)
+    (base / "home").mkdir()
+    (base / "elsewhere").mkdir()
+    inst = Installed(base)
     run([sys.executable, "-m", "venv", "--without-pip", str(inst.venv)])
     run([sys.executable, "-m", "pip", "--python", str(inst.venv / "bin" / "python"), "install", "--quiet",
-         "%s[sim,tools]" % wheel], cwd=base, env=inst.env)
+         "%s[sim,tools]" % inst.wheel], cwd=base, env=inst.env)
     print("wheel built in %.1f s, installed in %.1f s" % (built, time.monotonic() - t - built))
-    return inst
+
+
+@pytest.fixture(scope="module")
+def product(tmp_path_factory):
+    # Once a run: the tests of this module may run in both of pytest-xdist's workers.
+    return Installed(built_once(tmp_path_factory, "installed", [ROOT / "pyproject.toml", ROOT / "setup.py"], install))
 
 
 def test_the_wheel_carries_everything_the_commands_read(product):
@@ -108,6 +114,22 @@ def test_the_wheel_carries_everything_the_commands_read(product):
         assert len(so) == len(compiled.module_names()) and "maester/_compiled/manifest.json" in names
     else:
         assert so == []
+
+
+def test_without_a_c_compiler_the_wheel_is_the_pure_build(product, tmp_path):
+    # The sdist as someone without a compiler builds it: setuptools would run $CC, which is not there.
+    sdist, = (product.base / "dist").glob("maester-*.tar.gz")
+    run(["tar", "-xzf", str(sdist), "-C", str(tmp_path)])
+    src, = tmp_path.glob("maester-*")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MAESTER_")}
+    out = run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(tmp_path), str(src)],
+              env=dict(env, CC="no-such-cc")).stdout
+    assert "maester: the pure build (no C compiler (no-such-cc) on PATH): everything runs as Python" in out
+    wheel, = tmp_path.glob("maester-*.whl")
+    assert wheel.name.endswith("-py3-none-any.whl")  # pure Python: any platform
+    names = zipfile.ZipFile(wheel).namelist()
+    assert not [n for n in names if n.endswith(".so") or "_compiled" in n]
+    assert "maester/data/cards_db/btwixt/cards.json" in names and "maester/web/static/page.js" in names
 
 
 def test_version_and_doctor_say_which_build_runs(product):
@@ -129,7 +151,7 @@ def test_demo_plays_a_whole_game_through_the_simulated_board(product):
 
 
 def test_sim_board_runs_a_script(product):
-    script = product.cwd / "taps.txt"
+    script = product.base / "taps.txt"
     script.write_text("tap deck leader:cersei\nwait 100\nstrip\nlift 0\nquit\n")
     lines = product.maester("sim-board", "--game", "btwixt", "--players", "3", "--script", str(script),
                             "--no-strip", timeout=120).stdout.splitlines()
