@@ -68,10 +68,13 @@ def module_names():
     .pxd beside it (engine/chance.pxd, engine/core.pxd): C types that only the compiled build reads."""
     names = ["maester.engine.core", "maester.engine.chance", "maester.engine.cardtables", "maester.engine.lazyview",
              "maester.bots", "maester.sim"]
-    for pkg in sorted(p for p in (PACKAGE / "games").iterdir() if (p / "__init__.py").is_file()):
-        for src in sorted(pkg.glob("*.py")):
-            if src.stem not in SKIP and not src.stem.startswith(SKIP_PREFIX):
-                names.append("maester.games.%s%s" % (pkg.name, "" if src.stem == "__init__" else "." + src.stem))
+    games = os.path.join(PACKAGE, "games")  # os, not pathlib: every command's start runs this (use_default)
+    for pkg in sorted(os.listdir(games)):
+        if not os.path.isfile(os.path.join(games, pkg, "__init__.py")):
+            continue
+        for stem in sorted(f[:-3] for f in os.listdir(os.path.join(games, pkg)) if f.endswith(".py")):
+            if stem not in SKIP and not stem.startswith(SKIP_PREFIX):
+                names.append("maester.games.%s%s" % (pkg, "" if stem == "__init__" else "." + stem))
     return names
 
 
@@ -85,11 +88,14 @@ def source_of(name):
 def _sha256(path):
     """The hash of a module's source: its .py and, when it has one, the .pxd beside it that gives the
     compiled build its C types (a changed .pxd makes the build stale as a changed .py does)."""
-    path = Path(path)
-    h = hashlib.sha256(path.read_bytes())
-    types = path.with_suffix(".pxd")
-    if types.is_file():
-        h.update(b"\0pxd\0" + types.read_bytes())
+    path = str(path)
+    with open(path, "rb") as f:
+        h = hashlib.sha256(f.read())
+    try:
+        with open(os.path.splitext(path)[0] + ".pxd", "rb") as f:
+            h.update(b"\0pxd\0" + f.read())
+    except FileNotFoundError:
+        pass
     return h.hexdigest()
 
 
@@ -244,7 +250,7 @@ def build_or_explain(out=None, say=print, reuse=None, jobs=None):
     out = Path(out or build_dir())
     why = why_pure()
     if why is None:
-        say("maester: compiling %d modules with Cython into %s" % (len(module_names()), out))
+        say("maester: the compiled build: %d modules by Cython, into %s" % (len(module_names()), out))
         try:
             return build(out=out, reuse=reuse, jobs=jobs, progress=lambda line: say("  " + line))
         except (RuntimeError, ValueError) as e:
@@ -295,14 +301,14 @@ def load_manifest(where=None):
         raise ValueError("the compiled build in %s is for another Python (%s, this is %s): %s"
                          % (where, manifest.get("abi"), _abi(), REBUILD))
     stale = []
-    for name, m in sorted(manifest["modules"].items()):
-        src = PACKAGE.parent / m["source"]
-        if not src.is_file():
+    for name, m in sorted(manifest["modules"].items()):  # in os.path's strings: this is every command's start
+        try:
+            if _sha256(os.path.join(PACKAGE.parent, m["source"])) != m["sha256"]:
+                stale.append(m["source"])
+            elif not os.path.isfile(os.path.join(where, m["so"])):
+                stale.append("%s (compiled module missing)" % m["source"])
+        except FileNotFoundError:
             stale.append("%s (source gone)" % m["source"])
-        elif _sha256(src) != m["sha256"]:
-            stale.append(m["source"])
-        elif not (where / m["so"]).is_file():
-            stale.append("%s (compiled module missing)" % m["source"])
     if manifest.get("complete"):  # a module added since would run uncompiled among compiled ones
         stale += ["%s (new, not in the build)" % source_of(n).relative_to(PACKAGE.parent).as_posix()
                   for n in module_names() if n not in manifest["modules"]]
