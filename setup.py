@@ -32,6 +32,7 @@ class BuildPy(build_py):
         if self.editable_mode:
             return  # the checkout's folders are read where they are
         data = Path(self.build_lib) / "maester" / "data"
+        shutil.rmtree(data, ignore_errors=True)  # an in-tree build's build/lib is reused: no file left from before
         for folder, patterns in paths.SHIPPED.items():
             for pattern in patterns:
                 for src in sorted((HERE / folder).glob(pattern)):

@@ -44,11 +44,22 @@ SKIP_PREFIX = "cards_"
 # make a `float` annotation a C double), functions stay introspectable like Python's.
 DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
 # The C compiler's options, after Python's own (its -O3 and -g): no debug info (it doubles the compile
-# time and the module's size, and nobody steps through generated C), and -O1. The compiler is most of
-# a build's time: -O3 took 547 s for the build on this 2-core machine, one module at a time; -O2 takes
-# 372 s of CPU, -O1 209 s, for games 2.5-5% slower than -O2's (B'Twixt 59.7k against 62.0k decisions
-# a CPU-second, the LCG 6.7k against 7.0k; the pure build 33k and 4.5k on the same loaded machine).
+# time and the module's size, and nobody steps through generated C), and for most modules -O1. The
+# compiler is nearly all of a build's time: -O2 took 372 s of CPU for the whole build on this 2-core
+# machine, -O1 209 s, for games 2.5-7% slower than at -O2 or -O3. The engine, the bots, the decision
+# loop and B'Twixt's rules keep -O3: B'Twixt is the game the speed targets are set on (bench_peers
+# TARGET_GAME), and -O3 plays it 7% faster than -O1 (64.7k against 60.5k decisions a CPU-second, in
+# turns on the same loaded machine), which its 0.5x hearts target needs.
 CFLAGS = ["-g0", "-O1"]
+HOT = ("maester.engine.", "maester.bots", "maester.sim", "maester.games.btwixt")
+HOT_CFLAGS = ["-g0"]  # Python's own -O3
+
+
+def cflags(name):
+    """The C compiler's options for module `name`."""
+    return HOT_CFLAGS if name.startswith(HOT) else CFLAGS
+
+
 REBUILD = "in a checkout, `maester build-fast` rebuilds it" if not INSTALLED else "reinstall maester to rebuild it"
 
 
@@ -136,7 +147,7 @@ def _compile(name, src, work):
     t = time.perf_counter()
     from Cython.Build import cythonize
     from setuptools import Distribution, Extension
-    ext = Extension(name, [str(src)], extra_compile_args=[] if os.name == "nt" else CFLAGS)
+    ext = Extension(name, [str(src)], extra_compile_args=[] if os.name == "nt" else cflags(name))
     try:
         exts = cythonize([ext], compiler_directives=DIRECTIVES, build_dir=str(work / "c"), quiet=True, force=True)
         dist = Distribution({"ext_modules": exts, "script_name": "maester build-fast"})
@@ -187,9 +198,9 @@ def build(names=None, out=None, progress=print, force=False, reuse=None, jobs=No
             src = source_of(name)
             digest = _sha256(src)  # hashed before compiling: an edit during the build makes it stale, not wrong
             entry = {"source": src.relative_to(PACKAGE.parent).as_posix(), "sha256": digest,
-                     "package": src.name == "__init__.py"}
+                     "package": src.name == "__init__.py", "cflags": cflags(name)}
             kept = previous.get("modules", {}).get(name)
-            if kept and kept["sha256"] == digest and (reuse / kept["so"]).is_file():
+            if kept and (kept["sha256"], kept.get("cflags")) == (digest, cflags(name)) and (reuse / kept["so"]).is_file():
                 modules[name] = dict(entry, so=kept["so"])
             else:
                 todo[name] = (src, entry)
@@ -207,7 +218,9 @@ def build(names=None, out=None, progress=print, force=False, reuse=None, jobs=No
             # Forked workers where the platform has fork: they start at once, with this module loaded.
             method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
             with ProcessPoolExecutor(min(jobs or _jobs(), len(todo)), mp_context=multiprocessing.get_context(method)) as pool:
-                running = {pool.submit(_compile, name, src, work): name for name, (src, _) in todo.items()}
+                # The largest first, so that no worker is left with a big one while the others idle.
+                order = sorted(todo, key=lambda name: -todo[name][0].stat().st_size)
+                running = {pool.submit(_compile, name, todo[name][0], work): name for name in order}
                 try:
                     for future in as_completed(running):
                         name = running[future]
@@ -220,7 +233,7 @@ def build(names=None, out=None, progress=print, force=False, reuse=None, jobs=No
                         future.cancel()
                     raise
         manifest = {"python": sys.version.split()[0], "abi": _abi(), "cython": cython_version,
-                    "directives": DIRECTIVES, "cflags": CFLAGS,
+                    "directives": DIRECTIVES,
                     "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                     "build_seconds": round(time.perf_counter() - t0, 1),
                     "modules": {name: modules[name] for name in names},
@@ -262,13 +275,12 @@ def build_or_explain(out=None, say=print, reuse=None, jobs=None):
 
 def _reusable(out, cython_version):
     """The manifest of the build in `out` when a new build may keep its modules (made by this Python,
-    this Cython, these directives and C flags), else an empty one."""
+    this Cython and these directives; each module's C flags are checked with it), else an empty one."""
     try:
         m = json.loads((out / "manifest.json").read_text())
     except (OSError, ValueError):
         return {"modules": {}}
-    if (m.get("abi"), m.get("cython"), m.get("directives"), m.get("cflags")) != (_abi(), cython_version, DIRECTIVES,
-                                                                                 CFLAGS):
+    if (m.get("abi"), m.get("cython"), m.get("directives")) != (_abi(), cython_version, DIRECTIVES):
         return {"modules": {}}
     return m
 
@@ -406,8 +418,7 @@ def summary():
     with its module count, or the pure build and why."""
     if _active is None:
         return "pure build (%s)" % _why_pure
-    return "compiled build (%d modules by Cython %s, %s)" % (len(_active["modules"]), _active["cython"],
-                                                             " ".join(_active.get("cflags", ())))
+    return "compiled build (%d modules by Cython %s)" % (len(_active["modules"]), _active["cython"])
 
 
 def child(argv, build):
@@ -451,8 +462,8 @@ def cmd_build(args):
             shutil.rmtree(out, ignore_errors=True)
         say(pure_line(why))
         return 0
-    say("compiling %d modules with Cython into %s, %d at a time" % (len(args.module or names), out,
-                                                                   args.jobs or _jobs()))
+    say("the compiled build of %d modules in %s: compiling what changed, %d at a time"
+        % (len(args.module or names), out, args.jobs or _jobs()))
     try:
         manifest = build(args.module, out, progress=say, force=args.force, jobs=args.jobs)
     except RuntimeError as e:
