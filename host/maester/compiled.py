@@ -3,10 +3,11 @@ source, made when maester is built and used by every command when it is there an
 
 Building. setup.py runs `build` when pip builds maester (a wheel, `pip install`, or the editable
 install of a checkout); `maester build-fast` runs it again in a checkout, compiling only what changed.
-Cython 3 turns each hot module (module_names) into C, the C compiler builds it, two at a time on two
-cores (one job a core): 43 modules in ~2 minutes where one at a time at -O3 took ~9. Without Cython,
-a C compiler or Python's C headers, or with MAESTER_PURE=1, nothing is compiled and one line says
-so (why_pure): maester runs as pure Python, as it always can. Two modules have C types in a .pxd
+Cython 3 turns each module of the rules (module_names) into C and the C compiler builds it, one module
+a core at a time, the largest first, with the flags of cflags() (README, "Speed": how long it takes,
+and why these flags and modules). Without Cython, a C compiler or Python's C headers, or with
+MAESTER_PURE=1, nothing is compiled and one line says so (why_pure): maester runs as pure Python, as
+it always can. Two modules have C types in a .pxd
 beside them (engine/chance.pxd: the generator's 64-bit arithmetic on C integers; engine/core.pxd: the
 apply loop's context as an extension type): Cython reads those, Python never does, so both builds run
 the same source and play the same games (tests/test_compiled.py).
