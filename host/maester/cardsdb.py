@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 from .jsoncheck import read_json
-from .paths import ROOT
+from .paths import CARDS_DB
 
 SIM_PREFIX = "sim-"
 # The card sections of each game's cards.json (an owner's file is merged section by section).
@@ -22,7 +22,7 @@ def db_root():
     env = os.environ.get("MAESTER_CARDS_DB")
     if env:
         return Path(env)
-    return ROOT / "cards_db"
+    return CARDS_DB
 
 
 def maester_home():

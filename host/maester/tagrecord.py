@@ -31,7 +31,8 @@ def _ndef():
     try:
         import ndef
     except ImportError:
-        raise ValueError("reading NDEF records needs ndeflib, which nfcpy brings: pip install 'maester[nfc]'") from None
+        from .paths import missing
+        raise ValueError(missing("ndeflib, which reads the records on a sticker,", "nfc")) from None
     return ndef
 
 
