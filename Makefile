@@ -4,16 +4,28 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench clean browser
+.PHONY: demo test bench clean browser compiled
 BROWSER_MARK := $(VENV)/browser-unavailable
+# pyproject.toml's [build-system] requires, installed in the venv itself: the editable install,
+# `maester build-fast` and the installed-product test's wheel (tests/test_installed.py) then all
+# compile with one Cython, so each reuses the modules the others compiled from unchanged source.
+BUILD_REQUIRES := 'setuptools>=77' 'Cython>=3'
 
-$(STAMP): pyproject.toml
+# The editable install compiles the engine, bots and rules with Cython (setup.py) when a C compiler
+# is there: a couple of minutes the first time; without one, the pure build.
+$(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,peers,fast]'
+	$(BIN)/pip install --quiet --upgrade pip $(BUILD_REQUIRES)
+	@echo "installing maester into $(VENV) (the first time, compiling its engine takes a few minutes)"
+	$(BIN)/pip install --quiet --no-build-isolation -e '.[test,peers]'
 	touch $(STAMP)
 
-demo: $(STAMP)
+# The checkout's compiled build follows its source: the modules changed since are compiled again, and
+# a line says so when this machine builds the pure build instead.
+compiled: $(STAMP)
+	@$(BIN)/maester build-fast
+
+demo: compiled
 	$(BIN)/maester demo
 
 # The browser tests drive Debian's Chromium (CI runs as root on Debian). If it cannot be installed,
@@ -41,11 +53,11 @@ $(STUBS): $(STAMP)
 # not-yet-started half of the other's queue, so the minute-long tests (whole games through a board
 # process, the web payload sweep) cannot leave one core idle at the end. `pytest path::test` alone
 # stays single-process.
-test: $(STAMP) $(STUBS) browser
+test: compiled $(STUBS) browser
 	$(BIN)/python -m pytest -n auto --dist worksteal
 
 bench: $(STAMP)
 	$(BIN)/maester bench engine --game btwixt
 
 clean:
-	rm -rf $(VENV) build *.egg-info host/*.egg-info
+	rm -rf $(VENV) build dist *.egg-info host/*.egg-info host/maester/_compiled*

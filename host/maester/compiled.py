@@ -1,19 +1,28 @@
-"""The optional compiled build: the engine, the bots and the games' rules compiled by Cython.
+"""The compiled build: the engine, the bots and the games' rules compiled by Cython from the same .py
+source, made when maester is built and used by every command when it is there and fresh.
 
-`maester build-fast` (needs the `fast` extra: `pip install 'maester[fast]'` and a C compiler) runs
-Cython 3 over the .py source of the hot modules (module_names) and puts the extension modules in
-$MAESTER_HOME/compiled, with a manifest holding the SHA-256 of each source file it compiled. Two of
-them have C types in a .pxd beside them (engine/chance.pxd: the generator's 64-bit arithmetic on C
-integers; engine/core.pxd: the apply loop's context as an extension type): Cython reads those, Python
-never does, so both builds run the same source and play the same games (tests/test_compiled.py).
-Nothing imports them unless asked: `maester bench engine --build compiled` and `maester bench peers
---build compiled|both` run their measurement in a process that calls `activate()` before anything
-of the engine is imported. Everything else, the tests included, runs the pure-Python source, which
-stays the reference.
+Building. setup.py runs `build` when pip builds maester (a wheel, `pip install`, or the editable
+install of a checkout); `maester build-fast` runs it again in a checkout, compiling only what changed.
+Cython 3 turns each module of the rules (module_names) into C and the C compiler builds it, one module
+a core at a time, the largest first, with the flags of cflags() (README, "Speed": how long it takes,
+and why these flags and modules). Without Cython, a C compiler or Python's C headers, or with
+MAESTER_PURE=1, nothing is compiled and one line says so (why_pure): maester runs as pure Python, as
+it always can. Two modules have C types in a .pxd
+beside them (engine/chance.pxd: the generator's 64-bit arithmetic on C integers; engine/core.pxd: the
+apply loop's context as an extension type): Cython reads those, Python never does, so both builds run
+the same source and play the same games (tests/test_compiled.py).
 
-`activate()` refuses a stale build (a source changed, was removed or the build is for another
-Python) with a ValueError naming what changed: a compiled module is never used in place of source
-it was not built from.
+Where it lives. In the package's folder, maester/_compiled/ (build_dir): inside the installed
+package for a wheel, host/maester/_compiled/ in a checkout (ignored by git). Its manifest holds the
+SHA-256 of each source file it was compiled from. The extension modules are not put beside their
+.py, where Python would import them before the source whatever the source said since.
+
+Using it. `maester` calls use_default() before it imports any of the engine: with a fresh build the
+modules it lists are imported compiled (a meta path finder), else the source runs. A stale build (a
+source changed or went away, or it is for another Python) is never used: one line names what
+changed. MAESTER_PURE=1 runs the source. Everything that imports maester without the command line,
+the tests included, runs the source, which stays the reference; `bench engine|peers --build` picks a
+build for a measurement in a process of its own (child).
 """
 
 import hashlib
@@ -21,39 +30,63 @@ import importlib.machinery
 import importlib.util
 import json
 import os
-import shutil
 import sys
-import sysconfig
-import tempfile
-import time
 from pathlib import Path
 
-from .cards.db import maester_home
+from .paths import INSTALLED, PACKAGE
 
-PACKAGE = Path(__file__).resolve().parent  # host/maester
-INSTALL_HINT = "pip install 'maester[fast]', in a checkout .venv/bin/pip install -e '.[fast]'"
+PURE_ENV = "MAESTER_PURE"  # set (not "" or "0"): build and run the pure build
 # Modules that shape the game but play no part in the rules: pages, the table's taps, text, the terminal, deck files.
 SKIP = {"web", "table", "text", "tui", "decks"}
+# The LCG's card files (games/lcg/cards_*.py) register each card's ability: compiled, they made its
+# random games 3% faster (6.7k against 6.5k decisions a CPU-second) for a fifth of the build's time.
+SKIP_PREFIX = "cards_"
 # Compile without changing what the code means: annotations stay hints (Cython would otherwise
 # make a `float` annotation a C double), functions stay introspectable like Python's.
 DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
+# The C compiler's options, after Python's own (its -O3 and -g): no debug info (it doubles the compile
+# time and the module's size, and nobody steps through generated C), and for most modules -O1. The
+# compiler is nearly all of a build's time: -O2 took 372 s of CPU for the whole build on this 2-core
+# machine, -O1 209 s, for games 2.5-7% slower than at -O2 or -O3. The engine, the bots, the decision
+# loop and B'Twixt's rules keep -O3: B'Twixt is the game the speed targets are set on (bench/peers.py
+# TARGET_GAME), and -O3 plays it 7% faster than -O1 (64.7k against 60.5k decisions a CPU-second, in
+# turns on the same loaded machine), which its 0.5x hearts target needs.
+CFLAGS = ["-g0", "-O1"]
+HOT = ("maester.engine.", "maester.sim", "maester.games.btwixt")  # the engine's room holds the bots
+HOT_CFLAGS = ["-g0"]  # Python's own -O3
+
+
+def cflags(name):
+    """The C compiler's options for module `name`."""
+    return HOT_CFLAGS if name.startswith(HOT) else CFLAGS
+
+
+REBUILD = "in a checkout, `maester build-fast` rebuilds it" if not INSTALLED else "reinstall maester to rebuild it"
 
 
 def build_dir():
-    return maester_home() / "compiled"
+    """The compiled build's folder: $MAESTER_COMPILED (the tests' builds), else maester/_compiled."""
+    return Path(os.environ.get("MAESTER_COMPILED") or PACKAGE / "_compiled")
+
+
+def pure_asked():
+    return os.environ.get(PURE_ENV, "") not in ("", "0")
 
 
 def module_names():
     """The modules the build compiles: the engine's core, chance, card tables and lazy view, the bots,
     the loop that plays bots against the engine (sim: `maester sim` and the benches), and every module
-    of each game's package except its web page, table, text and deck-file code. A module may have a
+    of each game's package except its web page, table, text, terminal drawing and deck-file code. A module may have a
     .pxd beside it (engine/chance.pxd, engine/core.pxd): C types that only the compiled build reads."""
     names = ["maester.engine.core", "maester.engine.chance", "maester.engine.cardtables", "maester.engine.lazyview",
              "maester.engine.bots", "maester.sim"]
-    for pkg in sorted(p for p in (PACKAGE / "games").iterdir() if (p / "__init__.py").is_file()):
-        for src in sorted(pkg.glob("*.py")):
-            if src.stem not in SKIP:
-                names.append("maester.games.%s%s" % (pkg.name, "" if src.stem == "__init__" else "." + src.stem))
+    games = os.path.join(PACKAGE, "games")  # os, not pathlib: every command's start runs this (use_default)
+    for pkg in sorted(os.listdir(games)):
+        if not os.path.isfile(os.path.join(games, pkg, "__init__.py")):
+            continue
+        for stem in sorted(f[:-3] for f in os.listdir(os.path.join(games, pkg)) if f.endswith(".py")):
+            if stem not in SKIP and not stem.startswith(SKIP_PREFIX):
+                names.append("maester.games.%s%s" % (pkg, "" if stem == "__init__" else "." + stem))
     return names
 
 
@@ -67,71 +100,148 @@ def source_of(name):
 def _sha256(path):
     """The hash of a module's source: its .py and, when it has one, the .pxd beside it that gives the
     compiled build its C types (a changed .pxd makes the build stale as a changed .py does)."""
-    path = Path(path)
-    h = hashlib.sha256(path.read_bytes())
-    types = path.with_suffix(".pxd")
-    if types.is_file():
-        h.update(b"\0pxd\0" + types.read_bytes())
+    path = str(path)
+    with open(path, "rb") as f:
+        h = hashlib.sha256(f.read())
+    try:
+        with open(os.path.splitext(path)[0] + ".pxd", "rb") as f:
+            h.update(b"\0pxd\0" + f.read())
+    except FileNotFoundError:
+        pass
     return h.hexdigest()
 
 
 def _abi():
-    return sysconfig.get_config_var("EXT_SUFFIX")
+    return importlib.machinery.EXTENSION_SUFFIXES[0]  # e.g. .cpython-311-x86_64-linux-gnu.so
 
 
-def build(names=None, out=None, progress=print, force=False):
-    """Compile `names` (default: module_names()) into `out` (default: build_dir()), replacing any
-    build there only once the new one is complete. A module whose source is unchanged since the
-    build there (same hash, Python, Cython and directives) is kept as it is, unless `force`.
-    Returns the manifest. Raises ValueError when Cython is missing, RuntimeError with the
-    compiler's words when a module does not compile."""
-    try:  # the `fast` extra, needed only here
-        from Cython import __version__ as cython_version
-        from Cython.Build import cythonize
+# ---------------------------------------------------------------- building
+
+def why_pure():
+    """Why a build here is the pure build (one short reason), or None when it compiles."""
+    if pure_asked():
+        return "%s=%s asks for it" % (PURE_ENV, os.environ[PURE_ENV])
+    return cannot_compile()
+
+
+def cannot_compile():
+    """What this machine lacks to compile the build (one short reason), or None."""
+    # start-up: every command's start imports this module; only a build needs these
+    import shlex
+    import shutil
+    import sysconfig
+    try:
+        import Cython  # noqa: F401  (optional: a build requirement, not installed with a wheel)
     except ImportError:
-        raise ValueError("Cython is missing: %s" % INSTALL_HINT)
-    from setuptools import Distribution, Extension  # what Cython builds with; only here (start-up)
+        return "Cython is not installed"
+    cc = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")[0]  # as setuptools picks it
+    if not shutil.which(cc):
+        return "no C compiler (%s) on PATH" % cc
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file():
+        return "Python's C headers are not installed (no Python.h: on Debian, apt install python3-dev)"
+    return None
+
+
+def _compile(name, src, work):
+    """One module: Cython's C from `src`, then the extension module, in `work` (a worker process).
+    Returns (the module's path under work/lib, seconds); RuntimeError with the compiler's words."""
+    import time  # start-up: every command's start imports this module; only a build needs these
+    t = time.perf_counter()
+    # optional: Cython is a build requirement, not installed with a wheel; setuptools is what it builds with
+    from Cython.Build import cythonize
+    from setuptools import Distribution, Extension
+    ext = Extension(name, [str(src)], extra_compile_args=[] if os.name == "nt" else cflags(name))
+    try:
+        exts = cythonize([ext], compiler_directives=DIRECTIVES, build_dir=str(work / "c"), quiet=True, force=True)
+        dist = Distribution({"ext_modules": exts, "script_name": "maester build-fast"})
+        cmd = dist.get_command_obj("build_ext")
+        cmd.build_lib, cmd.build_temp = str(work / "lib"), str(work / "tmp" / name)
+        cmd.ensure_finalized()
+        cmd.run()
+    except (Exception, SystemExit) as e:  # Cython and distutils report failures as either
+        raise RuntimeError("%s does not compile: %s" % (src.relative_to(PACKAGE.parent), e)) from None
+    return str(Path(cmd.get_ext_fullpath(name)).relative_to(work / "lib")), time.perf_counter() - t
+
+
+def cores():
+    """The cores this process may use: how many modules a build compiles at a time by default."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def build(names=None, out=None, progress=print, force=False, reuse=None, jobs=None):
+    """Compile `names` (default: module_names()) into `out` (default: build_dir()), `jobs` modules at
+    a time (default: one a core), replacing any build there only once the new one is complete. A
+    module whose source is unchanged since the build in `reuse` (default `out`; same hash, Python,
+    Cython, directives and C flags) is copied from it, unless `force`. Returns the manifest. Raises
+    ValueError when Cython is missing, RuntimeError with the compiler's words when a module does not
+    compile."""
+    # start-up: every command's start imports this module; only a build needs these
+    import shutil
+    import tempfile
+    import time
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    try:  # optional: a build requirement, not installed with a wheel
+        from Cython import __version__ as cython_version
+    except ImportError:
+        raise ValueError("Cython is missing: pip install Cython (it is in maester's build requirements)") from None
 
     names = list(names or module_names())
     out = Path(out or build_dir())
     out.parent.mkdir(parents=True, exist_ok=True)
     _sweep(out.parent)
-    work = Path(tempfile.mkdtemp(prefix=".building-%d-" % os.getpid(), dir=out.parent))
+    work = Path(tempfile.mkdtemp(prefix="%s.building-%d-" % (out.name, os.getpid()), dir=out.parent))
     modules = {}
-    previous = {} if force else _reusable(out, cython_version)
+    reuse = Path(reuse or out)
+    previous = {"modules": {}} if force else _reusable(reuse, cython_version)
     t0 = time.perf_counter()
     try:
-        for i, name in enumerate(names, 1):
-            t1 = time.perf_counter()
+        todo = {}
+        for name in names:
             src = source_of(name)
             digest = _sha256(src)  # hashed before compiling: an edit during the build makes it stale, not wrong
-            kept = previous.get(name)
-            if kept and kept["sha256"] == digest and (out / kept["so"]).is_file():
-                (work / "lib" / kept["so"]).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(out / kept["so"], work / "lib" / kept["so"])
-                modules[name] = kept
-                progress("[%d/%d] %s (unchanged, kept)" % (i, len(names), name))
-                continue
-            # No debug info: it doubles the compile time and the module's size, and nobody steps through
-            # generated C.
-            ext = Extension(name, [str(src)], extra_compile_args=[] if os.name == "nt" else ["-g0"])
-            try:
-                exts = cythonize([ext], compiler_directives=DIRECTIVES, build_dir=str(work / "c"), quiet=True,
-                                 force=True)
-                dist = Distribution({"ext_modules": exts, "script_name": "maester build-fast"})
-                cmd = dist.get_command_obj("build_ext")
-                cmd.build_lib, cmd.build_temp = str(work / "lib"), str(work / "tmp")
-                cmd.ensure_finalized()
-                cmd.run()
-            except (Exception, SystemExit) as e:  # Cython and distutils report failures as either
-                raise RuntimeError("%s does not compile: %s" % (src.relative_to(PACKAGE.parent), e))
-            so = cmd.get_ext_fullpath(name)
-            modules[name] = {"source": str(src.relative_to(PACKAGE.parent)), "sha256": digest,
-                             "so": str(Path(so).relative_to(work / "lib")), "package": src.name == "__init__.py"}
-            progress("[%d/%d] %s (%.1f s)" % (i, len(names), name, time.perf_counter() - t1))
+            entry = {"source": src.relative_to(PACKAGE.parent).as_posix(), "sha256": digest,
+                     "package": src.name == "__init__.py", "cflags": cflags(name)}
+            kept = previous.get("modules", {}).get(name)
+            if kept and (kept["sha256"], kept.get("cflags")) == (digest, cflags(name)) and (reuse / kept["so"]).is_file():
+                modules[name] = dict(entry, so=kept["so"])
+            else:
+                todo[name] = (src, entry)
+        if not todo and reuse == out and sorted(previous["modules"]) == sorted(names):
+            progress("the compiled build in %s is up to date: its %d modules' source is unchanged" % (out, len(names)))
+            return previous
+        for name in modules:
+            (work / "lib" / modules[name]["so"]).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(reuse / modules[name]["so"], work / "lib" / modules[name]["so"])
+        if modules:
+            progress("kept %d modules whose source is unchanged since the build in %s" % (len(modules), reuse))
+        done = len(modules)
+        if todo:
+            import multiprocessing  # start-up: only a build starts workers
+            # Forked workers where the platform has fork: they start at once, with this module loaded.
+            method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+            with ProcessPoolExecutor(min(jobs or cores(), len(todo)), mp_context=multiprocessing.get_context(method)) as pool:
+                # The largest first, so that no worker is left with a big one while the others idle.
+                order = sorted(todo, key=lambda name: -todo[name][0].stat().st_size)
+                running = {pool.submit(_compile, name, todo[name][0], work): name for name in order}
+                try:
+                    for future in as_completed(running):
+                        name = running[future]
+                        so, seconds = future.result()
+                        modules[name] = dict(todo[name][1], so=so)
+                        done += 1
+                        progress("[%d/%d] %s (%.1f s)" % (done, len(names), name, seconds))
+                except BaseException:
+                    for future in running:
+                        future.cancel()
+                    raise
         manifest = {"python": sys.version.split()[0], "abi": _abi(), "cython": cython_version,
-                    "directives": DIRECTIVES, "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                    "build_seconds": round(time.perf_counter() - t0, 1), "modules": modules,
+                    "directives": DIRECTIVES,
+                    "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                    "build_seconds": round(time.perf_counter() - t0, 1),
+                    "modules": {name: modules[name] for name in names},
                     "complete": sorted(names) == sorted(module_names())}
         (work / "lib" / "manifest.json").write_text(json.dumps(manifest, indent=1))
         old = out.with_name(out.name + ".old")
@@ -145,28 +255,54 @@ def build(names=None, out=None, progress=print, force=False):
         shutil.rmtree(work, ignore_errors=True)
 
 
+def pure_line(why):
+    """The one line saying that maester runs as pure Python, and why."""
+    return "maester: the pure build (%s): everything runs as Python, only slower" % why
+
+
+def build_or_explain(out=None, say=print, reuse=None, jobs=None):
+    """What setup.py runs: the whole build into `out`, or, when this machine cannot compile it
+    (why_pure) or a module does not compile, no build there and pure_line. Returns the manifest, or
+    None for the pure build."""
+    import shutil  # start-up: every command's start imports this module
+    out = Path(out or build_dir())
+    why = why_pure()
+    if why is None:
+        say("maester: the compiled build: %d modules by Cython, into %s" % (len(module_names()), out))
+        try:
+            return build(out=out, reuse=reuse, jobs=jobs, progress=lambda line: say("  " + line))
+        except (RuntimeError, ValueError) as e:
+            why = str(e).strip().splitlines()[0]
+    shutil.rmtree(out, ignore_errors=True)  # an older build must not outlive the line below
+    say(pure_line(why))
+    return None
+
+
 def _reusable(out, cython_version):
-    """The modules of the build in `out` that a new build may keep: all of them when it was made
-    by this Python, this Cython and these directives, else none."""
+    """The manifest of the build in `out` when a new build may keep its modules (made by this Python,
+    this Cython and these directives; each module's C flags are checked with it), else an empty one."""
     try:
         m = json.loads((out / "manifest.json").read_text())
     except (OSError, ValueError):
-        return {}
+        return {"modules": {}}
     if (m.get("abi"), m.get("cython"), m.get("directives")) != (_abi(), cython_version, DIRECTIVES):
-        return {}
-    return m.get("modules", {})
+        return {"modules": {}}
+    return m
 
 
 def _sweep(parent):
     """Remove what builds killed before their cleanup left (tens of MB of C each)."""
-    for d in parent.glob(".building-*-*"):
+    import shutil  # start-up: every command's start imports this module
+    for d in parent.glob("*.building-*-*"):
         try:
-            os.kill(int(d.name.split("-")[1]), 0)
+            os.kill(int(d.name.split(".building-")[1].split("-")[0]), 0)
         except ProcessLookupError:
             shutil.rmtree(d, ignore_errors=True)
         except (ValueError, OSError):
             pass  # not a name we gave, or a live process we may not signal: leave it
 
+
+# ---------------------------------------------------------------- using it
 
 def load_manifest(where=None):
     """The build's manifest, checked against the source. Raises ValueError when there is no build,
@@ -175,28 +311,27 @@ def load_manifest(where=None):
     try:
         manifest = json.loads((where / "manifest.json").read_text())
     except FileNotFoundError:
-        raise ValueError("no compiled build in %s: run `maester build-fast` first (it needs a C compiler and "
-                         "Cython: %s)" % (where, INSTALL_HINT))
+        raise ValueError("no compiled build in %s (%s; it needs Cython and a C compiler)" % (where, REBUILD)) from None
     except ValueError:
-        raise ValueError("%s/manifest.json is damaged: run `maester build-fast` again" % where)
+        raise ValueError("%s/manifest.json is damaged: %s" % (where, REBUILD)) from None
     if manifest.get("abi") != _abi():
-        raise ValueError("the compiled build in %s is for another Python (%s, this is %s): run `maester build-fast` "
-                         "again" % (where, manifest.get("abi"), _abi()))
+        raise ValueError("the compiled build in %s is for another Python (%s, this is %s): %s"
+                         % (where, manifest.get("abi"), _abi(), REBUILD))
     stale = []
-    for name, m in sorted(manifest["modules"].items()):
-        src = PACKAGE.parent / m["source"]
-        if not src.is_file():
+    for name, m in sorted(manifest["modules"].items()):  # in os.path's strings: this is every command's start
+        try:
+            if _sha256(os.path.join(PACKAGE.parent, m["source"])) != m["sha256"]:
+                stale.append(m["source"])
+            elif not os.path.isfile(os.path.join(where, m["so"])):
+                stale.append("%s (compiled module missing)" % m["source"])
+        except FileNotFoundError:
             stale.append("%s (source gone)" % m["source"])
-        elif _sha256(src) != m["sha256"]:
-            stale.append(m["source"])
-        elif not (where / m["so"]).is_file():
-            stale.append("%s (compiled module missing)" % m["source"])
     if manifest.get("complete"):  # a module added since would run uncompiled among compiled ones
-        stale += ["%s (new, not in the build)" % source_of(n).relative_to(PACKAGE.parent)
+        stale += ["%s (new, not in the build)" % source_of(n).relative_to(PACKAGE.parent).as_posix()
                   for n in module_names() if n not in manifest["modules"]]
     if stale:
-        raise ValueError("the compiled build is stale, its source changed since it was built: %s. Run `maester "
-                         "build-fast` again" % ", ".join(stale))
+        raise ValueError("the compiled build is stale, its source changed since it was built: %s; %s"
+                         % (", ".join(stale), REBUILD))
     return manifest
 
 
@@ -217,6 +352,7 @@ class _Finder:
 
 
 _active = None  # the manifest of the build in use, once activate() ran
+_why_pure = "not asked for"  # why this process runs the source, for describe()
 
 
 def activate(where=None):
@@ -232,6 +368,30 @@ def activate(where=None):
     sys.meta_path.insert(0, _Finder(where, manifest["modules"]))
     _active = manifest
     return manifest
+
+
+def use_default(warn=None):
+    """What `maester` runs: the compiled build when there is a fresh one and MAESTER_PURE is not set,
+    else the source. A stale or damaged build is not used, and `warn` (default: stderr) gets one
+    line saying why."""
+    global _why_pure
+    if _active is not None:
+        return
+    if pure_asked():
+        _why_pure = "%s=%s" % (PURE_ENV, os.environ[PURE_ENV])
+        return
+    where = build_dir()
+    if not (where / "manifest.json").exists():
+        _why_pure = ("none was made when maester was installed (pip install -v shows why)" if INSTALLED else
+                     "none in this checkout: `maester build-fast` makes it")
+        return
+    try:
+        activate(where)
+    except RuntimeError:  # a program that imported the engine before it ran maester's command line
+        _why_pure = "the engine was imported before the build could be loaded"
+    except ValueError as e:
+        _why_pure = str(e)
+        (warn or (lambda line: print(line, file=sys.stderr)))("maester: running the pure build: %s" % e)
 
 
 def loaded():
@@ -258,10 +418,17 @@ def describe():
         _active["cython"], _active["built"], n, imported)
 
 
+def summary():
+    """The build this process runs, for `maester --version` and `maester doctor`: the compiled build
+    with its module count, or the pure build and why."""
+    if _active is None:
+        return "pure build (%s)" % _why_pure
+    return "compiled build (%d modules by Cython %s)" % (len(_active["modules"]), _active["cython"])
+
+
 def child(argv, build):
     """Popen arguments for a Python process like this one that activates `build` ("pure" or
     "compiled") and then runs `python -c` code `argv` (a string)."""
     pre = "import maester.compiled as _c; _c.activate()\n" if build == "compiled" else ""
     return [sys.executable, "-c", pre + argv]
-
 

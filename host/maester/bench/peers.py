@@ -33,6 +33,7 @@ import time
 
 from .. import compiled, sim
 from ..engine import core
+from ..paths import missing
 
 PEERS = (("python_block_dominoes", "OpenSpiel python_block_dominoes (Python)"),
          ("hearts", "OpenSpiel hearts (C++)"))
@@ -41,7 +42,6 @@ OURS = (("btwixt", 4, "B'Twixt"), ("intrigue", 4, "Intrigue"), ("oathbreaker", 6
 TARGET_GAME = "btwixt"
 TARGETS = {"python_block_dominoes": 5.0, "hearts": 0.5}
 SHORT = {"python_block_dominoes": "dominoes", "hearts": "hearts"}
-INSTALL_HINT = "pip install 'maester[peers]' (in a checkout: .venv/bin/pip install -e '.[peers]')"
 BUDGETED = 10 ** 6  # games a worker may play: its CPU budget (--seconds) stops it long before
 
 
@@ -51,7 +51,7 @@ def load_pyspiel():
         import pyspiel
         from open_spiel.python import games  # noqa: F401  (registers python_block_dominoes; the peers extra)
     except ImportError as e:
-        raise ValueError("bench peers needs OpenSpiel (%s): %s" % (e, INSTALL_HINT))
+        raise ValueError(missing("OpenSpiel, which bench peers measures against (%s)," % e, "peers")) from None
     return pyspiel
 
 

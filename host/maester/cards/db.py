@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .. import jsoncheck
 from ..jsoncheck import read_json
-from ..paths import ROOT
+from ..paths import CARDS_DB
 from .layout import PROFILES
 
 SIM_PREFIX = "sim-"
@@ -28,7 +28,7 @@ def db_root():
     env = os.environ.get("MAESTER_CARDS_DB")
     if env:
         return Path(env)
-    return ROOT / "cards_db"
+    return CARDS_DB
 
 
 def maester_home():

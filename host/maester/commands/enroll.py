@@ -22,7 +22,7 @@ def register(sub):
     p.add_argument("--reader", metavar="NAME|PATH",
                    help="a board reader's name (seat0): take taps from it only (default: any reader); or an nfcpy "
                         "device path (usb, usb:072f:2200, tty:USB0:pn532): enroll on an NFC reader at your desk, "
-                        "no board needed (pip install 'maester[nfc]')")
+                        "no board needed (maester's `nfc` extra)")
     p.add_argument("--profile", help="table profile naming the readers (default: the board's, else the game's smallest)")
     p.add_argument("--board", default="pico", choices=BOARDS, help="pin map of the simulated board")
     p.add_argument("--pick", action="store_true", help="tap any card, then pick which card it is from the list")

@@ -49,8 +49,9 @@ def register(sub):
 
 
 def _add_build_args(p):
-    p.add_argument("--out", type=Path, default=firmware.BUILD_DIR, help="build directory (default build/firmware)")
-    p.add_argument("--src", type=Path, default=firmware.FIRMWARE_SRC, help="firmware source tree (default firmware/)")
+    p.add_argument("--out", type=Path, help="build directory (default $MAESTER_HOME/firmware: ~/.maester/firmware)")
+    p.add_argument("--src", type=Path, default=firmware.FIRMWARE_SRC,
+                   help="firmware source tree (default: the one maester carries, %(default)s)")
 
 
 def _fail(e):
@@ -88,6 +89,7 @@ def _config_line(b):
 
 
 def print_report(rep, out=print):
+    out(rep["maester"])
     if not rep["boards"]:
         out("no board found")
     for i, b in enumerate(rep["boards"], 1):

@@ -82,6 +82,7 @@ BENCH_MODULES = {"hil": ("bench.hil", "cmd_hil"), "peers": ("bench.peers", "cmd_
 
 
 def cmd_bench(args):
+    args.build = args.build or compiled.label()  # default: the build this maester runs (maester --version)
     if args.what in BENCH_MODULES:
         module, func = BENCH_MODULES[args.what]
         return getattr(importlib.import_module("maester." + module), func)(args)
@@ -197,7 +198,7 @@ def register(sub):
                                    "OpenSpiel's python_block_dominoes and C++ hearts, interleaved in one run (needs the "
                                    "peers extra), with the ratios to the targets (5x dominoes, 0.5x hearts), and the engine's "
                                    "floor (a game with no rules: what the engine itself allows); "
-                                   "--build compiled|both adds the Cython build (`maester build-fast`). chaos: "
+                                   "--build pure|compiled|both picks the build. chaos: "
                                    "whole games of every game on a simulated board behind a proxy that damages "
                                    "frames (--fault-rate), with board reboots, cable pulls and the host killed and "
                                    "resumed; prints frames, faults by kind, taps lost and doubled, games equal to "
@@ -213,9 +214,10 @@ def register(sub):
                    help="hil: the table profile (a B'Twixt one; default %(default)s, 4 readers)")
     p.add_argument("--game", dest="game", default="btwixt", choices=sorted(games.VARIANTS),
                    help="which game (default btwixt)")
-    p.add_argument("--build", choices=("pure", "compiled", "both"), default="pure",
-                   help="engine, peers: measure the pure-Python source (default), the Cython build of it made by "
-                        "`maester build-fast`, or (peers) both side by side")
+    p.add_argument("--build", choices=("pure", "compiled", "both"),
+                   help="engine, peers: measure the pure-Python source, the Cython build of it made when maester "
+                        "was built, or (peers) both side by side (default: the build that runs, as `maester "
+                        "--version` says)")
     p.add_argument("--seconds", type=seconds_arg(0.01, 600), default=1.0, metavar="S",
                    help="peers: CPU seconds per measurement, whole games (default %(default)s)")
     p.add_argument("--fault-rate", type=_fault_rate, default=0.02, metavar="P",

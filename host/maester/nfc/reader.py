@@ -20,13 +20,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from ..paths import missing
+
 PREFIXES = ("usb", "tty", "com", "udp")
 MISS_LIMIT = 3
 CHECK_EVERY = 0.1  # seconds between presence checks of a resting tag
 # nfcpy's udp driver has no radio timing: a tag emulated by a process that the machine is slow to
 # run answers late, and a late answer is a miss. A tag is gone there only after a second unseen.
 GONE_AFTER_UDP = 1.0
-INSTALL = "pip install 'maester[nfc]'"
 
 
 def is_device_path(value):
@@ -57,7 +58,7 @@ def require_nfcpy():
     try:  # the `nfc` extra, needed only for a reader at the desk
         import nfc
     except ImportError:
-        raise ValueError("a reader at your desk is driven by nfcpy, which is not installed here: %s" % INSTALL) from None
+        raise ValueError(missing("nfcpy, which drives a reader at your desk,", "nfc")) from None
     return nfc
 
 

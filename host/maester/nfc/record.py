@@ -21,6 +21,7 @@ or write, so a table driven by the board alone does not need it.
 """
 
 from ..games import TITLES
+from ..paths import missing
 
 RECORD_TYPE = "urn:nfc:ext:maester.example:card"
 
@@ -33,7 +34,7 @@ def _ndef():
     try:  # ndeflib (the `nfc` extra), needed only when there is NDEF data
         import ndef
     except ImportError:
-        raise ValueError("reading NDEF records needs ndeflib, which nfcpy brings: pip install 'maester[nfc]'") from None
+        raise ValueError(missing("ndeflib, which reads the records on a sticker,", "nfc")) from None
     return ndef
 
 

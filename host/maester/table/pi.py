@@ -30,9 +30,9 @@ from maester_fw.leds import Segments
 
 from ..cards.db import maester_home
 from ..nfc import reader as nfcreader
+from ..paths import missing
 from .runner import segment_ids
 
-INSTALL = "pip install 'maester[pi]'"
 CONFIG_FILE = "pi.json"
 LED_DEFAULTS = {"pin": "D18", "order": "GRB", "budget_ma": 2000, "max_hz": 50}
 ORDERS = ("GRB", "RGB", "BRG", "RBG", "GBR", "BGR")
@@ -112,8 +112,7 @@ def require_nfcpy():
     try:  # the `pi` extra, needed only on a Raspberry Pi
         import nfc  # noqa: F401  (only whether the `pi` extra is there)
     except ImportError:
-        raise ValueError("a table on a Raspberry Pi reads its cards with nfcpy, which is not installed here: %s"
-                         % INSTALL) from None
+        raise ValueError(missing("nfcpy, which reads the cards of a table on a Raspberry Pi,", "pi")) from None
 
 
 # ---------------------------------------------------------------- the strip
@@ -127,8 +126,8 @@ def open_strip(leds):
         import board
         import neopixel
     except ImportError as e:
-        raise ValueError("a table on a Raspberry Pi drives its LEDs with Adafruit's neopixel library, which is "
-                         "not installed here (%s): %s" % (e, INSTALL)) from None
+        raise ValueError(missing("Adafruit's neopixel library, which drives the LEDs of a table on a Raspberry Pi "
+                                 "(%s)," % e, "pi")) from None
     except NotImplementedError as e:  # Blinka's answer on a machine it does not know
         raise ValueError("Adafruit Blinka cannot drive LEDs on this machine (%s): a table with --table pi runs "
                          "on a Raspberry Pi (hardware/PI.md)" % e) from None
