@@ -9,7 +9,7 @@ MISS_LIMIT presence checks in a row, like the board firmware's presence (miss_li
 held on the reader is one tap, however long; lift it and tap again for the next. (On nfcpy's
 simulated `udp` reader a tag must also have been unseen for GONE_AFTER_UDP.) A placed tap also
 carries the tag's NDEF message (`ndef`), so a sticker written by `maester tags write` is known by its
-own record (tagrecord.py), and the nfcpy tag object (`tag`), so a desk command can write to it while
+own record (nfc/record.py), and the nfcpy tag object (`tag`), so a desk command can write to it while
 it lies there.
 """
 

@@ -13,7 +13,7 @@ registered domain, and so no other application's record type, can ever be the sa
 
 Such a sticker is known at any table without `maester enroll`: wherever the host turns a tap into a
 card (table/runner.py) the tags file is asked first, then the tag's own record. The board's firmware
-reads UIDs only, so today the record is read by host-side readers (nfcpy, nfcreader.py); README
+reads UIDs only, so today the record is read by host-side readers (nfcpy, nfc/reader.py); README
 "A USB reader at your desk" says what the firmware would need.
 
 The `ndef` package (ndeflib, which nfcpy brings) is imported only when there is NDEF data to decode

@@ -13,7 +13,7 @@ simulated board; Enter (or `t`) lays a fresh simulated sticker for the prompted 
 reader, and `t UID` lays the sticker with that UID.
 
 With `--reader PATH`, PATH an nfcpy device path (usb, usb:072f:2200, tty:USB0:pn532, udp:HOST:PORT),
-the taps come from an NFC reader at the desk (nfcreader.py) and no board is needed; a sticker that
+the taps come from an NFC reader at the desk (nfc/reader.py) and no board is needed; a sticker that
 already carries a card's record (`maester tags write`) must be tapped for that card. Any other
 --reader value names one of the board's readers, as in the table profile (seat0, deck): nfcpy paths
 all start with usb, tty, com or udp, and no profile names a reader so.

@@ -168,7 +168,7 @@ class TableRunner:
                          [tap.boot_id, tap.time_ms] if placed and tap.time_ms is not None else None)
 
     def card_from_record(self, ndef):
-        """(card, None), (None, (what, why)) or (None, None) for a tag's NDEF message (tagrecord.py).
+        """(card, None), (None, (what, why)) or (None, None) for a tag's NDEF message (nfc/record.py).
 
         The board's firmware reads UIDs only, so its taps carry no NDEF and this is (None, None).
         """
