@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+import serial
 
 from maester import cli
 from maester.firmware_cli import HOST_ONLY, config_bytes
@@ -160,9 +161,10 @@ def test_flash_leaves_the_firmware_loop_then_copies_everything_and_resets(tmp_pa
         rc = cli.main(["firmware", "flash", "--port", board.port, "--profile", "btwixt-4p", "--out", str(out)])
         stdout = capsys.readouterr().out
         assert rc == 0, stdout
-        # The REPL command went over the wire and the firmware left its loop: the simulated
-        # board's process ends with status 0 (4 would mean BOOTLOADER).
-        assert board.proc.wait(timeout=5) == 0
+        # The REPL command went over the wire and the firmware left its loop for the REPL, as a
+        # board does (the simulated board's process would end with status 4 on BOOTLOADER).
+        assert board.repl_mode(2.0) == "friendly" and board.alive
+        assert {"event": "exit", "why": "repl"} in board.events
         assert "the firmware left its loop" in stdout
     finally:
         board.stop()
@@ -189,6 +191,26 @@ def test_flash_leaves_the_firmware_loop_then_copies_everything_and_resets(tmp_pa
     assert [int(i) for i, _, _, _ in progress] == list(range(1, n + 1))
     assert {p for _, _, p, _ in progress} == set(wanted)
     assert "flashed %d files" % n in stdout
+
+
+def test_firmware_repl_leaves_the_loop_and_a_soft_reset_starts_the_firmware_again(capsys):
+    board = start_simulated_board()
+    try:
+        assert cli.main(["firmware", "repl", "--port", board.port]) == 0
+        assert "is at the MicroPython REPL: mpremote connect %s repl" % board.port in capsys.readouterr().out
+        assert board.repl_mode(2.0) == "friendly"
+        hellos = []
+        dec = wire.Decoder(lambda d: hellos.append(d.type) if d.type == wire.HELLO else None)
+        with serial.Serial(board.port, timeout=0.2) as ser:
+            ser.write(b"\x04")  # Ctrl-D at the friendly REPL: a soft reset runs main.py again
+            deadline, got = time.monotonic() + 5, b""
+            while not hellos and time.monotonic() < deadline:
+                data = ser.read(256)
+                got += data
+                dec.feed(data)
+        assert b"MPY: soft reboot" in got and hellos and board.repl_mode() is None
+    finally:
+        board.stop()
 
 
 def test_a_failing_mpremote_step_exits_2_naming_the_step(built, fake_mpremote, silent_port, monkeypatch, capsys):

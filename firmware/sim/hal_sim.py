@@ -275,9 +275,12 @@ class HalSim:
 
     platform = "rp2"  # it stands in for a Pico (hal_esp32.Esp32HalSim for an ESP32-S3)
 
-    def __init__(self, serial, table=None, ticks_ms=None, control=None, taps=(), boot_id=None, trace=None):
+    def __init__(self, serial, table=None, ticks_ms=None, control=None, taps=(), boot_id=None, trace=None,
+                 usb=None):
         # trace: a trace_sim.Trace when `maester bench hil` wants time stamps (run_sim.py --trace)
+        # usb: the sim_usb.UsbCdc under `serial` (run_sim.py), whose USB task kbd_intr and idle run
         self.trace = trace
+        self.usb = usb
         if trace is not None:
             from trace_sim import TracedSerial
 
@@ -307,7 +310,7 @@ class HalSim:
         self._boot_id = boot_id
         self._wait = select.poll()
         self._waitable = False  # an in-memory serial has nothing to wait on: idle returns at once
-        for f in (getattr(serial, "fin", None), control and control.fin):
+        for f in (getattr(serial, "fin", None) or (usb and usb.fin), control and control.fin):
             if f is not None:
                 self._wait.register(f, select.POLLIN)
                 self._waitable = True
@@ -336,9 +339,11 @@ class HalSim:
         if not self._announced and self.control is not None:
             self._announced = True
             self.control.send({"event": "ready", "boot_id": self._boot_id})
-        if ms > 0 and self._waitable:
+        if ms > 0 and self._waitable and not (self.usb and self.usb.pending()):
             for _ in self._wait.ipoll(ms if ms < 20 else 20):
                 break
+        if self.usb is not None:
+            self.usb.service()  # the USB task runs (and may raise a KeyboardInterrupt it scheduled)
         if self.control is not None:
             self.control.service()
         if self.taps:
@@ -353,6 +358,10 @@ class HalSim:
         return self._boot_id
 
     def kbd_intr(self, c):
+        if self.usb is not None:
+            # The bytes that came while Ctrl-C was as it is now meet it so (sim_usb.py): the USB
+            # task runs before the switch.
+            self.usb.service()
         self.kbd = c
         try:
             import micropython

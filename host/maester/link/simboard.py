@@ -143,6 +143,7 @@ class SimBoard:
             self.table = {int(r): list(uids) for r, uids in cards.items()}
         cards = {r: uids for r, uids in self.table.items() if uids}
         self._drain_control()
+        self.events = []  # this boot's
         cmd = [micropython_binary()]
         if cards:
             cards_path = os.path.join(self.workdir, "cards.json")
@@ -162,13 +163,33 @@ class SimBoard:
             self.proc = subprocess.Popen(cmd, stdin=self._master, stdout=self._master, stderr=log,
                                          cwd=self.workdir, preexec_fn=_die_with_parent)
         try:
-            ev = self._wait_event("ready", self.ready_timeout)
+            ev = self._wait_event(("ready", "exit"), self.ready_timeout)
         except BaseException:
             self.kill()
             raise
-        self.boot_id = ev["boot_id"]
+        # "exit": the firmware ended before its loop ran (a KeyboardInterrupt at boot): the board
+        # is at the REPL, as `repl_mode` then says
+        self.boot_id = ev.get("boot_id")
         self.boots += 1
         return self
+
+    def repl_mode(self, timeout=0.0):
+        """"friendly" or "raw" when the firmware has ended and the REPL has the port, else None;
+        what the board said within `timeout` seconds counts."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                msg = self._read_line(time.monotonic() + 0.05)  # what is there already, at least
+            except SimBoardError:
+                break  # it exited
+            if msg is not None:
+                self.events.append(msg)
+            elif time.monotonic() >= deadline:
+                break
+        for ev in reversed(self.events):
+            if ev.get("event") in ("repl", "soft_reset"):
+                return ev.get("mode")
+        return None
 
     @property
     def alive(self):
@@ -295,15 +316,15 @@ class SimBoard:
         line, self._lines = self._lines.split(b"\n", 1)
         return json.loads(line)
 
-    def _wait_event(self, name, timeout):
+    def _wait_event(self, names, timeout):
         deadline = time.monotonic() + timeout
         while True:
             msg = self._read_line(deadline)
             if msg is None:
-                raise SimBoardError("no %r from the simulated board within %.1f s:\n%s" % (name, timeout, self.log()))
-            if msg.get("event") == name:
-                return msg
+                raise SimBoardError("no %r from the simulated board within %.1f s:\n%s" % (names, timeout, self.log()))
             self.events.append(msg)
+            if msg.get("event") in names:
+                return msg
 
     def command(self, cmd, timeout=5.0):
         """Send one control command (a dict) and return its answer; raises on {"ok": false}."""
