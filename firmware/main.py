@@ -31,7 +31,8 @@ class Board:
         self.ticks_ms = time.ticks_ms
         self.ticks_us = time.ticks_us  # the reader drivers' clock
         self.sleep_us = time.sleep_us
-        self.serial = UsbSerial(sys.stdin, sys.stdout)
+        # the generic ESP32-S3 build copies stdout to UART0: pace writes to it (usb_serial.py)
+        self.serial = UsbSerial(sys.stdin, sys.stdout, uart_copy=sys.platform == "esp32")
         self.wdt = None
 
     def begin(self, cfg):

@@ -365,6 +365,7 @@ class App:
         if mtype == wire.HELLO_ACK:
             if self.state == HANDSHAKE and msg["boot_id"] == self.boot_id and msg["proto"] == wire.VERSION:
                 self.state = READY
+                self._restart = False  # a RESYNC read in the same pass came first: this answers it
                 self._snapshot_due = True  # always the first reliable frame of a session
                 self._pending_errors = self.problems[:]
         elif mtype == wire.RESYNC:

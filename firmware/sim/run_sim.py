@@ -118,6 +118,7 @@ def main():
             why = app.main(hal, o["--config"])
         except KeyboardInterrupt as e:  # a 0x03 from the host while Ctrl-C was on
             usb.write(traceback_text(e).encode())
+            usb.flush()
             why = "KeyboardInterrupt"
         say({"event": "exit", "why": why})
         if why == app.EXIT_BOOTLOADER:
@@ -129,6 +130,7 @@ def main():
         # pyexec enables Ctrl-C again before main.py runs, and main.py's first line turns it
         # off with no branch between: it stays off here
         usb.write(b"MPY: soft reboot\r\n")
+        usb.flush()
         say({"event": "soft_reset"})
     raise SystemExit(0)
 

@@ -151,7 +151,7 @@ class MemoryWire:
             self._at = now
             if self._credit > TX_FIFO:
                 self._credit = TX_FIFO  # a host that read nothing for a while does not bank reads
-            n = min(n, self._credit)
+            n = min(n, int(self._credit))
             self._credit -= n
         self.outbox.extend(data[:n])
         return n
@@ -249,7 +249,6 @@ class UsbCdc(io.IOBase):
             self._fifo_n -= k
 
     def write(self, buf):
-        self.service()
         w = self.wire
         t0 = w.ticks_ms()
         if self.port == "esp32":
@@ -263,7 +262,8 @@ class UsbCdc(io.IOBase):
             self._fifo[self._fifo_n:self._fifo_n + n] = mv[i:i + n]
             self._fifo_n += n
             i += n
-            self._drain()
+            if self._fifo_n == TX_FIFO:
+                self._drain()  # else the host takes it at the next look (service)
             if i < total:
                 if n:
                     last = w.ticks_ms()
@@ -293,13 +293,16 @@ class UsbCdc(io.IOBase):
                 w.sleep_ms(UART_TICK_MS)
 
     def flush(self):
-        pass
+        self._drain()
 
     # -- select.poll ---------------------------------------------------------------------
     def ioctl(self, req, arg):
         if req != _POLL:
             return -1
-        self.service()
+        if arg & select.POLLIN:
+            self.service()
+        elif self._fifo_n == TX_FIFO:
+            self._drain()
         ret = 0
         if arg & select.POLLIN and self._n:
             ret |= select.POLLIN
@@ -331,6 +334,7 @@ class Repl:
 
     def _out(self, text):
         self.cdc.write(text.encode() if isinstance(text, str) else text)
+        self.cdc.flush()
 
     def _set_mode(self, mode):
         if mode != self.mode:

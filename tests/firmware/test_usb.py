@@ -211,3 +211,105 @@ def test_the_entry_script_turns_ctrl_c_off_before_anything_can_branch(entry):
     # KeyboardInterrupt runs at the VM's first branch (py/vm.c pending_exception_check). An import
     # of a built-in module and one call have none, so nothing the host sends can stop the board.
     assert _first_statements(FIRMWARE / entry) == ["import micropython", "micropython.kbd_intr(-1)"]
+
+
+# -- a host that reads slowly ------------------------------------------------------------------
+
+SLOW_HOST = MODEL + r'''
+from hal_sim import HalSim
+from maester_fw import app, wire, config
+from maester_fw.usb_serial import UsbSerial
+from sim_usb import UsbCdc, MemoryWire
+
+CFG = {"board": "t", "readers": [{"type": "mfrc522", "cs": 17, "name": "seat0"},
+                                 {"type": "mfrc522", "cs": 20, "name": "seat1"}],
+       "leds": {"pin": 22, "pixels": 8}, "segments": {"all": [0, 8]}, "poll": {"interval_ms": 20}}
+BOOT = 0x51
+micropython.kbd_intr(-1)              # as main.py: the host's frames hold 0x03 bytes
+
+clock = Clock()
+clock.now = 1000
+w = MemoryWire(clock)
+cdc = UsbCdc(w, port=%r)
+hal = HalSim(UsbSerial(cdc, cdc), ticks_ms=clock, boot_id=BOOT, usb=cdc)
+a = app.App(hal, config.validate(CFG), None, BOOT, "cfg.json")
+taps = []
+def deliver(t, p):
+    m = wire.decode_message(t, p)
+    if m["type"] == "TAP":
+        taps.append(m["kind"])
+host = wire.Link(w.push, deliver)
+
+def step(n):
+    longest = 0
+    for _ in range(n):
+        t0 = clock.now
+        a.step()
+        took = clock.now - t0
+        longest = max(longest, took)
+        clock.now += 2
+        data = w.pull()
+        if data:
+            host.feed(data, clock.now)
+        host.poll(clock.now)
+        if host.heartbeat_due(clock.now):
+            host.send_unreliable(wire.HEARTBEAT, wire.heartbeat(0, 7), clock.now)
+    return longest
+
+step(5)
+host.reset()
+host.send_unreliable(wire.HELLO_ACK, wire.hello_ack(BOOT), clock.now)
+step(200)
+w.rate = 0.2                          # alive, but takes 4 bytes every 20 ms
+polls0, t0 = hal.table.polls()[0], clock.now
+longest = 0
+for i in range(40):                   # a card laid and lifted every 100 ms of the board's time
+    if i %% 2:
+        hal.table.remove(0)
+    else:
+        hal.table.place(0, "04a1b2c3d4e5f6")
+    end = clock.now + 100
+    while clock.now < end:
+        longest = max(longest, step(1))
+polls_per_s = (hal.table.polls()[0] - polls0) * 1000 // (clock.now - t0)
+w.rate = None
+step(3000)
+out(longest_pass_ms=longest, polls_per_s=polls_per_s, placed=taps.count(1), removed=taps.count(0),
+    longest_write_ms=cdc.longest_write_ms)
+'''
+
+
+@pytest.mark.parametrize("port", ["rp2"])
+def test_a_host_that_reads_slowly_does_not_stall_reader_polling(run_micropython, port):
+    """Issue 24, item 5: before the fix each 64-byte write waited for room in the USB FIFO."""
+    (r,) = _records(run_micropython(SLOW_HOST % port, heap="4m", timeout=300).stdout)
+    assert r["longest_pass_ms"] <= 10, r
+    assert r["polls_per_s"] >= 30, r  # the interval is 20 ms for 2 readers: a reader every 40 ms at least
+    # and nothing lost: once the host reads again, every placement and removal arrives (or the
+    # snapshot the board sends instead of a queue that overflowed)
+    assert r["placed"] >= 1 and r["removed"] >= 1, r
+
+
+def test_on_esp32_writes_are_paced_to_the_uart0_copy_and_never_wait(run_micropython):
+    (r,) = _records(run_micropython(MODEL + r'''
+from maester_fw.usb_serial import UsbSerial
+from sim_usb import UsbCdc, MemoryWire
+res = {}
+for paced in (True, False):
+    clock = Clock()
+    w = MemoryWire(clock)
+    cdc = UsbCdc(w, port="esp32")
+    ser = UsbSerial(cdc, cdc, uart_copy=paced, ticks=lambda: clock.now * 1000)
+    data = bytes(range(256)) * 4
+    off = 0
+    while off < len(data):            # the app's passes, 2 ms apart
+        off += ser.write(memoryview(data)[off:], len(data) - off)
+        clock.now += 2
+        cdc.service()                 # the loop's idle: the USB task runs
+    res[paced] = [cdc.longest_write_ms, w.pull() == data, clock.now]
+out(paced=res[True], unpaced=res[False])
+''').stdout)
+    longest, whole, took = r["paced"]
+    assert longest == 0 and whole  # no write waited for the UART, and every byte came, in order
+    assert took <= 120  # 1024 bytes at 115200 baud take 89 ms however they are cut
+    assert r["unpaced"][0] >= 10  # 64 bytes at a time without pacing: a FreeRTOS tick's wait
