@@ -41,6 +41,10 @@ class Board:
 
     def spi(self, c):
         P = machine.Pin
+        # MISO pulled up: with no reader driving it, it reads 0xFF, so a reader module that holds
+        # it low can be told apart (app.App._bus_check).  rp2's SPI keeps the pull; whether the
+        # esp32 port's does is not known (FIRMWARE.md, "Readers that fail").
+        P(c["miso"], P.IN, P.PULL_UP)
         return machine.SPI(c["id"], baudrate=c["baudrate"], polarity=0, phase=0,
                            sck=P(c["sck"]), mosi=P(c["mosi"]), miso=P(c["miso"]))
 

@@ -135,6 +135,9 @@ class PN532:
         self.uid = bytearray(10)
         self.uid_len = 0
         self.sak = 0
+        # The PN532 runs anticollision itself and lists one card (MaxTg 1): a second card on the
+        # antenna is not seen while the first lies there (READERS.md, "Two cards")
+        self.multiple = False
         self._listed = False
         self.ic = 0
         self.version = 0
@@ -332,6 +335,11 @@ class PN532:
         c[3] = 0x0B                                      # ATR_RES timeout (102.4 ms)
         c[4] = self.rf_timeout                           # InDataExchange timeout
         return self._call(5)
+
+    def configured(self):
+        """Whether the chip still holds init()'s settings.  The PN532's cannot be read back, so
+        the caller relies on a streak of ERR_HW (a chip reset to LowVbat mode answers none)."""
+        return True
 
     def firmware_version(self):
         c = self._cmd

@@ -69,6 +69,28 @@ class Table:
         self.types = []
         self._pins = {}
         self.cards = {}  # reader index -> [Card]
+        # reader index -> {"powered": bool, "holds_miso": bool}: how each reader module is wired
+        # and powered; like the cards, it outlasts a new config
+        self.wiring = {}
+
+    def wire(self, reader, **kw):
+        """Change how a reader module behaves on the bus: powered=False (unplugged, or its
+        supply cut), holds_miso=True (a clone that drives MISO low when not selected)."""
+        self._field(reader)
+        self.wiring.setdefault(reader, {}).update(kw)
+        self._apply(reader)
+
+    def _apply(self, i):
+        chip = self.chips[i]
+        w = self.wiring.get(i, {})
+        chip.holds_miso = w.get("holds_miso", False)
+        if hasattr(chip, "power"):
+            chip.power(w.get("powered", True))
+
+    def reset_reader(self, reader):
+        """A supply dip or a re-seated connector: the chip comes back at its power-on state."""
+        self._field(reader)
+        self.chips[reader].power_cycle()
 
     def build(self, cfg):
         self.spi.devices = []
@@ -86,6 +108,7 @@ class Table:
             self.types.append(r["type"])
             for card in self.cards.get(i, ()):
                 chip.field.place(card)
+            self._apply(i)
 
     def pin(self, n):
         """The chip-select pin wired to a reader, or a pin with nothing on it."""
@@ -274,6 +297,12 @@ class HalSim:
     """The HAL of a simulated board.  See FIRMWARE.md for the interface every HAL offers."""
 
     platform = "rp2"  # it stands in for a Pico (hal_esp32.Esp32HalSim for an ESP32-S3)
+    # What MISO reads when no reader drives it: the RP2040's GPIOs reset with their pull-down on
+    # (RP2040 datasheet 2.19.6.3, PADS_BANK0 PDE) and machine.SPI leaves the pulls alone.
+    miso_idle = 0x00
+    # main.py pulls MISO up before it builds the bus; the RP2040 keeps the pull under SPI
+    # (ports/rp2/machine_spi.c only sets the pin function)
+    miso_pullup = True
 
     def __init__(self, serial, table=None, ticks_ms=None, control=None, taps=(), boot_id=None, trace=None,
                  usb=None):
@@ -287,6 +316,7 @@ class HalSim:
             serial = TracedSerial(serial, trace)
         self.serial = serial
         self.table = table or Table()
+        self.table.spi.idle = self.miso_idle
         self.ticks_ms = ticks_ms or time.ticks_ms
         self.sleep_us = self.table.clock.sleep_us  # the drivers wait in simulated time
         self.ticks_us = self.table.clock.ticks_us
@@ -321,6 +351,8 @@ class HalSim:
         self.table.build(cfg)
 
     def spi(self, spi_cfg):
+        if self.miso_pullup:
+            self.table.spi.idle = 0xFF
         return self.table.spi
 
     def pin(self, n):

@@ -769,6 +769,7 @@ class ScriptedReader:
         self.field_offs = 0
         self.halts = 0
         self.wupa = []
+        self.multiple = False  # one card at a time in these scripts
 
     def request(self, wupa=False):
         self.i += 1
