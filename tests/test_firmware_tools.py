@@ -269,10 +269,10 @@ def test_doctor_shows_firmware_and_every_reader_of_the_simulated_board(tmp_path,
     assert "LEDs       %d pixels" % profiles.load("btwixt-4p")["pixels"] in text
     assert "as flashed for profile btwixt-4p" in text
     names = [r["name"] for r in profiles.load("btwixt-4p")["readers"]]
-    rows = re.findall(r"^    (\d+) (\S+)\s+(\w+)(?:\s+card (\w+))?$", text, re.M)
-    assert [(int(i), n) for i, n, _, _ in rows] == list(enumerate(names))
-    assert rows[0][2:] == ("present", "04a1b2c3d4e5f6")
-    assert all(state == "absent" for _, _, state, _ in rows[1:])
+    rows = re.findall(r"^    (\d+) (\S+)\s+(\w+)(?:\s+card (\w+))?\s+(MFRC522 v2.0|PN532)$", text, re.M)
+    assert [(int(i), n) for i, n, _, _, _ in rows] == list(enumerate(names))
+    assert rows[0][2:4] == ("present", "04a1b2c3d4e5f6")
+    assert all(state == "absent" for _, _, state, _, _ in rows[1:])  # and each names its chip (READER_STATUS)
     assert "health     rx_dropped" in text
 
     (b,) = rep["boards"]
@@ -280,6 +280,29 @@ def test_doctor_shows_firmware_and_every_reader_of_the_simulated_board(tmp_path,
     assert "repl" in b["caps"] and b["leds"] == profiles.load("btwixt-4p")["pixels"]
     assert [r["name"] for r in b["readers"]] == names and b["readers"][0]["uid"] == "04a1b2c3d4e5f6"
     assert set(b["counters"]) >= {"rx_dropped", "retransmits", "reader_errors", "reader_resets", "loop_overruns"}
+
+
+def test_doctor_tells_what_a_reader_is_doing_and_what_to_do(tmp_path, capsys):
+    cfg = tmp_path / "maester.json"
+    cfg.write_bytes(config_bytes(profiles.load("btwixt-4p")))
+    board = start_simulated_board(config=cfg)
+    names = [r["name"] for r in profiles.load("btwixt-4p")["readers"]]
+    try:
+        board.tap(1, "11223344")
+        board.tap(1, "04a1b2c3d4e5f6")  # two cards on one reader
+        board.command({"cmd": "wire", "reader": 3, "powered": False})  # a reader unplugged
+        deadline = time.monotonic() + 10
+        while True:
+            assert cli.main(["doctor", "--port", board.port, "--timeout", "5", "--json"]) == 0
+            readers = json.loads(capsys.readouterr().out)["boards"][0]["readers"]
+            if readers[1].get("health") == "crowded" and readers[3]["state"] == "fault" or time.monotonic() > deadline:
+                break
+        assert cli.main(["doctor", "--port", board.port, "--timeout", "5"]) == 0
+        text = capsys.readouterr().out
+    finally:
+        board.stop()
+    assert "two cards on reader %s: lift one" % names[1] in text
+    assert "reader %s does not answer: check its 3.3 V, GND, the SPI wires" % names[3] in text
 
 
 def test_doctor_with_no_board_exits_1_with_hints(monkeypatch, capsys):

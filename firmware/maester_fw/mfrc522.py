@@ -331,6 +331,8 @@ class MFRC522:
             self._sleep_us(_IRQ_POLL_US)
         self._wreg(_CommandReg, _IDLE)
         err = self._rreg(_ErrorReg)
+        if err == 0xFF:
+            return ERR_HW                                # bit 5 is reserved (reads 0): no chip, MISO pulled up
         if err & 0x10:
             return ERR_OVERFLOW
         if err & 0x01:

@@ -22,6 +22,9 @@ of a taps script is also a command).  An "id" in a command is copied into its an
                                                              answers the poll counts, as "polls"
     {"cmd": "noise", "reader": 0, "every": 3}                corrupt every 3rd card answer
     {"cmd": "mute", "reader": 0, "frames": 2}                the cards ignore 2 frames
+    {"cmd": "wire", "reader": 0, "powered": false}           unplug a reader module (true: back)
+    {"cmd": "wire", "reader": 0, "holds_miso": true}         a clone that holds MISO low when deselected
+    {"cmd": "reset_reader", "reader": 0}                     a supply dip: the chip back at power-on values
     {"cmd": "strip"}           -> {"ok": true, "frame": "<hex, strip order>", "text": "RR..", ...}
     {"cmd": "state"}           -> readers, their cards, boot id, watchdog feeds
     {"cmd": "polls"}           -> how often each reader was asked for a card
@@ -436,6 +439,10 @@ class HalSim:
                                  cmd.get("mode", "crc"))
             elif what == "mute":
                 self.table.mute(cmd["reader"], cmd.get("frames", 1))
+            elif what == "wire":
+                self.table.wire(cmd["reader"], **{k: bool(cmd[k]) for k in ("powered", "holds_miso") if k in cmd})
+            elif what == "reset_reader":
+                self.table.reset_reader(cmd["reader"])
             elif what == "strip":
                 s = self.strip_obj
                 if s is None:

@@ -486,11 +486,20 @@ def check_board(bp, timeout):
         "caps": [n for bit, n in CAP_NAMES if st.caps & getattr(wire, bit)], "caps_value": st.caps,
         "leds": st.pixels, "reader_count": st.reader_count,
         "config": {"bytes": st.config_len, "crc": "%04x" % st.config_crc, "profile": prof, "matches_profile": same},
-        "readers": [{"reader": r.reader, "name": names[r.reader] if names and r.reader < len(names) else None,
-                     "state": r.state, "uid": r.uid.hex() if r.uid else None} for r in st.readers],
+        "readers": [_reader_report(r, names, {h.reader: h for h in st.health}.get(r.reader)) for r in st.readers],
         "counters": dict(st.counters),
     })
     return report
+
+
+def _reader_report(r, names, h):
+    name = names[r.reader] if names and r.reader < len(names) else None
+    out = {"reader": r.reader, "name": name, "state": r.state, "uid": r.uid.hex() if r.uid else None}
+    if h is not None:
+        out.update(health=h.health, chip=serial_link.CHIPS.get(h.version, "unknown chip 0x%02x" % h.version)
+                   if h.version else None, inits=h.inits, errors=h.errors,
+                   advice=None if h.health == "ok" else serial_link.health_text(h, name, names or ()))
+    return out
 
 
 def doctor(port=None, timeout=5.0):
@@ -536,7 +545,11 @@ def print_report(rep, out=print):
             out("  readers    %d" % len(b["readers"]))
             for r in b["readers"]:
                 state = {"fault": "FAULT (not answering: check wiring, power and chip-select pin)"}.get(r["state"], r["state"])
-                out("    %d %-8s %s%s" % (r["reader"], r["name"] or "", state, "  card %s" % r["uid"] if r["uid"] else ""))
+                chip = "  %s" % r["chip"] if r.get("chip") else ""
+                out("    %d %-8s %s%s%s" % (r["reader"], r["name"] or "", state, "  card %s" % r["uid"] if r["uid"] else "",
+                                          chip))
+                if r.get("advice"):
+                    out("      %s (set up %d times, %d read errors)" % (r["advice"], r["inits"], r["errors"]))
             counters = serial_link.COUNTER_NAMES
             out("  health     %s" % ", ".join("%s %d" % (k, b["counters"].get(k, 0)) for k in counters))
         for m in b["messages"]:
