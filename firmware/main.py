@@ -52,9 +52,9 @@ class Board:
         return machine.Pin(n, machine.Pin.OUT, value=1)
 
     def strip(self, pin, pixels, order):
-        from maester_fw.strip import BitstreamStrip
+        from maester_fw import strip
 
-        return BitstreamStrip(pin)
+        return strip.make(self.platform, pin, pixels)
 
     def idle(self, ms):
         self.serial.wait(ms if ms < 20 else 20)

@@ -102,9 +102,10 @@ class Reader:
             ok = self.driver.init() == 0
         except Exception:  # a dead bus must not stop the other readers
             ok = False
+        if not ok:
+            # the back-off grows while it stays down, and starts again when a working one fails
+            self.retry_ms = min(2 * self.retry_ms, FAULT_RETRY_MAX_MS) if self.fault and self.inits > 1 else FAULT_RETRY_MS
         self.fault = not ok
-        if not ok and self.inits > 1:
-            self.retry_ms = min(2 * self.retry_ms, FAULT_RETRY_MAX_MS)
         if ok:
             self.retry_ms = FAULT_RETRY_MS
             if self.presence is None:

@@ -103,6 +103,7 @@ class Presence:
         self._since = 0
         self.crowded = False
         self.hw_run = 0          # polls in a row that ended in ERR_HW
+        self._blind = False      # resumed: the reader saw nothing for a while
         # health counters
         self.polls = 0
         self.misses = 0          # clean timeouts (an empty reader counts one per poll)
@@ -173,6 +174,7 @@ class Presence:
         self._bad_run = 0
         self.hw_run = 0
         self._since = self.reselect_every
+        self._blind = True
 
     def state_name(self):
         return STATE_NAMES[self.state]
@@ -268,6 +270,8 @@ class Presence:
 
     def _identified(self, same):
         st = self.state
+        blind = self._blind
+        self._blind = False
         if st == PRESENT:
             if same:
                 return NONE
@@ -275,6 +279,13 @@ class Presence:
             self.removed += 1
             self._emit(REMOVED)                 # still carries the old UID
             self._take_uid()
+            if blind:
+                # The card changed while the reader could not look (it was being set up again):
+                # the new one is placed at the next poll, not in the same one, which the host
+                # would read as two cards on the reader.
+                self.state = SEEN
+                self._confirms = 0
+                return REMOVED
             if self.confirm <= 1:
                 self.placed += 1
                 self._emit(PLACED)

@@ -45,7 +45,7 @@ import time
 from sim_cards import Card
 from sim_mfrc522 import SimClock, SimMFRC522, SimPin, SimSPI
 from sim_pn532 import SimPN532
-from virtual_strip import VirtualStrip
+from virtual_strip import StripClock, VirtualStrip
 
 
 def _hex(b):
@@ -362,7 +362,14 @@ class HalSim:
         return self.table.pin(n)
 
     def strip(self, pin, pixels, order="GRB"):
-        self.strip_obj = VirtualStrip(pixels, order)
+        # the adapter main.py would build on this port, with its cost (virtual_strip.py)
+        from maester_fw.strip import adapter_for
+
+        path = adapter_for(self.platform)
+        if path == "bitstream" and self.platform == "esp32":
+            path = "rmt"  # the esp32 port's bitstream goes through RMT (esp32.RMT.bitstream_channel)
+        clock = StripClock(self.ticks_ms if hasattr(self.ticks_ms, "now") else None)
+        self.strip_obj = VirtualStrip(pixels, order, path=path, clock=clock)
         if self.trace is not None:
             from trace_sim import TracedStrip
 

@@ -252,3 +252,62 @@ snap = r.of("SNAPSHOT")[-1]
 out(states=[x["state"] for x in snap["readers"]], health=health(r))
 ''', hal="Esp32HalSim")
     assert r["states"] == [wire.ABSENT, wire.FAULT]
+
+
+# -- PN532 wake-up (issue 24, item 7) ---------------------------------------------------------------
+
+def test_a_pn532_that_wakes_slowly_comes_up_at_the_first_init(run_micropython):
+    """Issue 24, item 7: before the fix a module needing 8 ms to wake failed init() and came up only
+    at the next retry, 2 s later (FAULT in the first snapshot)."""
+    (r,) = _records(run_micropython(r'''
+import json
+from sim_pn532 import PN532Rig
+from sim_cards import Card
+res = {}
+for wake in (2000, 8000):
+    rig = PN532Rig(1, wake_us=wake)
+    d = rig.driver(0)
+    t0 = rig.clock.now
+    st = d.init()
+    res[wake] = [st, (rig.clock.now - t0) // 1000, d.ic]
+print(json.dumps(res))
+''').stdout)
+    for wake, (st, ms, ic) in r.items():
+        assert st == 0 and ic == 0x32, (wake, st)
+        assert ms < 30  # the wake-up costs a dummy byte and 10 ms, once
+
+
+def test_a_pn532_that_loses_power_is_woken_and_set_up_again(firmware):
+    (r,) = firmware(_cfg([{"type": "pn532", "cs": 17, "name": "centre"}]), r'''
+r = Rig(hal=HAL)
+r.hal.table.place(0, UID)
+r.handshake()
+r.step(100)
+r.hal.table.reset_reader(0)
+r.step(600)
+out(taps=taps(r), health=health(r), present=r.app.readers[0].presence.present(), inits=r.app.readers[0].inits)
+''')
+    assert r["taps"] == [] and r["present"] and r["inits"] == 2
+    assert [0, wire.READER_RESET, 0] in r["health"] and r["health"][-1][:2] == [0, wire.READER_OK]
+
+
+def test_a_card_changed_while_its_reader_was_down_is_removed_then_placed_not_swapped_in_one_poll(firmware):
+    # The host reads a REMOVED and a PLACED from the same poll as two cards on the reader
+    # (table/runner.py); after the reader is back, the firmware cannot know when the card changed.
+    (r,) = firmware(_cfg(MFRC[:2]), r'''
+r = Rig(hal=HAL)
+r.hal.table.place(0, "11223344")
+r.handshake()
+r.step(50)
+r.hal.table.wire(0, powered=False)          # the reader's connector works loose
+r.step(200)
+r.hal.table.remove(0)
+r.hal.table.place(0, UID)                   # meanwhile the card is swapped
+r.hal.table.wire(0, powered=True)
+r.step(1500)                                # the retry 2 s after the fault finds it again
+out(taps=[[m["reader"], m["kind"], m["uid"].hex(), m["time_ms"]] for m in r.of("TAP")], health=health(r))
+''')
+    (gone, came) = r["taps"]
+    assert gone[:3] == [0, 0, "11223344"] and came[:3] == [0, 1, "04a1b2c3d4e5f6"]
+    assert came[3] > gone[3], "placed at a later poll than the removal"
+    assert [0, wire.READER_FAULT, 0] in r["health"] and r["health"][-1][:2] == [0, wire.READER_OK]

@@ -377,7 +377,7 @@ class SimBoard:
         if not self.alive:
             self._check_reader(reader)
             self.table[reader] = left
-            return  # off: nothing polls the reader, nothing to settle
+            return None  # off: nothing polls the reader, nothing to settle
         cmd = {"cmd": "remove", "reader": reader}
         if uid is not None:
             cmd["uid"] = uid
@@ -385,8 +385,17 @@ class SimBoard:
         # driver stalled between asking and lifting) found the card still there.
         before = self.command(cmd)["polls"][reader]
         self.table[reader] = left
+        if settle:
+            self.settle(reader, before, timeout)
+        return before
+
+    def settled(self, reader, before):
+        """True once the reader was asked for a card SETTLE_POLLS times since `before` (lift's count)."""
+        return self.polls()[reader] >= before + SETTLE_POLLS
+
+    def settle(self, reader, before, timeout=5.0):
         deadline = time.monotonic() + timeout
-        while settle and self.polls()[reader] < before + SETTLE_POLLS:
+        while not self.settled(reader, before):
             if time.monotonic() > deadline:
                 raise SimBoardError("reader %d was not polled after the card was lifted" % reader)
             time.sleep(0.02)
