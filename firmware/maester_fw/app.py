@@ -199,6 +199,7 @@ class App:
         self._snapshot_due = False
         self._restart = False
         self.overruns = 0
+        self.strip_us = 0  # how long the last strip write held the loop (SNAPSHOT counter 5)
         self.internal_errors = 0
         self._cfg_buf = None
         self._cfg_got = 0
@@ -295,7 +296,9 @@ class App:
         wait = self._poll_reader(now)
         if self._taps and self.state == READY:
             self._send_taps(now)  # a tap this poll found goes out now, not after the idle below
-        self.leds.tick(now)
+        t0 = hal.ticks_us()
+        if self.leds.tick(now):
+            self.strip_us = wire.elapsed(hal.ticks_us(), t0)
         self._flush()
         hal.feed()
         took = wire.elapsed(hal.ticks_ms(), now)
@@ -437,7 +440,7 @@ class App:
                 rows.append({"reader": r.index, "state": wire.PRESENT, "uid": bytes(p.uid[:p.uid_len])})
             else:
                 rows.append({"reader": r.index, "state": wire.ABSENT, "uid": None})
-        counters = (self.link.decoder.dropped, self.link.retransmits, errors, resets, self.overruns)
+        counters = (self.link.decoder.dropped, self.link.retransmits, errors, resets, self.overruns, self.strip_us)
         return wire.snapshot(rows, counters)
 
     def _on_presence(self, p, kind):

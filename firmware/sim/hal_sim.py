@@ -368,7 +368,7 @@ class HalSim:
         path = adapter_for(self.platform)
         if path == "bitstream" and self.platform == "esp32":
             path = "rmt"  # the esp32 port's bitstream goes through RMT (esp32.RMT.bitstream_channel)
-        clock = StripClock(self.ticks_ms if hasattr(self.ticks_ms, "now") else None)
+        clock = StripClock(self.ticks_ms if hasattr(self.ticks_ms, "now") else None, self.table.clock)
         self.strip_obj = VirtualStrip(pixels, order, path=path, clock=clock)
         if self.trace is not None:
             from trace_sim import TracedStrip

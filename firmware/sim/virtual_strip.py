@@ -33,16 +33,21 @@ US_PER_PIXEL = 30
 
 
 class StripClock:
-    """ticks_us/sleep_us for the strip's costs: real time, or a test's ms clock (.now) moved on."""
+    """ticks_us/sleep_us for the strip's costs: real time, or a test's ms clock (.now) moved on.
+    `board` (the readers' SimClock, which the firmware reads as hal.ticks_us) is moved on too:
+    the time the CPU spent on the strip passed for the board as a whole."""
 
-    def __init__(self, ms_clock=None):
+    def __init__(self, ms_clock=None, board=None):
         self.ms = ms_clock
+        self.board = board
         self._us = 0  # the test clock's microseconds below its ms
 
     def ticks_us(self):
         return time.ticks_us() if self.ms is None else self.ms.now * 1000 + self._us
 
     def sleep_us(self, us):
+        if self.board is not None:
+            self.board.advance(us)
         if self.ms is None:
             time.sleep_us(us)
             return

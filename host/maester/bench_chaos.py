@@ -58,7 +58,11 @@ class ChaosBoard:
         threading.Thread(target=self._power, name="power", daemon=True).start()
 
     def command(self, cmd):
+        """A control command to the board, if it is on (a power cut may have it off: a reader
+        reset or a held bus then means nothing, and the next boot starts clean)."""
         with self.sim.lock:
+            if not self.sim.board.alive:
+                return None
             return self.sim.board.command(cmd)
 
     def reset_reader(self, reader):

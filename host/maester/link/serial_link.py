@@ -126,7 +126,7 @@ _READER_STATES = {wire.ABSENT: "absent", wire.PRESENT: "present", wire.FAULT: "f
 _HEALTH_NAMES = {wire.READER_OK: "ok", wire.READER_FAULT: "fault", wire.READER_RESET: "reset",
                  wire.READER_CROWDED: "crowded", wire.READER_HOLDS_BUS: "holds_bus"}
 #: SNAPSHOT health counters, PROTOCOL.md section 7 (the list only grows at the end)
-COUNTER_NAMES = ("rx_dropped", "retransmits", "reader_errors", "reader_resets", "loop_overruns")
+COUNTER_NAMES = ("rx_dropped", "retransmits", "reader_errors", "reader_resets", "loop_overruns", "strip_write_us")
 
 
 @dataclass(frozen=True)
