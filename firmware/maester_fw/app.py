@@ -122,7 +122,8 @@ class Reader:
             return wire.READER_FAULT
         if self.suspect:
             return wire.READER_HOLDS_BUS
-        if self.presence.crowded:
+        p = self.presence
+        if p is not None and p.crowded:
             return wire.READER_CROWDED
         if self.recovered:
             return wire.READER_RESET
@@ -383,12 +384,14 @@ class App:
                 held = m[0] == 0 and m[1] == 0 and m[2] == 0 and m[3] == 0
                 break
         culprit = None
+        answering = 0
         if held:
             for r in self.readers:
                 if not r.fault:
-                    culprit = r if culprit is None else self  # self: more than one answers
-        if culprit is self:
-            culprit = None
+                    answering += 1
+                    culprit = r
+        if answering != 1:
+            culprit = None  # none, or several: no one to blame by elimination
         for r in self.readers:
             r.suspect = r is culprit
             r.detail = 0

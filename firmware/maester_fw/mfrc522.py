@@ -311,7 +311,8 @@ class MFRC522:
         self._wreg(_BitFramingReg, framing | 0x80)       # StartSend
         t0 = self._ticks()
         self._sleep_us((n * 9 - (8 - tx_last_bits if tx_last_bits else 0)) * 944 // 100 + _FDT_US)
-        err_at = -1
+        err_at = t0
+        err_seen = False
         while True:
             irq = self._rreg(_ComIrqReg)
             if irq & 0x30:                               # RxIRq or IdleIRq: the answer is in
@@ -321,7 +322,8 @@ class MFRC522:
                 return NO_CARD
             now = self._ticks()
             if irq & 0x02:                               # ErrIRq: let the frame end first
-                if err_at < 0:
+                if not err_seen:
+                    err_seen = True
                     err_at = now
                 elif _ticks_diff(now, err_at) > _ERR_GRACE_US:
                     break

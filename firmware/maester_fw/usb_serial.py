@@ -40,8 +40,8 @@ class UsbSerial:
     def __init__(self, stdin, stdout, uart_copy=False, ticks=None):
         # stdin/stdout: what select.poll registers (sys.stdin, sys.stdout on a board); their
         # `buffer` (if any) is what bytes go through
-        self._in = getattr(stdin, "buffer", stdin)
-        self._out = getattr(stdout, "buffer", stdout)
+        self._in = stdin.buffer if hasattr(stdin, "buffer") else stdin
+        self._out = stdout.buffer if hasattr(stdout, "buffer") else stdout
         self._pin = select.poll()
         self._pin.register(stdin, select.POLLIN)
         self._pout = select.poll()
