@@ -54,7 +54,7 @@ class Board:
     def strip(self, pin, pixels, order):
         from maester_fw import strip
 
-        return strip.make(self.platform, pin, pixels)
+        return strip.make(self.platform, pin)
 
     def idle(self, ms):
         self.serial.wait(ms if ms < 20 else 20)

@@ -1,7 +1,7 @@
 """Strip adapters: `write(buf)` sends one frame (3 bytes per pixel, in the strip's order) to
 WS2812 LEDs.  The only hardware-facing part of the LED code; maester_fw.leds renders the frame.
 
-The app's strip is `make(platform, pin, pixels)` (main.py); the simulated board charges the
+The app's strip is `make(platform, pin)` (main.py); the simulated board charges the
 cost of the same choice (sim/virtual_strip.py).  Not yet run on a board.
 
     BitstreamStrip(pin)  machine.bitstream, what the `neopixel` module uses.  On rp2 it is a
@@ -26,7 +26,7 @@ def adapter_for(platform):
     return "pio" if platform == "rp2" else "bitstream"
 
 
-def make(platform, pin, pixel_count):
+def make(platform, pin):
     """The strip adapter for this port (adapter_for)."""
     if adapter_for(platform) == "pio":
         from .pio_ws2812 import PioStrip

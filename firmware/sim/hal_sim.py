@@ -9,8 +9,9 @@ What it simulates:
 * the table: `Table.place(reader, uid)` lays a card on a reader's antenna, `remove` lifts it,
   `noise` corrupts the card's answers;
 * the LED strip: a VirtualStrip that keeps the last frame;
-* the serial line: `StreamSerial` over file objects (the process's stdin/stdout, or a tty
-  opened by path) or `LoopSerial` in memory for tests that drive `App.step` themselves;
+* the serial line: the firmware's own UsbSerial over sim_usb.UsbCdc, the board's USB CDC as
+  MicroPython drives it (run_sim.py: the process's stdin/stdout or a tty opened by path), or
+  `LoopSerial` in memory for tests that drive `App.step` themselves;
 * the control channel: `Control` reads JSON lines (commands below) from a file object and
   answers each with one JSON line.
 
@@ -204,58 +205,6 @@ class LoopSerial:
         for i in range(n):
             self.outbox.append(buf[i])
         return n
-
-
-class StreamSerial:
-    """Serial over file objects (a pty, a tty, stdin/stdout), as a board's USB CDC.
-
-    The unix port's readinto() waits until the whole buffer is filled, so bytes are taken
-    one at a time while poll says more are waiting (as on a board's sys.stdin).  Writes go
-    out only when poll says the other end has room, and at most CHUNK bytes at a time, so a
-    host that stops reading cannot block the loop.
-    """
-
-    CHUNK = 256
-
-    def __init__(self, fin, fout):
-        self.fin = fin
-        self.fout = fout
-        self._pin = select.poll()
-        self._pin.register(fin, select.POLLIN)
-        self._pout = select.poll()
-        self._pout.register(fout, select.POLLOUT)
-        self._one = bytearray(1)
-        self.lost = 0  # bytes written while nobody had the port open
-
-    def readinto(self, buf):
-        n = 0
-        one = self._one
-        fin = self.fin
-        while n < len(buf):
-            ready = False
-            for _obj, ev in self._pin.ipoll(0):
-                ready = ev & select.POLLIN
-            if not ready:
-                break
-            if not fin.readinto(one):
-                break
-            buf[n] = one[0]
-            n += 1
-        return n
-
-    def write(self, buf, n):
-        room = False
-        for _obj, ev in self._pout.ipoll(0):
-            room = ev & select.POLLOUT
-        if not room:
-            return 0
-        k = n if n < self.CHUNK else self.CHUNK
-        try:
-            w = self.fout.write(memoryview(buf)[:k])
-        except OSError:  # no one on the other end: like a board with no host, bytes are lost
-            self.lost += k
-            return k
-        return w or 0
 
 
 class Control:
