@@ -2,62 +2,27 @@
 
 The loop and the protocol are in maester_fw/app.py; this file only wires the hardware.
 Not run by the tests (the unix port has no machine.SPI), only compiled with mpy-cross.
+
+The first two statements turn Ctrl-C off, before anything else (FIRMWARE.md, "Ctrl-C at boot"):
+pyexec enables it just before it runs this file, and the host's first frames carry 0x03 and 0x01
+bytes; with Ctrl-C on they would stop the firmware and switch the REPL to raw mode.  The USB
+task that turns a 0x03 into a KeyboardInterrupt runs at the VM's first branch, and these two
+lines have none.  Keep them first.
 """
 
-import os
-import select
-import sys
-import time
-
-import machine
 import micropython
+micropython.kbd_intr(-1)
 
-from maester_fw import app
+import os  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+
+import machine  # noqa: E402
+
+from maester_fw import app  # noqa: E402
+from maester_fw.usb_serial import UsbSerial  # noqa: E402
 
 REPL_FLAG = "stay_in_repl"  # written before a reset that must end at the REPL
-
-
-class UsbSerial:
-    """USB CDC through sys.stdin/sys.stdout, never blocking the loop.
-
-    stdin.readinto() waits for the whole buffer, so bytes are taken one at a time while
-    poll says more are there.  A write to a host that holds the port open without reading
-    blocks for up to 500 ms on rp2, so writes wait until poll reports room, and go out in
-    64-byte pieces (the CDC endpoint's size).  The esp32 port always reports room; there
-    the app itself bounds what it writes to a silent host (app.App._write).
-    """
-
-    def __init__(self):
-        self._in = sys.stdin.buffer
-        self._out = sys.stdout.buffer
-        self._pin = select.poll()
-        self._pin.register(sys.stdin, select.POLLIN)
-        self._pout = select.poll()
-        self._pout.register(sys.stdout, select.POLLOUT)
-        self._one = bytearray(1)
-
-    def readinto(self, buf):
-        n = 0
-        while n < len(buf):
-            ready = False
-            for _ in self._pin.ipoll(0):
-                ready = True
-            if not ready:
-                break
-            self._in.readinto(self._one)
-            buf[n] = self._one[0]
-            n += 1
-        return n
-
-    def write(self, buf, n):
-        for _ in self._pout.ipoll(0):
-            k = n if n < 64 else 64
-            return self._out.write(memoryview(buf)[:k]) or 0
-        return 0
-
-    def wait(self, ms):
-        for _ in self._pin.ipoll(ms):
-            break
 
 
 class Board:
@@ -66,7 +31,8 @@ class Board:
         self.ticks_ms = time.ticks_ms
         self.ticks_us = time.ticks_us  # the reader drivers' clock
         self.sleep_us = time.sleep_us
-        self.serial = UsbSerial()
+        # the generic ESP32-S3 build copies stdout to UART0: pace writes to it (usb_serial.py)
+        self.serial = UsbSerial(sys.stdin, sys.stdout, uart_copy=sys.platform == "esp32")
         self.wdt = None
 
     def begin(self, cfg):
@@ -75,6 +41,10 @@ class Board:
 
     def spi(self, c):
         P = machine.Pin
+        # MISO pulled up: with no reader driving it, it reads 0xFF, so a reader module that holds
+        # it low can be told apart (app.App._bus_check).  rp2's SPI keeps the pull; whether the
+        # esp32 port's does is not known (FIRMWARE.md, "Readers that fail").
+        P(c["miso"], P.IN, P.PULL_UP)
         return machine.SPI(c["id"], baudrate=c["baudrate"], polarity=0, phase=0,
                            sck=P(c["sck"]), mosi=P(c["mosi"]), miso=P(c["miso"]))
 
@@ -82,9 +52,9 @@ class Board:
         return machine.Pin(n, machine.Pin.OUT, value=1)
 
     def strip(self, pin, pixels, order):
-        from maester_fw.strip import BitstreamStrip
+        from maester_fw import strip
 
-        return BitstreamStrip(pin)
+        return strip.make(self.platform, pin)
 
     def idle(self, ms):
         self.serial.wait(ms if ms < 20 else 20)

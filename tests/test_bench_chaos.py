@@ -21,7 +21,8 @@ def test_a_short_chaos_run_loses_no_tap_and_ends_every_game_as_the_fault_free_on
     assert r.returncode == 0, (out["failures"], out["notes"], r.stderr[-2000:])
     assert out["per_game"] == {"btwixt": 1, "intrigue": 1, "oathbreaker": 1, "lcg": 1}
     assert out["moves"] == 60 and out["frames"] > 200
-    for kind in KINDS + ("reboot", "unplug", "kill", "laid_while_dead"):
+    for kind in KINDS + ("reboot", "unplug", "kill", "laid_while_dead", "reader_reset", "two_cards", "bus_hog",
+                         "slow_host", "resync_in_boot"):
         assert out["faults"][kind] > 0, kind
     assert (out["taps_lost"], out["taps_doubled"], out["resumes_failed"]) == (0, 0, 0)
     assert out["states_equal"] == 4

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+import serial
 
 from maester import cli
 from maester.table.firmware import HOST_ONLY
@@ -162,9 +163,10 @@ def test_flash_leaves_the_firmware_loop_then_copies_everything_and_resets(tmp_pa
         rc = cli.main(["firmware", "flash", "--port", board.port, "--profile", "btwixt-4p", "--out", str(out)])
         stdout = capsys.readouterr().out
         assert rc == 0, stdout
-        # The REPL command went over the wire and the firmware left its loop: the simulated
-        # board's process ends with status 0 (4 would mean BOOTLOADER).
-        assert board.proc.wait(timeout=5) == 0
+        # The REPL command went over the wire and the firmware left its loop for the REPL, as a
+        # board does (the simulated board's process would end with status 4 on BOOTLOADER).
+        assert board.repl_mode(2.0) == "friendly" and board.alive
+        assert {"event": "exit", "why": "repl"} in board.events
         assert "the firmware left its loop" in stdout
     finally:
         board.stop()
@@ -191,6 +193,26 @@ def test_flash_leaves_the_firmware_loop_then_copies_everything_and_resets(tmp_pa
     assert [int(i) for i, _, _, _ in progress] == list(range(1, n + 1))
     assert {p for _, _, p, _ in progress} == set(wanted)
     assert "flashed %d files" % n in stdout
+
+
+def test_firmware_repl_leaves_the_loop_and_a_soft_reset_starts_the_firmware_again(capsys):
+    board = start_simulated_board()
+    try:
+        assert cli.main(["firmware", "repl", "--port", board.port]) == 0
+        assert "is at the MicroPython REPL: mpremote connect %s repl" % board.port in capsys.readouterr().out
+        assert board.repl_mode(2.0) == "friendly"
+        hellos = []
+        dec = wire.Decoder(lambda d: hellos.append(d.type) if d.type == wire.HELLO else None)
+        with serial.Serial(board.port, timeout=0.2) as ser:
+            ser.write(b"\x04")  # Ctrl-D at the friendly REPL: a soft reset runs main.py again
+            deadline, got = time.monotonic() + 5, b""
+            while not hellos and time.monotonic() < deadline:
+                data = ser.read(256)
+                got += data
+                dec.feed(data)
+        assert b"MPY: soft reboot" in got and hellos and board.repl_mode() is None
+    finally:
+        board.stop()
 
 
 def test_a_failing_mpremote_step_exits_2_naming_the_step(built, fake_mpremote, silent_port, monkeypatch, capsys):
@@ -249,10 +271,10 @@ def test_doctor_shows_firmware_and_every_reader_of_the_simulated_board(tmp_path,
     assert "LEDs       %d pixels" % profiles.load("btwixt-4p")["pixels"] in text
     assert "as flashed for profile btwixt-4p" in text
     names = [r["name"] for r in profiles.load("btwixt-4p")["readers"]]
-    rows = re.findall(r"^    (\d+) (\S+)\s+(\w+)(?:\s+card (\w+))?$", text, re.M)
-    assert [(int(i), n) for i, n, _, _ in rows] == list(enumerate(names))
-    assert rows[0][2:] == ("present", "04a1b2c3d4e5f6")
-    assert all(state == "absent" for _, _, state, _ in rows[1:])
+    rows = re.findall(r"^    (\d+) (\S+)\s+(\w+)(?:\s+card (\w+))?\s+(MFRC522 v2.0|PN532)$", text, re.M)
+    assert [(int(i), n) for i, n, _, _, _ in rows] == list(enumerate(names))
+    assert rows[0][2:4] == ("present", "04a1b2c3d4e5f6")
+    assert all(state == "absent" for _, _, state, _, _ in rows[1:])  # and each names its chip (READER_STATUS)
     assert "health     rx_dropped" in text
 
     (b,) = rep["boards"]
@@ -260,6 +282,29 @@ def test_doctor_shows_firmware_and_every_reader_of_the_simulated_board(tmp_path,
     assert "repl" in b["caps"] and b["leds"] == profiles.load("btwixt-4p")["pixels"]
     assert [r["name"] for r in b["readers"]] == names and b["readers"][0]["uid"] == "04a1b2c3d4e5f6"
     assert set(b["counters"]) >= {"rx_dropped", "retransmits", "reader_errors", "reader_resets", "loop_overruns"}
+
+
+def test_doctor_tells_what_a_reader_is_doing_and_what_to_do(tmp_path, capsys):
+    cfg = tmp_path / "maester.json"
+    cfg.write_bytes(config_bytes(profiles.load("btwixt-4p")))
+    board = start_simulated_board(config=cfg)
+    names = [r["name"] for r in profiles.load("btwixt-4p")["readers"]]
+    try:
+        board.tap(1, "11223344")
+        board.tap(1, "04a1b2c3d4e5f6")  # two cards on one reader
+        board.command({"cmd": "wire", "reader": 3, "powered": False})  # a reader unplugged
+        deadline = time.monotonic() + 10
+        while True:
+            assert cli.main(["doctor", "--port", board.port, "--timeout", "5", "--json"]) == 0
+            readers = json.loads(capsys.readouterr().out)["boards"][0]["readers"]
+            if readers[1].get("health") == "crowded" and readers[3]["state"] == "fault" or time.monotonic() > deadline:
+                break
+        assert cli.main(["doctor", "--port", board.port, "--timeout", "5"]) == 0
+        text = capsys.readouterr().out
+    finally:
+        board.stop()
+    assert "two cards on reader %s: lift one" % names[1] in text
+    assert "reader %s does not answer: check its 3.3 V, GND, the SPI wires" % names[3] in text
 
 
 def test_doctor_with_no_board_exits_1_with_hints(monkeypatch, capsys):

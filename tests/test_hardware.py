@@ -7,6 +7,7 @@ maester.table.hwconfig builds from them; the power budget; the committed diagram
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -312,7 +313,31 @@ def test_hw_test_lights_each_segment_and_reports_a_tap_on_each_reader(capsys):
     for i, r in enumerate(prof["readers"]):
         who = "reader %d %s (CS %s)" % (i, r["name"], hwconfig.label(pm, pm["reader_cs"][i]))
         assert "tap: %s card" % who in out
-        assert "ok       %s: 1 tap(s)" % who in out
+        # the bring-up checks, done by the simulated board itself: chip, a card, two cards, a power cut
+        assert ("ok       %s: MFRC522 v2.0, answers; 1 tap(s); saw two cards at once; came back after a power cut"
+                % who) in out
     for seg in prof["segments"]:
         assert "segment %s: pixels %d-%d" % (seg["name"], seg["start"], seg["start"] + seg["length"] - 1) in out
     assert "WRONG" not in out and "simulated strip ..........WWW" in out
+    # rp2: the PIO strip costs the loop next to nothing; its frame lasts 30 us a pixel on the wire
+    assert re.search(r"full strip: all %d pixels written in 0\.\d ms of the board's loop" % prof["pixels"], out), out
+
+
+def test_hw_test_names_a_reader_that_holds_the_bus_and_what_to_do(capsys, monkeypatch):
+    from maester.link import simboard
+    real = simboard.SimBoard.start
+
+    def start(self, cards=None):  # reader 2's module holds MISO low from power-on
+        out = real(self, cards)
+        self.command({"cmd": "wire", "reader": 2, "holds_miso": True})
+        self.command({"cmd": "reset_reader", "reader": 0})  # the others notice at once
+        return out
+    monkeypatch.setattr(simboard.SimBoard, "start", start)
+    rc = cli.main(["hw", "test", "--sim", "--auto", "0", "--profile", "btwixt-4p"])
+    out = capsys.readouterr().out
+    assert rc == 1
+    names = [r["name"] for r in profiles.load("btwixt-4p")["readers"]]
+    assert re.search(r"BUS +reader 2 %s .*: MFRC522 v2.0, holds the SPI bus -> reader %s holds the SPI bus: its MISO "
+                     r"stays low" % (names[2], names[2]), out), out
+    assert re.search(r"FAULT +reader 0 %s .*-> reader %s does not answer: its MISO reads 0x00, and reader %s seems to "
+                     r"hold that line low" % (names[0], names[0], names[2]), out), out

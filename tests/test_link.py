@@ -725,3 +725,44 @@ def test_a_host_killed_with_sigkill_leaves_the_port_free_at_once():
             serial.Serial(b.path, exclusive=True).close()  # raises if the lock outlived its process
     finally:
         b.unplug()
+
+
+# -- reader health (READER_STATUS), through to what the people at the table read -------------------
+
+def test_two_cards_on_a_reader_and_a_reset_reach_the_table_as_plain_words():
+    from maester.link.simboard import start_simulated_board
+    from maester.table.board import _LostNotice
+
+    board = start_simulated_board()
+    said = []
+    notice = _LostNotice(said.append, ["seat0", "seat1", "seat2", "centre"])
+    notice.armed = True
+    events = []
+
+    def on_status(e):
+        events.append(e)
+        notice(e)
+
+    link = BoardLink(board.port, on_tap=lambda t: None, on_status=on_status, refind=False).start()
+    try:
+        assert link.wait_connected(10)
+        taps = []
+        link.on_tap = taps.append
+        board.tap(0, "11223344")
+        board.tap(0, "04a1b2c3d4e5f6")
+        deadline = time.monotonic() + 5
+        while "two cards on reader seat0: lift one" not in said and time.monotonic() < deadline:
+            time.sleep(0.02)
+        board.lift(0, "11223344")
+        board.command({"cmd": "reset_reader", "reader": 1})
+        deadline = time.monotonic() + 5
+        while len(said) < 3 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        health = {h.reader: h for h in link.status.health}
+    finally:
+        link.close()
+        board.stop()
+    assert said[:2] == ["two cards on reader seat0: lift one", "reader seat0: one card again"]
+    assert "reader seat1 lost power or was re-seated; it was set up again and reads its card again" in said
+    assert health[0].health == "ok" and health[1].inits == 2 and health[0].version == 0x92
+    assert all(e.data["was"] for e in events if e.kind == "reader")  # the "ok" of each handshake is not news

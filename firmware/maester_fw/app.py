@@ -22,7 +22,8 @@ allocate) only when something happens: a tap, a message, a heartbeat a second.
 
 from maester_fw import wire
 from maester_fw import config as configmod
-from maester_fw.presence import Presence, PLACED as P_PLACED, REMOVED as P_REMOVED
+from maester_fw.presence import (Presence, PLACED as P_PLACED, REMOVED as P_REMOVED,
+                                 CROWDED as P_CROWDED, UNCROWDED as P_UNCROWDED)
 from maester_fw.leds import Segments
 
 FIRMWARE = "maester-fw 0.1"
@@ -34,6 +35,10 @@ HELLO_EVERY_MS = 1000
 # every 2 s, and one plugged in late still comes up within a minute.
 FAULT_RETRY_MS = 2000
 FAULT_RETRY_MAX_MS = 60000
+# A reader whose chip stops responding (ERR_HW) is set up again at once when it no longer
+# holds its configuration (a supply dip brings an MFRC522 back at its power-on values), and after
+# HW_STREAK such polls in a row whatever it says.
+HW_STREAK = 3
 LOOP_BUDGET_MS = 25  # a pass longer than this counts as an overrun (SNAPSHOT counter 4)
 RX_CHUNK = 64  # serial bytes taken per read; at most RX_READS reads per pass
 RX_READS = 8
@@ -64,6 +69,12 @@ class Reader:
 
     driver is None when the board could not build its bus or chip select (safe mode): the
     reader then stays FAULT and is never tried.
+
+    Its health for the host (wire.READER_*): FAULT while init() fails (`detail`: 1 + the reader
+    suspected of holding MISO low, 255 if MISO is held low by none that answers, else 0),
+    HOLDS_BUS for that suspect, CROWDED while two cards answer, RESET after it was set up again
+    until its next good poll, else OK.  The presence machine outlives a new init(), so a card
+    that lay there through a reset is not announced again.
     """
 
     def __init__(self, index, rcfg, driver, poll):
@@ -77,6 +88,10 @@ class Reader:
         self.inits = 0
         self.last_init = 0
         self.retry_ms = FAULT_RETRY_MS  # wait after this failure before the next try
+        self.detail = 0
+        self.suspect = False  # the bus check found MISO held low while this one answers
+        self.recovered = False  # set up again after a fault or a reset: RESET until a good poll
+        self.told = -1  # health and detail last queued for the host (health * 256 + detail)
 
     def start(self, on_event, now):
         if self.driver is None:
@@ -87,15 +102,39 @@ class Reader:
             ok = self.driver.init() == 0
         except Exception:  # a dead bus must not stop the other readers
             ok = False
+        if not ok:
+            # the back-off grows while it stays down, and starts again when a working one fails
+            self.retry_ms = min(2 * self.retry_ms, FAULT_RETRY_MAX_MS) if self.fault and self.inits > 1 else FAULT_RETRY_MS
         self.fault = not ok
-        if not ok and self.inits > 1:
-            self.retry_ms = min(2 * self.retry_ms, FAULT_RETRY_MAX_MS)
         if ok:
             self.retry_ms = FAULT_RETRY_MS
-            p = self.poll_cfg
-            self.presence = Presence(self.driver, on_event, self.index, p["miss_limit"],
-                                     p["confirm"], p["reselect_every"], p["bad_limit"])
+            if self.presence is None:
+                p = self.poll_cfg
+                self.presence = Presence(self.driver, on_event, self.index, p["miss_limit"],
+                                         p["confirm"], p["reselect_every"], p["bad_limit"])
+            else:
+                self.presence.resume()
+                self.recovered = True
         return ok
+
+    def health(self):
+        if self.fault:
+            return wire.READER_FAULT
+        if self.suspect:
+            return wire.READER_HOLDS_BUS
+        p = self.presence
+        if p is not None and p.crowded:
+            return wire.READER_CROWDED
+        if self.recovered:
+            return wire.READER_RESET
+        return wire.READER_OK
+
+    def chip_version(self):
+        """VersionReg of an MFRC522, the IC byte of a PN532 (0: not read)."""
+        d = self.driver
+        if d is None:
+            return 0
+        return d.ic if self.type == "pn532" else d.version
 
 
 class App:
@@ -123,6 +162,8 @@ class App:
         spi = None
         if cfg["readers"]:
             spi = self._build("spi", "SPI(%d)" % cfg["spi"]["id"], hal.spi, cfg["spi"])
+        self._spi = spi
+        self._miso = bytearray(4)
         for i, r in enumerate(cfg["readers"]):
             cs = None
             if spi is not None:
@@ -131,6 +172,8 @@ class App:
             self.readers.append(Reader(i, r, driver, cfg["poll"]))
         for r in self.readers:
             r.start(self._on_presence, now)
+        self._bus_check()
+        self._status_due = []  # readers whose health the host is to be told (READER_STATUS)
         self._interval = cfg["poll"]["interval_ms"]
         self._next_reader = 0
         self._round_start = now
@@ -157,6 +200,7 @@ class App:
         self._snapshot_due = False
         self._restart = False
         self.overruns = 0
+        self.strip_us = 0  # how long the last strip write held the loop (SNAPSHOT counter 5)
         self.internal_errors = 0
         self._cfg_buf = None
         self._cfg_got = 0
@@ -244,6 +288,8 @@ class App:
                 while self._pending_errors and link.can_send():
                     code, text = self._pending_errors.pop(0)
                     link.send(wire.ERROR, wire.error(code, text), now)
+                while self._status_due and not self._snapshot_due and link.can_send():
+                    self._send_status(self.readers[self._status_due.pop(0)], now)
                 link.poll(now)
                 if link.heartbeat_due(now):
                     link.send_unreliable(wire.HEARTBEAT, wire.heartbeat(self.uptime(), self.boot_id), now)
@@ -251,7 +297,9 @@ class App:
         wait = self._poll_reader(now)
         if self._taps and self.state == READY:
             self._send_taps(now)  # a tap this poll found goes out now, not after the idle below
-        self.leds.tick(now)
+        t0 = hal.ticks_us()
+        if self.leds.tick(now):
+            self.strip_us = wire.elapsed(hal.ticks_us(), t0)
         self._flush()
         hal.feed()
         took = wire.elapsed(hal.ticks_ms(), now)
@@ -283,10 +331,72 @@ class App:
         r = readers[i]
         if r.fault:
             if wire.elapsed(now, r.last_init) >= r.retry_ms:
-                r.start(self._on_presence, now)
+                if not r.start(self._on_presence, now):
+                    self._bus_check()
         else:
-            r.presence.poll()
+            p = r.presence
+            p.poll()
+            if p.hw_run:
+                # the chip did not respond: a supply dip may have reset it; set it up again,
+                # this reader alone (issue 24)
+                if p.hw_run >= HW_STREAK or not r.driver.configured():
+                    if not r.start(self._on_presence, now):
+                        self._bus_check()
+            elif r.recovered:
+                r.recovered = False  # a good poll since it was set up again
+        self._tell_health(r)
         return 0
+
+    # -- reader health -----------------------------------------------------------------------
+
+    def _tell_health(self, r):
+        """Queue a READER_STATUS when this reader's health changed (no allocation otherwise)."""
+        code = r.health() * 256 + (r.detail if r.fault else 0)
+        if code == r.told:
+            return
+        r.told = code
+        if self.state == READY and r.index not in self._status_due:
+            self._status_due.append(r.index)  # after a handshake every reader is told anyway
+
+    def _send_status(self, r, now):
+        p = r.presence
+        self.link.send(wire.READER_STATUS,
+                       wire.reader_status(r.index, r.health(), r.detail if r.fault else 0, r.chip_version(),
+                                          r.inits, p.errors if p is not None else 0), now)
+
+    def _bus_check(self):
+        """Which reader holds MISO low, by elimination (miguelbalboa/rfid#290).
+
+        A module whose MISO does not go high-impedance when deselected pulls the line low, and
+        every other reader reads 0x00 from its version register.  With every chip select high,
+        MISO then reads 0x00 (main.py pulls it up, so an empty bus reads 0xFF; on an ESP32-S3
+        without a pull it reads noise).  If exactly one reader still answers, it is the one
+        selected when the others are not: the suspect.  Runs after inits that failed.
+        """
+        spi = self._spi
+        if spi is None:
+            return
+        held = False
+        for r in self.readers:
+            if r.fault:
+                spi.readinto(self._miso, 0xFF)
+                m = self._miso
+                held = m[0] == 0 and m[1] == 0 and m[2] == 0 and m[3] == 0
+                break
+        culprit = None
+        answering = 0
+        if held:
+            for r in self.readers:
+                if not r.fault:
+                    answering += 1
+                    culprit = r
+        if answering != 1:
+            culprit = None  # none, or several: no one to blame by elimination
+        for r in self.readers:
+            r.suspect = r is culprit
+            r.detail = 0
+            if held and r.fault:
+                r.detail = culprit.index + 1 if culprit is not None else 255
 
     def _clock(self, now):
         up = wire.elapsed(now, self._t0)
@@ -333,11 +443,13 @@ class App:
                 rows.append({"reader": r.index, "state": wire.PRESENT, "uid": bytes(p.uid[:p.uid_len])})
             else:
                 rows.append({"reader": r.index, "state": wire.ABSENT, "uid": None})
-        counters = (self.link.decoder.dropped, self.link.retransmits, errors, resets, self.overruns)
+        counters = (self.link.decoder.dropped, self.link.retransmits, errors, resets, self.overruns, self.strip_us)
         return wire.snapshot(rows, counters)
 
     def _on_presence(self, p, kind):
         # called from Presence.poll: PLACED, or REMOVED while p.uid still holds the old card
+        if kind == P_CROWDED or kind == P_UNCROWDED:
+            return  # a health change, told by _tell_health after the poll
         if self._rounds <= self._confirm:
             return  # still finding what lay there at boot: the first SNAPSHOT carries it
         # Queued also while no host listens (HANDSHAKE): sent first in the next session, so a
@@ -365,8 +477,10 @@ class App:
         if mtype == wire.HELLO_ACK:
             if self.state == HANDSHAKE and msg["boot_id"] == self.boot_id and msg["proto"] == wire.VERSION:
                 self.state = READY
+                self._restart = False  # a RESYNC read in the same pass came first: this answers it
                 self._snapshot_due = True  # always the first reliable frame of a session
                 self._pending_errors = self.problems[:]
+                self._status_due = list(range(len(self.readers)))  # each reader's health, after the snapshot
         elif mtype == wire.RESYNC:
             self._restart = True
         elif mtype == wire.HEARTBEAT:

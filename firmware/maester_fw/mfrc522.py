@@ -28,8 +28,22 @@ With TAuto the timer starts when the chip finishes transmitting and stops as soo
 answer starts; a card answers REQA/WUPA/SELECT/READ after about 91 us (frame delay time),
 so 1 ms is ample and an empty reader costs about 1 ms of waiting plus about a dozen register
 transactions, instead of 15-25 ms with the common driver defaults.  The IRQ wait loop ends
-on RxIRq, ErrIRq or TimerIRq (not on a fixed count), with a separate guard of
-timeout + 20 ms in case the chip is dead or unpowered.
+on RxIRq or IdleIRq (the end of the answer) or TimerIRq (none came), not on a fixed count,
+with a separate guard of timeout + 20 ms in case the chip is dead or unpowered.  It does not
+end on ErrIRq: the chip raises it at a colliding bit while the rest of the frame is still
+arriving (datasheet 9.3.1.5, 9.3.1.15), and writing Idle then would cut the FIFO short.  The
+reference drivers wait for RxIRq | IdleIRq the same way (miguelbalboa/rfid, PCD_CommunicateWithPICC).
+
+Hostile hardware (FIRMWARE.md, "Readers that fail"):
+  * init() accepts only the VersionReg values of known chips (KNOWN_VERSIONS), and checks that
+    a register it wrote reads back: a MISO with no reader on it floats on an ESP32-S3 and can
+    return any byte.  `version` keeps what was read either way, for the report.
+  * configured() tells whether the chip still holds its timer settings: a supply dip or a
+    re-seated connector brings it back at its power-on values, with no timer, and every
+    transceive then ends in ERR_HW.  The caller sets it up again.
+  * A collision when REQA/WUPA is answered means "cards are there" (miguelbalboa/rfid,
+    PICC_RequestA: STATUS_OK or STATUS_COLLISION): request() returns OK and sets `multiple`,
+    as does a collision during anticollision.  `multiple` is cleared by the next request().
 
 No allocation after construction: registers go through two 2-byte buffers, FIFO traffic
 through preallocated buffers and memoryviews prepared in __init__.
@@ -84,6 +98,9 @@ _CT = const(0x88)
 _READ = const(0x30)
 _HLTA = const(0x50)
 
+# VersionReg of the chips we know: NXP MFRC522 1.0 and 2.0, and the clones' (issue 24)
+KNOWN_VERSIONS = (0x91, 0x92, 0x12, 0x88, 0xB2)
+
 _PRESCALER = const(169)   # 25 us timer tick
 _TICK_US = const(25)
 _GUARD_US = const(20000)
@@ -93,6 +110,9 @@ _BUF = const(20)          # largest frame: READ answer, 16 data + 2 CRC
 # ComIrqReg back to back costs an SPI transaction each and finds nothing sooner.
 _FDT_US = const(86)
 _IRQ_POLL_US = const(50)
+# After ErrIRq, how long to wait for the end of the answer: the longest we ask for (READ, 18
+# bytes with parity) lasts 1.6 ms on air.
+_ERR_GRACE_US = const(2000)
 
 
 def crc_a(buf, n):
@@ -137,6 +157,7 @@ class MFRC522:
         self.uid_len = 0
         self.sak = 0
         self.version = 0
+        self.multiple = False            # more than one card answered since the last request()
         # health counters
         self.transceives = 0
         self.collisions = 0
@@ -193,7 +214,7 @@ class MFRC522:
         # is pulled low (0x00).  Found here at once; after the soft reset, a PowerDown bit
         # that reads 1 forever would spin the 100 ms wait below on every retry.
         self.version = self._rreg(_VersionReg)
-        if self.version == 0x00 or self.version == 0xFF:
+        if self.version not in KNOWN_VERSIONS:
             return ERR_HW
         self._wreg(_CommandReg, _SOFT_RESET)
         t0 = self._ticks()
@@ -205,6 +226,8 @@ class MFRC522:
         self._wreg(_RxModeReg, 0x00)
         self._wreg(_ModWidthReg, 0x26)
         self.set_timeout(self.timeout_us)
+        if not self.configured():
+            return ERR_HW                                # what was written does not read back
         self._wreg(_TxASKReg, 0x40)                      # 100 % ASK, as type A needs
         self._wreg(_ModeReg, 0x3D)                       # CRC coprocessor preset 0x6363
         self._wreg(_CollReg, 0x00)                       # clear bits after a collision
@@ -224,6 +247,12 @@ class MFRC522:
         self._wreg(_TPrescalerReg, _PRESCALER & 0xFF)
         self._wreg(_TReloadRegH, reload >> 8)
         self._wreg(_TReloadRegL, reload & 0xFF)
+
+    def configured(self):
+        """True while the chip holds the timer settings init() gave it (TAuto and the 25 us
+        prescaler).  Two register reads; a chip back at its power-on values reads 0x00."""
+        return (self._rreg(_TModeReg) == 0x80 | (_PRESCALER >> 8)
+                and self._rreg(_TPrescalerReg) == _PRESCALER & 0xFF)
 
     def antenna(self, on):
         """RF field on/off.  Off powers every card down: they come back in IDLE."""
@@ -282,19 +311,30 @@ class MFRC522:
         self._wreg(_BitFramingReg, framing | 0x80)       # StartSend
         t0 = self._ticks()
         self._sleep_us((n * 9 - (8 - tx_last_bits if tx_last_bits else 0)) * 944 // 100 + _FDT_US)
+        err_at = t0
+        err_seen = False
         while True:
             irq = self._rreg(_ComIrqReg)
-            if irq & 0x22:                               # RxIRq or ErrIRq
+            if irq & 0x30:                               # RxIRq or IdleIRq: the answer is in
                 break
             if irq & 0x01:                               # TimerIRq, nothing received
                 self._wreg(_CommandReg, _IDLE)
                 return NO_CARD
-            if _ticks_diff(self._ticks(), t0) > self.timeout_us + _GUARD_US:
+            now = self._ticks()
+            if irq & 0x02:                               # ErrIRq: let the frame end first
+                if not err_seen:
+                    err_seen = True
+                    err_at = now
+                elif _ticks_diff(now, err_at) > _ERR_GRACE_US:
+                    break
+            if _ticks_diff(now, t0) > self.timeout_us + _GUARD_US:
                 self._wreg(_CommandReg, _IDLE)
                 return ERR_HW
             self._sleep_us(_IRQ_POLL_US)
         self._wreg(_CommandReg, _IDLE)
         err = self._rreg(_ErrorReg)
+        if err == 0xFF:
+            return ERR_HW                                # bit 5 is reserved (reads 0): no chip, MISO pulled up
         if err & 0x10:
             return ERR_OVERFLOW
         if err & 0x01:
@@ -317,9 +357,18 @@ class MFRC522:
 
     # -- ISO/IEC 14443-3 -----------------------------------------------------------------
     def request(self, wupa=False):
-        """REQA (wakes IDLE cards) or WUPA (wakes IDLE and HALT cards).  ATQA -> self.atqa."""
+        """REQA (wakes IDLE cards) or WUPA (wakes IDLE and HALT cards).  ATQA -> self.atqa.
+
+        Cards with different ATQAs answer with a collision: they are there, so OK, with
+        `multiple` set (the ATQA then holds the bits before the collision)."""
+        self.multiple = False
         self.buf[0] = _WUPA if wupa else _REQA
         st = self.transceive(1, 7)
+        if st == ERR_COLLISION:
+            self.multiple = True
+            self.atqa[0] = self.rbuf[0] if self.rx_len else 0
+            self.atqa[1] = self.rbuf[1] if self.rx_len > 1 else 0
+            return OK
         if st != OK:
             return st
         if self.rx_len != 2 or self.rx_last_bits:
@@ -363,6 +412,7 @@ class MFRC522:
                 if full + n != 5 or self.rx_last_bits:
                     return ERR_PROTOCOL
                 return OK
+            self.multiple = True
             c = self._rreg(_CollReg)
             if c & 0x20:                                 # position not valid
                 return ERR_COLLISION

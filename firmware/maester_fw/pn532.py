@@ -67,6 +67,7 @@ _IN_RELEASE = const(0x52)
 _OUT = const(32)
 _IN = const(64)
 _PREAMBLE_MAX = const(16)  # 00 bytes accepted before the start code 00 FF
+_WAKE_US = const(10000)  # CS held low after the dummy byte: the reference driver's wait
 
 
 def _rev8(b):
@@ -135,6 +136,9 @@ class PN532:
         self.uid = bytearray(10)
         self.uid_len = 0
         self.sak = 0
+        # The PN532 runs anticollision itself and lists one card (MaxTg 1): a second card on the
+        # antenna is not seen while the first lies there (READERS.md, "Two cards")
+        self.multiple = False
         self._listed = False
         self.ic = 0
         self.version = 0
@@ -299,9 +303,18 @@ class PN532:
 
     # -- set-up --------------------------------------------------------------------------
     def init(self):
-        """Wake the chip, SAMConfiguration, firmware check, bounded retries.  OK or ERR_HW."""
+        """Wake the chip, SAMConfiguration, firmware check, bounded retries.  OK or ERR_HW.
+
+        Wake-up as Adafruit's CircuitPython driver does it (adafruit_pn532/spi.py, _wakeup): CS
+        low, a dummy byte, 10 ms with CS still low, then SAMConfiguration, which leaves the
+        power-on LowVbat mode (UM0701-02 6.3.4.3).  The fall of CS starts the oscillator; a
+        module that needs longer than the 2 ms the Arduino driver allows would lose the first
+        frames.  A chip that was reset (a supply dip) has forgotten its target: so does this."""
+        self._listed = False
         self._cs(0)                                      # CS low wakes it from power-down
-        self._sleep_us(2000)
+        self._op[0] = 0x00
+        self._spi.write(self._op)                        # the dummy byte
+        self._sleep_us(_WAKE_US)
         self._cs(1)
         c = self._cmd
         c[0] = _SAM_CONFIGURATION
@@ -332,6 +345,11 @@ class PN532:
         c[3] = 0x0B                                      # ATR_RES timeout (102.4 ms)
         c[4] = self.rf_timeout                           # InDataExchange timeout
         return self._call(5)
+
+    def configured(self):
+        """Whether the chip still holds init()'s settings.  The PN532's cannot be read back, so
+        the caller relies on a streak of ERR_HW (a chip reset to LowVbat mode answers none)."""
+        return True
 
     def firmware_version(self):
         c = self._cmd

@@ -27,6 +27,15 @@ answered, so it is counted as an error and never as a miss.
     Backstop: `bad_limit` consecutive polls without a good answer (errors or misses) also
     count as a removal, so a card that only ever answers with errors cannot stay forever.
 
+    CROWDED: two or more cards answer (the driver's `multiple`: a collision on REQA/WUPA or in
+    anticollision).  Anticollision picks one of them, the same one every time, so its UID says
+    nothing about which card came or went: while crowded the machine keeps the card it had
+    (no event), wakes cards with WUPA (a halted one too), and emits CROWDED once.  When one
+    card answers alone again it emits UNCROWDED, then goes on as usual: the same card, nothing;
+    another, REMOVED(old) + PLACED(new); none, REMOVED after N misses.
+    `hw_run` counts polls in a row that ended in ERR_HW (the chip did not respond); the caller
+    decides when to set the chip up again, then calls resume().
+
 Events go to `on_event(presence, kind)` (kind PLACED or REMOVED; read presence.uid,
 presence.uid_len, presence.data) and poll() returns the last event of the poll:
 NONE, PLACED, REMOVED or SWAPPED.  No allocation in poll(): fixed buffers, int counters.
@@ -52,6 +61,8 @@ NONE = const(0)
 PLACED = const(1)
 REMOVED = const(2)
 SWAPPED = const(3)
+CROWDED = const(4)      # two or more cards answer at once (on_event only)
+UNCROWDED = const(5)    # one card (or none) again (on_event only)
 
 
 class Presence:
@@ -90,6 +101,9 @@ class Presence:
         self._bad_run = 0
         self._confirms = 0
         self._since = 0
+        self.crowded = False
+        self.hw_run = 0          # polls in a row that ended in ERR_HW
+        self._blind = False      # resumed: the reader saw nothing for a while
         # health counters
         self.polls = 0
         self.misses = 0          # clean timeouts (an empty reader counts one per poll)
@@ -98,6 +112,7 @@ class Presence:
         self.placed = 0
         self.removed = 0
         self.swaps = 0
+        self.crowds = 0
         reader.antenna(False)
 
     # -- public ---------------------------------------------------------------------------
@@ -109,15 +124,16 @@ class Presence:
             r.antenna(True)
             self.state = EMPTY
             return NONE
-        wupa = st != EMPTY
+        wupa = st != EMPTY or self.crowded
         if not wupa and self.sweep_every > 0 and self.polls % self.sweep_every == 0:
             wupa = True
         s = r.request(wupa)
         if s == NO_CARD:
             return self._miss()
         if s != OK:
-            return self._error()
-        if st == PRESENT and self.reselect_every > 1:
+            return self._error(s)
+        self.hw_run = 0
+        if st == PRESENT and self.reselect_every > 1 and not r.multiple and not self.crowded:
             self._since += 1
             if self._since < self.reselect_every:
                 r.halt()
@@ -130,7 +146,12 @@ class Presence:
             r.halt()
             return self._miss()
         if s != OK:
-            return self._error()
+            return self._error(s)
+        if r.multiple:
+            return self._crowd()
+        if self.crowded:
+            self.crowded = False
+            self._emit(UNCROWDED)
         same = self._same_uid()
         if self.data_blocks and not (same and st == PRESENT):
             for i in range(self.data_blocks):
@@ -139,12 +160,21 @@ class Presence:
                     if s == NO_CARD:
                         r.halt()
                         return self._miss()
-                    return self._error()
+                    return self._error(s)
         r.halt()
         self.reads += 1
         self._miss_run = 0
         self._bad_run = 0
         return self._identified(same)
+
+    def resume(self):
+        """The driver was set up again (init() after the chip lost its configuration): go on
+        from what the machine knew, and check the card's UID at the next poll."""
+        self._miss_run = 0
+        self._bad_run = 0
+        self.hw_run = 0
+        self._since = self.reselect_every
+        self._blind = True
 
     def state_name(self):
         return STATE_NAMES[self.state]
@@ -181,9 +211,23 @@ class Presence:
             self.uid[i] = r.uid[i]
         self.uid_len = n
 
+    def _crowd(self):
+        self._miss_run = 0      # they answered: neither a miss nor an error
+        self._bad_run = 0
+        self.reader.halt()
+        if not self.crowded:
+            self.crowded = True
+            self.crowds += 1
+            self._emit(CROWDED)
+        return NONE
+
     def _miss(self):
+        self.hw_run = 0
         self.misses += 1
         if self.state == EMPTY:
+            if self.crowded:        # the cards that came together went together
+                self.crowded = False
+                self._emit(UNCROWDED)
             return NONE
         self._miss_run += 1
         self._bad_run += 1
@@ -191,7 +235,8 @@ class Presence:
             return self._lost()
         return NONE
 
-    def _error(self):
+    def _error(self, s):
+        self.hw_run = self.hw_run + 1 if s == ERR_HW else 0
         self.errors += 1
         self._miss_run = 0          # a card did answer: not a miss
         self._bad_run += 1
@@ -207,6 +252,9 @@ class Presence:
 
     def _lost(self):
         ev = NONE
+        if self.crowded:
+            self.crowded = False
+            self._emit(UNCROWDED)
         if self.state == PRESENT:
             self.removed += 1
             self._emit(REMOVED)
@@ -222,6 +270,8 @@ class Presence:
 
     def _identified(self, same):
         st = self.state
+        blind = self._blind
+        self._blind = False
         if st == PRESENT:
             if same:
                 return NONE
@@ -229,6 +279,13 @@ class Presence:
             self.removed += 1
             self._emit(REMOVED)                 # still carries the old UID
             self._take_uid()
+            if blind:
+                # The card changed while the reader could not look (it was being set up again):
+                # the new one is placed at the next poll, not in the same one, which the host
+                # would read as two cards on the reader.
+                self.state = SEEN
+                self._confirms = 0
+                return REMOVED
             if self.confirm <= 1:
                 self.placed += 1
                 self._emit(PLACED)

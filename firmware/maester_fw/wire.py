@@ -41,6 +41,7 @@ TAP = const(0x21)
 ERROR = const(0x22)
 LOG = const(0x23)
 CONFIG_STATUS = const(0x24)
+READER_STATUS = const(0x25)
 SEGMENT_SET = const(0x30)
 SEGMENTS_CLEAR = const(0x31)
 CONFIG_WRITE = const(0x32)
@@ -69,6 +70,14 @@ BLINK = const(2)
 PULSE = const(3)
 
 # RESYNC reasons
+# READER_STATUS health: what a reader is doing, beyond its cards (PROTOCOL.md section 3)
+READER_OK = const(0)  # answers and reads
+READER_FAULT = const(1)  # does not answer (detail: 1 + the reader suspected of holding MISO, or 0)
+READER_RESET = const(2)  # lost its configuration (a supply dip) and was set up again
+READER_CROWDED = const(3)  # two or more cards answer at once: lift one
+READER_HOLDS_BUS = const(4)  # answers, but while it is not selected the others read 0x00 (MISO held low)
+READER_HEALTH_MAX = const(4)
+
 RESYNC_CONNECT = const(0)
 RESYNC_REQUEST = const(1)
 
@@ -548,6 +557,24 @@ def _dec_tap(p):
     return {"reader": reader, "kind": kind, "time_ms": t, "uid": _uid(uid)}
 
 
+# -- READER_STATUS
+
+
+def reader_status(reader, health, detail=0, version=0, inits=0, errors=0):
+    health = _enum(_int(health, 8, "health"), READER_HEALTH_MAX, "reader health")
+    return struct.pack("<BBBBHH", _int(reader, 8, "reader"), health, _int(detail, 8, "detail"),
+                       _int(version, 8, "version"), min(_int(inits, 32, "inits"), 0xFFFF),
+                       min(_int(errors, 32, "errors"), 0xFFFF))
+
+
+def _dec_reader_status(p):
+    _need(p, 8)
+    reader, health, detail, version, inits, errors = struct.unpack_from("<BBBBHH", p, 0)
+    _enum(health, READER_HEALTH_MAX, "reader health")
+    return {"reader": reader, "health": health, "detail": detail, "version": version, "inits": inits,
+            "errors": errors}
+
+
 # -- ERROR and LOG
 
 
@@ -655,6 +682,7 @@ MESSAGES = {
     ERROR: ("ERROR", error, _dec_error, True),
     LOG: ("LOG", log, _dec_log, False),
     CONFIG_STATUS: ("CONFIG_STATUS", config_status, _dec_config_status, True),
+    READER_STATUS: ("READER_STATUS", reader_status, _dec_reader_status, True),
     SEGMENT_SET: ("SEGMENT_SET", segment_set, _dec_segment_set, True),
     SEGMENTS_CLEAR: ("SEGMENTS_CLEAR", empty, _dec_empty, True),
     CONFIG_WRITE: ("CONFIG_WRITE", config_write, _dec_config_write, True),

@@ -10,6 +10,7 @@
 What the port does (MicroPython ports/esp32, shared/tinyusb):
   * machine.SPI(id) accepts only the general-purpose hosts, ids 1 and 2 (SPI2 and SPI3);
     anything else raises ValueError("SPI(0) doesn't exist").  SPI0/SPI1 belong to the flash.
+  * MISO has no pull: with no reader driving it, it floats and reads noise.
   * machine.Pin(n) raises ValueError("invalid pin") for a GPIO the chip lacks: the ESP32-S3
     has GPIO0-21 and GPIO26-48.
   * mp_hal_stdio_poll() reports POLLOUT on stdout unconditionally.  A write to the TinyUSB
@@ -25,6 +26,8 @@ SPI_IDS = (1, 2)
 
 class Esp32HalSim(HalSim):
     platform = "esp32"
+    miso_idle = None  # machine.SPI leaves the S3's MISO without a pull: with no reader it floats
+    miso_pullup = False  # whether main.py's pull-up survives the IDF's SPI set-up is not known
 
     def spi(self, spi_cfg):
         if spi_cfg["id"] not in SPI_IDS:

@@ -9,8 +9,9 @@ What it simulates:
 * the table: `Table.place(reader, uid)` lays a card on a reader's antenna, `remove` lifts it,
   `noise` corrupts the card's answers;
 * the LED strip: a VirtualStrip that keeps the last frame;
-* the serial line: `StreamSerial` over file objects (the process's stdin/stdout, or a tty
-  opened by path) or `LoopSerial` in memory for tests that drive `App.step` themselves;
+* the serial line: the firmware's own UsbSerial over sim_usb.UsbCdc, the board's USB CDC as
+  MicroPython drives it (run_sim.py: the process's stdin/stdout or a tty opened by path), or
+  `LoopSerial` in memory for tests that drive `App.step` themselves;
 * the control channel: `Control` reads JSON lines (commands below) from a file object and
   answers each with one JSON line.
 
@@ -22,6 +23,9 @@ of a taps script is also a command).  An "id" in a command is copied into its an
                                                              answers the poll counts, as "polls"
     {"cmd": "noise", "reader": 0, "every": 3}                corrupt every 3rd card answer
     {"cmd": "mute", "reader": 0, "frames": 2}                the cards ignore 2 frames
+    {"cmd": "wire", "reader": 0, "powered": false}           unplug a reader module (true: back)
+    {"cmd": "wire", "reader": 0, "holds_miso": true}         a clone that holds MISO low when deselected
+    {"cmd": "reset_reader", "reader": 0}                     a supply dip: the chip back at power-on values
     {"cmd": "strip"}           -> {"ok": true, "frame": "<hex, strip order>", "text": "RR..", ...}
     {"cmd": "state"}           -> readers, their cards, boot id, watchdog feeds
     {"cmd": "polls"}           -> how often each reader was asked for a card
@@ -42,7 +46,7 @@ import time
 from sim_cards import Card
 from sim_mfrc522 import SimClock, SimMFRC522, SimPin, SimSPI
 from sim_pn532 import SimPN532
-from virtual_strip import VirtualStrip
+from virtual_strip import StripClock, VirtualStrip
 
 
 def _hex(b):
@@ -69,6 +73,28 @@ class Table:
         self.types = []
         self._pins = {}
         self.cards = {}  # reader index -> [Card]
+        # reader index -> {"powered": bool, "holds_miso": bool}: how each reader module is wired
+        # and powered; like the cards, it outlasts a new config
+        self.wiring = {}
+
+    def wire(self, reader, **kw):
+        """Change how a reader module behaves on the bus: powered=False (unplugged, or its
+        supply cut), holds_miso=True (a clone that drives MISO low when not selected)."""
+        self._field(reader)
+        self.wiring.setdefault(reader, {}).update(kw)
+        self._apply(reader)
+
+    def _apply(self, i):
+        chip = self.chips[i]
+        w = self.wiring.get(i, {})
+        chip.holds_miso = w.get("holds_miso", False)
+        if hasattr(chip, "power"):
+            chip.power(w.get("powered", True))
+
+    def reset_reader(self, reader):
+        """A supply dip or a re-seated connector: the chip comes back at its power-on state."""
+        self._field(reader)
+        self.chips[reader].power_cycle()
 
     def build(self, cfg):
         self.spi.devices = []
@@ -86,6 +112,7 @@ class Table:
             self.types.append(r["type"])
             for card in self.cards.get(i, ()):
                 chip.field.place(card)
+            self._apply(i)
 
     def pin(self, n):
         """The chip-select pin wired to a reader, or a pin with nothing on it."""
@@ -180,58 +207,6 @@ class LoopSerial:
         return n
 
 
-class StreamSerial:
-    """Serial over file objects (a pty, a tty, stdin/stdout), as a board's USB CDC.
-
-    The unix port's readinto() waits until the whole buffer is filled, so bytes are taken
-    one at a time while poll says more are waiting (as on a board's sys.stdin).  Writes go
-    out only when poll says the other end has room, and at most CHUNK bytes at a time, so a
-    host that stops reading cannot block the loop.
-    """
-
-    CHUNK = 256
-
-    def __init__(self, fin, fout):
-        self.fin = fin
-        self.fout = fout
-        self._pin = select.poll()
-        self._pin.register(fin, select.POLLIN)
-        self._pout = select.poll()
-        self._pout.register(fout, select.POLLOUT)
-        self._one = bytearray(1)
-        self.lost = 0  # bytes written while nobody had the port open
-
-    def readinto(self, buf):
-        n = 0
-        one = self._one
-        fin = self.fin
-        while n < len(buf):
-            ready = False
-            for _obj, ev in self._pin.ipoll(0):
-                ready = ev & select.POLLIN
-            if not ready:
-                break
-            if not fin.readinto(one):
-                break
-            buf[n] = one[0]
-            n += 1
-        return n
-
-    def write(self, buf, n):
-        room = False
-        for _obj, ev in self._pout.ipoll(0):
-            room = ev & select.POLLOUT
-        if not room:
-            return 0
-        k = n if n < self.CHUNK else self.CHUNK
-        try:
-            w = self.fout.write(memoryview(buf)[:k])
-        except OSError:  # no one on the other end: like a board with no host, bytes are lost
-            self.lost += k
-            return k
-        return w or 0
-
-
 class Control:
     """JSON-line commands from a file object, answered on another (see the module doc)."""
 
@@ -274,16 +249,26 @@ class HalSim:
     """The HAL of a simulated board.  See FIRMWARE.md for the interface every HAL offers."""
 
     platform = "rp2"  # it stands in for a Pico (hal_esp32.Esp32HalSim for an ESP32-S3)
+    # What MISO reads when no reader drives it: the RP2040's GPIOs reset with their pull-down on
+    # (RP2040 datasheet 2.19.6.3, PADS_BANK0 PDE) and machine.SPI leaves the pulls alone.
+    miso_idle = 0x00
+    # main.py pulls MISO up before it builds the bus; the RP2040 keeps the pull under SPI
+    # (ports/rp2/machine_spi.c only sets the pin function)
+    miso_pullup = True
 
-    def __init__(self, serial, table=None, ticks_ms=None, control=None, taps=(), boot_id=None, trace=None):
+    def __init__(self, serial, table=None, ticks_ms=None, control=None, taps=(), boot_id=None, trace=None,
+                 usb=None):
         # trace: a trace_sim.Trace when `maester bench hil` wants time stamps (run_sim.py --trace)
+        # usb: the sim_usb.UsbCdc under `serial` (run_sim.py), whose USB task kbd_intr and idle run
         self.trace = trace
+        self.usb = usb
         if trace is not None:
             from trace_sim import TracedSerial
 
             serial = TracedSerial(serial, trace)
         self.serial = serial
         self.table = table or Table()
+        self.table.spi.idle = self.miso_idle
         self.ticks_ms = ticks_ms or time.ticks_ms
         self.sleep_us = self.table.clock.sleep_us  # the drivers wait in simulated time
         self.ticks_us = self.table.clock.ticks_us
@@ -307,7 +292,7 @@ class HalSim:
         self._boot_id = boot_id
         self._wait = select.poll()
         self._waitable = False  # an in-memory serial has nothing to wait on: idle returns at once
-        for f in (getattr(serial, "fin", None), control and control.fin):
+        for f in (getattr(serial, "fin", None) or (usb and usb.fin), control and control.fin):
             if f is not None:
                 self._wait.register(f, select.POLLIN)
                 self._waitable = True
@@ -318,13 +303,22 @@ class HalSim:
         self.table.build(cfg)
 
     def spi(self, spi_cfg):
+        if self.miso_pullup:
+            self.table.spi.idle = 0xFF
         return self.table.spi
 
     def pin(self, n):
         return self.table.pin(n)
 
     def strip(self, pin, pixels, order="GRB"):
-        self.strip_obj = VirtualStrip(pixels, order)
+        # the adapter main.py would build on this port, with its cost (virtual_strip.py)
+        from maester_fw.strip import adapter_for
+
+        path = adapter_for(self.platform)
+        if path == "bitstream" and self.platform == "esp32":
+            path = "rmt"  # the esp32 port's bitstream goes through RMT (esp32.RMT.bitstream_channel)
+        clock = StripClock(self.ticks_ms if hasattr(self.ticks_ms, "now") else None, self.table.clock)
+        self.strip_obj = VirtualStrip(pixels, order, path=path, clock=clock)
         if self.trace is not None:
             from trace_sim import TracedStrip
 
@@ -336,9 +330,11 @@ class HalSim:
         if not self._announced and self.control is not None:
             self._announced = True
             self.control.send({"event": "ready", "boot_id": self._boot_id})
-        if ms > 0 and self._waitable:
+        if ms > 0 and self._waitable and not (self.usb and self.usb.pending()):
             for _ in self._wait.ipoll(ms if ms < 20 else 20):
                 break
+        if self.usb is not None:
+            self.usb.service()  # the USB task runs (and may raise a KeyboardInterrupt it scheduled)
         if self.control is not None:
             self.control.service()
         if self.taps:
@@ -353,6 +349,10 @@ class HalSim:
         return self._boot_id
 
     def kbd_intr(self, c):
+        if self.usb is not None:
+            # The bytes that came while Ctrl-C was as it is now meet it so (sim_usb.py): the USB
+            # task runs before the switch.
+            self.usb.service()
         self.kbd = c
         try:
             import micropython
@@ -395,6 +395,10 @@ class HalSim:
                                  cmd.get("mode", "crc"))
             elif what == "mute":
                 self.table.mute(cmd["reader"], cmd.get("frames", 1))
+            elif what == "wire":
+                self.table.wire(cmd["reader"], **{k: bool(cmd[k]) for k in ("powered", "holds_miso") if k in cmd})
+            elif what == "reset_reader":
+                self.table.reset_reader(cmd["reader"])
             elif what == "strip":
                 s = self.strip_obj
                 if s is None:

@@ -18,10 +18,19 @@
 --trace    FILE: stamp serial bytes, card placements and strip writes into FILE as they happen
            (for `maester bench hil`); the control command {"cmd": "trace"} flushes it.
 
-Exit status: 0 after a REPL command, 4 after BOOTLOADER.
+When the firmware ends (the REPL command, or an exception such as a KeyboardInterrupt), the port
+is the REPL's, as on a board (sim_usb.Repl); Ctrl-D there runs the firmware again.  The control
+channel says {"event": "exit", "why": ...} and then {"event": "repl", "mode": "friendly"|"raw"}.
+Exit status 4 after BOOTLOADER.
+
+The first two statements are firmware/main.py's: Ctrl-C off before anything else.  The unix port
+enables it before it runs this script, as pyexec.c does before main.py on a board.
 """
 
-import sys
+import micropython
+micropython.kbd_intr(-1)
+
+import sys  # noqa: E402
 
 _here = sys.argv[0].rsplit("/", 1)[0] if "/" in sys.argv[0] else "."
 sys.path.insert(0, _here)  # firmware/sim: the simulators
@@ -29,9 +38,11 @@ sys.path.insert(0, _here + "/..")  # firmware: maester_fw
 
 import json  # noqa: E402
 
-from hal_sim import Control, HalSim, StreamSerial, Table, _unhex  # noqa: E402
+from hal_sim import Control, HalSim, Table, _unhex  # noqa: E402
 from sim_cards import Card  # noqa: E402
+from sim_usb import PtyWire, Repl, SOFT_RESET, UsbCdc, traceback_text  # noqa: E402
 from maester_fw import app  # noqa: E402
+from maester_fw.usb_serial import UsbSerial  # noqa: E402
 
 
 def _args(argv):
@@ -59,12 +70,16 @@ def _open_tty(path):
 
 
 def main():
+    """The board: what ports/rp2/main.c does around main.py.  The firmware runs (boot());
+    when it ends, by returning or by an exception, the REPL takes the port
+    (shared/runtime/pyexec.c), until a soft reset runs the firmware again."""
     o = _args(sys.argv[1:])
     if o["--serial"] == "-":
-        serial = StreamSerial(sys.stdin.buffer, sys.stdout.buffer)
+        wire = PtyWire(sys.stdin.buffer, sys.stdout.buffer)
     else:
         f = _open_tty(o["--serial"])
-        serial = StreamSerial(f, f)
+        wire = PtyWire(f, f)
+    usb = UsbCdc(wire)
     control = None
     c = o["--control"]
     if c is None and o["--serial"] != "-":
@@ -92,11 +107,32 @@ def main():
             for reader, uids in json.load(f).items():
                 for uid in uids:
                     table.cards.setdefault(int(reader), []).append(Card(_unhex(uid)))
-    hal = HalSim(serial, table=table, control=control, taps=taps, trace=trace)
-    why = app.main(hal, o["--config"])
-    if control is not None:
-        control.send({"event": "exit", "why": why})
-    raise SystemExit(4 if why == app.EXIT_BOOTLOADER else 0)
+    hal = HalSim(UsbSerial(usb, usb), table=table, control=control, taps=taps, trace=trace, usb=usb)
+
+    def say(obj):
+        if control is not None:
+            control.send(obj)
+
+    while True:
+        try:
+            why = app.main(hal, o["--config"])
+        except KeyboardInterrupt as e:  # a 0x03 from the host while Ctrl-C was on
+            usb.write(traceback_text(e).encode())
+            usb.flush()
+            why = "KeyboardInterrupt"
+        say({"event": "exit", "why": why})
+        if why == app.EXIT_BOOTLOADER:
+            raise SystemExit(4)
+        repl = Repl(usb, on_mode=lambda mode: say({"event": "repl", "mode": mode}),
+                    idle=lambda: hal.idle(20))
+        if repl.run() != SOFT_RESET:
+            break
+        # pyexec enables Ctrl-C again before main.py runs, and main.py's first line turns it
+        # off with no branch between: it stays off here
+        usb.write(b"MPY: soft reboot\r\n")
+        usb.flush()
+        say({"event": "soft_reset"})
+    raise SystemExit(0)
 
 
 main()

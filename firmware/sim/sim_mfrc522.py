@@ -14,6 +14,26 @@ switches the RF field, which powers the cards down and up), TxASKReg (without 10
 cards hear nothing).  Not modelled: MIFARE Crypto1, RxCRCEn/TxCRCEn checking on receive,
 water levels, IRQ pin, analog settings (RFCfgReg is stored only).
 
+The hardware's hostile habits, modelled because a real table meets them:
+
+* Power.  `power(False)` cuts the chip's supply: it answers nothing (it drives no MISO) and its
+  field is off.  `power(True)` (or `power_cycle()`, a brown-out) brings it back with the
+  power-on register values of datasheet section 9.3 (_RESET_VALUES, tables 25 to 111): no
+  TAuto, no 100 % ASK, antenna off, so a transceive never starts the timer and the driver's
+  guard time runs out (ERR_HW), until the driver configures it again.
+* Collisions, bit by bit.  When two cards answer with different bits, the chip raises ErrIRq and
+  sets ErrorReg.CollErr and CollReg.CollPos at the colliding bit, while the rest of the frame is
+  still arriving; RxIRq comes at the end of the frame.  With CollReg.ValuesAfterColl = 0 the bits
+  after the collision are received as 0 (datasheet 9.3.1.15).  Writing Idle to CommandReg
+  before the end stops the reception: the FIFO keeps only the bytes completed by then, and
+  ControlReg.RxLastBits is not updated.
+* The SPI bus (SimSPI).  A deselected device with `holds_miso` (a clone module whose MISO
+  driver does not go high-impedance when its chip select is high, miguelbalboa/rfid#290)
+  drives MISO low, so every other device on the bus reads 0x00.  With no device driving it,
+  MISO reads `idle`: 0xFF (a pull-up), 0x00 (a pull-down: the RP2040's GPIOs reset with their
+  pull-down on, RP2040 datasheet 2.19.6) or None, a floating input (an ESP32-S3 MISO with no
+  pull), which reads noise.
+
 Time: a SimClock shared by the bus.  Every SPI call costs `call_us` (host overhead, one call
 of the MicroPython SPI API plus the chip-select toggles) plus the bits at `baud`.  Air time,
 the card's frame delay and the timer run on the same clock, so an empty reader poll costs the
@@ -64,12 +84,21 @@ EV_RX = 1
 EV_TIMER = 2
 EV_TX = 3
 
+# Power-on values (MFRC522 datasheet section 9.3, the "reset value" of each register table);
+# every register not listed resets to 0x00 (TModeReg, TPrescalerReg, TReloadReg, TxASKReg...).
 _RESET_VALUES = (
     (CommandReg, 0x20), (ComIEnReg, 0x80), (ComIrqReg, 0x14), (Status1Reg, 0x21),
     (0x0B, 0x08), (ControlReg, 0x10), (CollReg, 0xA0), (ModeReg, 0x3F),
     (TxControlReg, 0x80), (0x16, 0x10), (0x17, 0x84), (0x18, 0x84), (0x19, 0x4D),
+    (0x1C, 0x62), (0x1F, 0xEB), (CRCResultRegH, 0xFF), (CRCResultRegL, 0xFF),
     (ModWidthReg, 0x26), (RFCfgReg, 0x48), (0x27, 0x88), (0x28, 0x20), (0x29, 0x20),
+    (0x33, 0x80), (0x36, 0x40),
 )
+# Version values a chip may report (VersionReg): NXP 1.0 and 2.0, and the clones'
+# (miguelbalboa/rfid PCD_DumpVersionToSerial, issue 24)
+VERSIONS = {0x91: "MFRC522 v1.0", 0x92: "MFRC522 v2.0", 0x88: "FM17522 clone", 0x12: "counterfeit clone",
+            0xB2: "FM17522E clone"}
+BIT_US_X100 = 944  # one bit on air at 106 kbit/s, in 1/100 us
 
 
 class SimClock:
@@ -128,18 +157,22 @@ class SimPin:
 class SimSPI:
     """An SPI bus shared by several devices; the device whose CS pin is low gets the bytes.
 
-    With no device selected, MISO floats and reads 0xFF.  Two selected at once counts a
-    conflict (and reads 0xFF).
+    MISO: what the selected device drives; a deselected device that `holds_miso` pulls it to 0;
+    nobody driving it reads `idle` (0xFF pull-up, 0x00 pull-down, None floating: noise).  A device's
+    xfer returns None when it drives nothing (unpowered).  Two selected at once counts a conflict
+    (and neither is heard).
     """
 
-    def __init__(self, clock, baud=4_000_000, call_us=20):
+    def __init__(self, clock, baud=4_000_000, call_us=20, idle=0xFF):
         self.clock = clock
         self.baud = baud
         self.call_us = call_us
+        self.idle = idle
         self.devices = []
         self.calls = 0
         self.nbytes = 0
         self.conflicts = 0
+        self._noise = 0x2545F491  # a floating input's reads (xorshift)
 
     def attach(self, dev):
         self.devices.append(dev)
@@ -153,6 +186,28 @@ class SimSPI:
                     return None
                 found = d
         return found
+
+    def _held_low(self, sel):
+        for d in self.devices:
+            if d is not sel and getattr(d, "holds_miso", False) and getattr(d, "powered", True):
+                return True
+        return False
+
+    def _float(self):
+        if self.idle is not None:
+            return self.idle
+        x = self._noise
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        self._noise = x
+        return x & 0xFF
+
+    def _miso(self, d, b, low):
+        v = d.xfer(b) if d is not None else None
+        if low:
+            return 0
+        return v if v is not None else self._float()
 
     def _cost(self, n):
         self.calls += 1
@@ -171,19 +226,26 @@ class SimSPI:
         n = len(buf)
         self._cost(n)
         d = self._selected()
+        low = self._held_low(d)
         for i in range(n):
-            buf[i] = d.xfer(write) if d is not None else 0xFF
+            buf[i] = self._miso(d, write, low)
 
     def write_readinto(self, wbuf, rbuf):
         n = len(wbuf)
         self._cost(n)
         d = self._selected()
+        low = self._held_low(d)
         for i in range(n):
-            rbuf[i] = d.xfer(wbuf[i]) if d is not None else 0xFF
+            rbuf[i] = self._miso(d, wbuf[i], low)
 
 
 class SimMFRC522:
-    def __init__(self, spi, cs=None, field=None, version=0x92, name=""):
+    def __init__(self, spi, cs=None, field=None, version=0x92, name="", holds_miso=False):
+        self.holds_miso = holds_miso  # a module that keeps driving MISO low when not selected
+        self.powered = True
+        self.rx_at = 0  # when the answer's first bit arrives
+        self.coll_at = -1  # when its colliding bit arrives (-1: no collision), and whether it was flagged
+        self.coll_flagged = False
         self.spi = spi
         self.clock = spi.clock
         self.cs = cs if cs is not None else SimPin(spi.clock)
@@ -216,6 +278,21 @@ class SimMFRC522:
         self.reset()
 
     # -- chip state ----------------------------------------------------------------------
+    def power(self, on):
+        """Supply on or off.  Off: no answer on the bus, the field drops.  On: power-on reset."""
+        if on and not self.powered:
+            self.powered = True
+            self.reset()
+        elif not on:
+            self.powered = False
+            self.ev = EV_NONE
+            self.field.set_on(False)
+
+    def power_cycle(self):
+        """A supply dip, a re-seated connector: the chip comes back at its power-on values."""
+        self.power(False)
+        self.power(True)
+
     def reset(self):
         r = self.regs
         for i in range(64):
@@ -226,6 +303,7 @@ class SimMFRC522:
         self.fifo_r = 0
         self.fifo_n = 0
         self.ev = EV_NONE
+        self.coll_at = -1
         self.field.set_on(False)
         self.resets += 1
 
@@ -268,7 +346,11 @@ class SimMFRC522:
         return ((2 * p + 1) * (reload + 1) * 100) // 1356
 
     def _update(self):
-        if self.ev == EV_NONE or self.clock.now < self.ev_at:
+        if self.ev == EV_NONE:
+            return
+        if self.coll_at >= 0 and not self.coll_flagged and self.clock.now >= self.coll_at:
+            self._flag_collision()  # the colliding bit has arrived; the frame has not ended
+        if self.clock.now < self.ev_at:
             return
         ev = self.ev
         self.ev = EV_NONE
@@ -281,10 +363,37 @@ class SimMFRC522:
         elif ev == EV_RX:
             self._deliver()
 
-    def _deliver(self):
+    def _bits_by(self, t):
+        """How many of the answer's bits have been received by time t (us)."""
+        n = 0
+        while n < self.rx_bits:
+            # bit n ends after the start bit, n + 1 data bits and a parity bit per byte before it
+            if self.rx_at + ((2 + n + n // 8) * BIT_US_X100) // 100 > t:
+                break
+            n += 1
+        return n
+
+    def _flag_collision(self):
+        r = self.regs
+        self.coll_flagged = True
+        align = (r[BitFramingReg] >> 4) & 7
+        r[ErrorReg] |= 0x08                           # CollErr
+        p = align + self.rx_coll + 1
+        r[CollReg] = (r[CollReg] & 0x80) | (0x20 if p > 32 else p & 0x1F)
+        r[ComIrqReg] |= 0x02                          # ErrIRq
+
+    def _abort(self):
+        """Idle written while an answer is arriving: the FIFO keeps the bytes completed by now."""
+        got = self._bits_by(self.clock.now)
+        align = (self.regs[BitFramingReg] >> 4) & 7
+        keep = ((align + got) >> 3) << 3              # whole FIFO bytes only
+        self._deliver(keep - align if keep > align else 0, False)
+
+    def _deliver(self, bits=-1, done=True):
         r = self.regs
         align = (r[BitFramingReg] >> 4) & 7
-        bits = self.rx_bits
+        if bits < 0:
+            bits = self.rx_bits
         total = align + bits
         nbytes = (total + 7) >> 3
         if nbytes > 64:
@@ -304,14 +413,12 @@ class SimMFRC522:
             if (src[j >> 3] >> (j & 7)) & 1:
                 p = align + j
                 f[p >> 3] |= 1 << (p & 7)
+        if not done:
+            return                                    # stopped early: no RxIRq, RxLastBits as it was
         r[ControlReg] = (r[ControlReg] & 0xF8) | (total & 7)
         if coll >= 0:
-            r[ErrorReg] |= 0x08                       # CollErr
-            p = align + coll + 1
-            if p > 32:
-                r[CollReg] = (r[CollReg] & 0x80) | 0x20
-            else:
-                r[CollReg] = (r[CollReg] & 0x80) | (p & 0x1F)
+            if not self.coll_flagged:
+                self._flag_collision()
         else:
             r[CollReg] = (r[CollReg] & 0x80) | 0x20  # CollPosNotValid
         if self.rx_parity:
@@ -371,6 +478,12 @@ class SimMFRC522:
             self.rx_bits = rx
             self.rx_coll = fld.coll_bit
             self.rx_parity = fld.parity_err
+            self.rx_at = now + tx_us + FDT_US
+            self.coll_flagged = False
+            self.coll_at = -1
+            if fld.coll_bit >= 0:
+                c = fld.coll_bit
+                self.coll_at = self.rx_at + ((2 + c + c // 8) * BIT_US_X100) // 100
             self.ev = EV_RX
             self.ev_at = now + tx_us + fld.rx_us
         elif timer >= 0:
@@ -416,6 +529,8 @@ class SimMFRC522:
                 self.reset()
                 r[CommandReg] = 0x20                  # reset done: RcvOff, Idle, PowerDown 0
             elif cmd == CMD_IDLE:
+                if self.ev == EV_RX:
+                    self._abort()
                 self.ev = EV_NONE
             elif cmd == CMD_CALC_CRC:
                 self._calc_crc()
@@ -438,6 +553,8 @@ class SimMFRC522:
 
     # -- SPI byte stream -----------------------------------------------------------------
     def cs_low(self):
+        if not self.powered:
+            return
         self._first = True
         self._mode = 0
         self._out = 0
@@ -446,6 +563,8 @@ class SimMFRC522:
         self._mode = 0
 
     def xfer(self, b):
+        if not self.powered:
+            return None                               # drives nothing
         out = self._out
         if self._first:
             self._first = False
@@ -467,9 +586,9 @@ class SimMFRC522:
 class Rig:
     """One SPI bus, one SimClock, `n` simulated MFRC522 readers each with its own CS pin."""
 
-    def __init__(self, n=1, baud=4_000_000, call_us=20):
+    def __init__(self, n=1, baud=4_000_000, call_us=20, idle=0xFF):
         self.clock = SimClock()
-        self.spi = SimSPI(self.clock, baud, call_us)
+        self.spi = SimSPI(self.clock, baud, call_us, idle)
         self.chips = []
         for i in range(n):
             self.chips.append(SimMFRC522(self.spi, SimPin(self.clock), name="r%d" % i))

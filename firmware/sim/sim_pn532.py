@@ -16,6 +16,13 @@ Commands: GetFirmwareVersion (0x02), GetGeneralStatus (0x04), SAMConfiguration (
 RFConfiguration (0x32: item 1 field, item 2 timeouts, item 5 retries), InListPassiveTarget
 (0x4A, 106 kbit/s type A), InDataExchange (0x40), InRelease (0x52).
 
+Power (issue 24).  The chip starts asleep (power-down, LowVbat mode, UM0701-02 6.3.4.3): the fall
+of NSS (CS) wakes it, and until its oscillator has started, `wake_us` later, it takes no byte and
+drives no MISO.  2 ms is what Adafruit's Arduino driver allows (hold CS low 2 ms, PR #108); a slower
+module is modelled with a larger `wake_us` (Adafruit's CircuitPython driver waits 10 ms).
+`power(False)` cuts its supply; `power(True)` brings it back asleep, at its power-on settings
+(MxRtyPassiveActivation retrying forever, no SAMConfiguration).
+
 Modelling choices that need a real chip to confirm (see firmware/READERS.md):
   * InListPassiveTarget wakes cards with REQA, so a HALT card is not found.
   * InRelease only forgets the target; for a Type 2 tag nothing is sent on air (the card
@@ -51,7 +58,11 @@ REV = bytes([_rev8(i) for i in range(256)])
 
 class SimPN532:
     def __init__(self, spi, cs=None, field=None, lsb_host=False, name="",
-                 ack_us=200, cmd_us=300, attempt_us=1000, ic=0x32, ver=1, rev=6, preamble=1):
+                 ack_us=200, cmd_us=300, attempt_us=1000, ic=0x32, ver=1, rev=6, preamble=1, wake_us=2000):
+        self.wake_us = wake_us
+        self.powered = True
+        self.awake_at = -1  # asleep: -1; else when the oscillator is (or was) up
+        self.holds_miso = False
         self.spi = spi
         self.clock = spi.clock
         self.cs = cs if cs is not None else SimPin(spi.clock)
@@ -97,13 +108,40 @@ class SimPN532:
         self.exchanges = 0
         self.last_cmd = -1
 
+    # -- power -------------------------------------------------------------------------
+    def power(self, on):
+        if on and not self.powered:
+            self.powered = True
+            self.awake_at = -1
+            self.sam = False
+            self.rf_enabled = True
+            self.retries = 0xFF
+            self.rf_timeout_us = 51200
+            self.target = None
+            self.ack_pending = self.resp_pending = False
+        elif not on:
+            self.powered = False
+            self.field.set_on(False)
+
+    def power_cycle(self):
+        self.power(False)
+        self.power(True)
+
+    def _awake(self):
+        return self.powered and self.awake_at >= 0 and self.clock.now >= self.awake_at
+
     # -- SPI byte stream -----------------------------------------------------------------
     def cs_low(self):
+        if self.powered and self.awake_at < 0:
+            self.awake_at = self.clock.now + self.wake_us  # NSS falls: the oscillator starts
         self._pos = 0
         self._op = 0
         self._rd = 0
 
     def cs_high(self):
+        if not self._awake():
+            self._op = 0
+            return
         if self._op == DW:
             self._command()
         elif self._op == DR:
@@ -122,6 +160,8 @@ class SimPN532:
         return self.resp_pending and now >= self.resp_at
 
     def xfer(self, b):
+        if not self._awake():
+            return None  # asleep or unpowered: takes nothing, drives nothing
         if not self.lsb_host:
             b = REV[b]
         out = 0
@@ -350,14 +390,14 @@ class SimPN532:
 class PN532Rig:
     """One SPI bus, one SimClock, `n` simulated PN532 readers each with its own CS pin."""
 
-    def __init__(self, n=1, baud=1_000_000, call_us=20, lsb_host=False):
+    def __init__(self, n=1, baud=1_000_000, call_us=20, lsb_host=False, wake_us=2000):
         self.clock = SimClock()
         self.spi = SimSPI(self.clock, baud, call_us)
         self.lsb_host = lsb_host
         self.chips = []
         for i in range(n):
             self.chips.append(SimPN532(self.spi, SimPin(self.clock), lsb_host=lsb_host,
-                                       name="p%d" % i))
+                                       name="p%d" % i, wake_us=wake_us))
 
     def field(self, i=0):
         return self.chips[i].field

@@ -12,14 +12,52 @@
 write() copies into a preallocated buffer and allocates nothing unless `keep` > 0, in
 which case the last `keep` frames are also kept as bytes in `history`.
 Runs on CPython and on the MicroPython unix port.
+
+What a write costs the board (`path`, LEDS.md "What a frame write costs"), charged on `clock`
+(a StripClock: real time on the simulated board behind a pty, a test's clock in memory).  A
+WS2812 frame lasts 30 us a pixel (24 bits at 800 kHz):
+    None         nothing (tests of rendering)
+    "bitstream"  rp2 machine.bitstream: a busy loop with interrupts masked for the whole frame
+                 (ports/rp2/machine_bitstream.c, mp_hal_quiet_timing_enter)
+    "rmt"        esp32 machine.bitstream: RMT sends it while the CPU waits for it, interrupts on
+                 (ports/esp32/machine_bitstream.c, rmt_tx_wait_all_done)
+    "pio"        rp2 PIO fed by DMA (maester_fw/pio_ws2812.py): returns at once; a write while
+                 the last frame still goes out first waits for the rest of it
 """
+
+import time
 
 # dominant channels (bit 2 red, bit 1 green, bit 0 blue) -> character
 _CHARS = ".BGCRMYW"
+US_PER_PIXEL = 30
+
+
+class StripClock:
+    """ticks_us/sleep_us for the strip's costs: real time, or a test's ms clock (.now) moved on.
+    `board` (the readers' SimClock, which the firmware reads as hal.ticks_us) is moved on too:
+    the time the CPU spent on the strip passed for the board as a whole."""
+
+    def __init__(self, ms_clock=None, board=None):
+        self.ms = ms_clock
+        self.board = board
+        self._us = 0  # the test clock's microseconds below its ms
+
+    def ticks_us(self):
+        return time.ticks_us() if self.ms is None else self.ms.now * 1000 + self._us
+
+    def sleep_us(self, us):
+        if self.board is not None:
+            self.board.advance(us)
+        if self.ms is None:
+            time.sleep_us(us)
+            return
+        us += self._us
+        self.ms.now += us // 1000
+        self._us = us % 1000
 
 
 class VirtualStrip:
-    def __init__(self, pixel_count, order="GRB", keep=0):
+    def __init__(self, pixel_count, order="GRB", keep=0, path=None, clock=None):
         self.pixel_count = pixel_count
         self.frame = bytearray(3 * pixel_count)
         self.writes = 0
@@ -28,6 +66,12 @@ class VirtualStrip:
         self._oR = order.index("R")
         self._oG = order.index("G")
         self._oB = order.index("B")
+        self.path = path
+        self.clock = clock or StripClock()
+        self.masked_us = 0  # interrupts masked by writes
+        self.blocked_us = 0  # time write() held the CPU
+        self.longest_block_us = 0
+        self._busy_until = None  # "pio": when the frame going out ends
 
     def write(self, buf):
         f = self.frame
@@ -40,6 +84,26 @@ class VirtualStrip:
             self.history.append(bytes(buf))
             if len(self.history) > self.keep:
                 self.history.pop(0)
+        if self.path is not None:
+            self._charge()
+
+    def _charge(self):
+        c = self.clock
+        frame_us = US_PER_PIXEL * self.pixel_count
+        block = frame_us
+        if self.path == "pio":
+            block = 0
+            if self._busy_until is not None:
+                block = max(0, time.ticks_diff(self._busy_until, c.ticks_us()))
+        elif self.path == "bitstream":
+            self.masked_us += frame_us
+        if block:
+            c.sleep_us(block)
+        if self.path == "pio":
+            self._busy_until = time.ticks_add(c.ticks_us(), frame_us)
+        self.blocked_us += block
+        if block > self.longest_block_us:
+            self.longest_block_us = block
 
     def pixel(self, i, frame=None):
         """(r, g, b) of pixel i of the last frame (or of `frame`)."""

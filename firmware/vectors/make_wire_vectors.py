@@ -134,6 +134,12 @@ def vectors():
         ("repl", rel(8, 4), {"type": "REPL"}),
         ("bootloader", rel(9, 4), {"type": "BOOTLOADER"}),
         ("error", rel(4, 10), {"type": "ERROR", "code": w.ERR_UNSUPPORTED, "text": "pattern 3 needs CAP_PULSE"}),
+        (
+            "reader_status_fault",
+            rel(5, 10),
+            {"type": "READER_STATUS", "reader": 2, "health": w.READER_FAULT, "detail": 1, "version": 0x00,
+             "inits": 3, "errors": 0},
+        ),
         ("log_utf8", unrel(10), {"type": "LOG", "level": 20, "text": "lecteur 3 : carte retirée"}),
     ]
 
@@ -186,6 +192,7 @@ def bad_payloads():
         ("log_bad_utf8", w.LOG, bytes.fromhex("1402c328")),
         ("config_write_past_total", w.CONFIG_WRITE, bytes.fromhex("0a000c000000") + b"abc"),
         ("repl_wrong_magic", w.REPL, b"REPX"),
+        ("reader_status_health_9", w.READER_STATUS, bytes.fromhex("0209000000000000")),
         ("unknown_type", 0x7F, b""),
     ]
 

@@ -147,7 +147,7 @@ out(hellos=[js(h) for h in hellos], reliable_before=reliable_before, wrong=wrong
         {"reader": 0, "state": wire.ABSENT, "uid": None},
         {"reader": 1, "state": wire.PRESENT, "uid": UID},
     ]
-    assert len(snap["counters"]) == 5
+    assert len(snap["counters"]) == 6  # PROTOCOL.md section 7, the last the strip write time
 
 
 @pytest.mark.parametrize("reader", [0, 1], ids=["mfrc522", "pn532"])
@@ -221,6 +221,21 @@ out(errors=[js(e) for e in r.of("ERROR")], host_in_flight=in_flight,
     assert rec["host_in_flight"] == 0  # the unknown frame was acked, so the host's window is free
     assert rec["taps"] == 1
     assert rec["lit"].startswith("WWWWWWW")
+
+
+def test_a_resync_and_the_hello_ack_read_in_one_pass_end_in_a_session(device):
+    # A host that opened the port sends RESYNC, then acks the boot's HELLO before the board has
+    # read the RESYNC: both arrive in one pass. The ACK answers the RESYNC; it must not be undone.
+    (rec,) = device('''
+r = Rig()
+r.step(3, host=False)
+r.host.reset()
+r.ser.push(wire.encode_frame(wire.RESYNC, wire.resync(wire.RESYNC_CONNECT)) + wire.encode_frame(wire.HELLO_ACK, wire.hello_ack(BOOT)))
+for _ in range(500):
+    r.step()
+out(snaps=len(r.of("SNAPSHOT")), state=r.app.state)
+''')
+    assert rec == {"snaps": 1, "state": 1}
 
 
 def test_garbage_on_the_serial_line_is_skipped(device):

@@ -636,3 +636,65 @@ def test_micropython_and_cpython_draw_identical_frames(scenario):
     b = scenario("cpython", SAME)
     assert a == b
     assert a["writes"] > 100
+
+
+# -- what a frame write costs the board (issue 24, item 6) ---------------------------------------
+
+BIG_TABLE = {"board": "t", "readers": [{"type": "mfrc522", "cs": 17, "name": "seat0"}],
+             "leds": {"pin": 22, "pixels": 300, "budget_ma": 20000},
+             "segments": {"all": [0, 300]}, "poll": {"interval_ms": 20}}
+
+
+@pytest.mark.parametrize("port", ["rp2", "esp32"])
+def test_a_pulsing_300_pixel_strip_never_masks_interrupts_and_a_pass_stays_short(run_micropython, port):
+    """Issue 24, item 6: before the fix every rp2 frame masked interrupts for 9 ms (bitstream)."""
+    from test_app import HEADER
+    cfg = dict(BIG_TABLE, spi={"id": 1, "sck": 12, "mosi": 11, "miso": 13}, leds=dict(BIG_TABLE["leds"], pin=14))
+    cfg["readers"] = [dict(cfg["readers"][0], cs=10)]
+    body = HEADER % json.dumps(cfg if port == "esp32" else BIG_TABLE) + r'''
+from hal_esp32 import Esp32HalSim
+r = Rig(hal=Esp32HalSim if %r == "esp32" else HalSim)
+r.handshake()
+r.send(wire.SEGMENT_SET, wire.segment_set(0, 255, (0, 80, 255), wire.PULSE, 1000))
+longest = 0
+for _ in range(1000):
+    t0 = r.clock.now
+    r.step()
+    longest = max(longest, r.clock.now - t0 - 2)
+s = r.hal.strip_obj
+out(path=s.path, writes=s.writes, masked_us=s.masked_us, longest_block_us=s.longest_block_us, longest_pass=longest)
+''' % port
+    (r,) = [json.loads(x) for x in run_micropython(body, heap="4m", timeout=300).stdout.splitlines() if x.startswith("{")]
+    assert r["writes"] > 50
+    assert r["masked_us"] == 0, r  # no USB or timer interrupt waits for the strip
+    if port == "rp2":
+        assert r["path"] == "pio" and r["longest_block_us"] < 1000 and r["longest_pass"] <= 2, r
+    else:
+        assert r["path"] == "rmt" and r["longest_block_us"] == 9000  # the esp32 waits the frame, IRQs on
+
+
+def test_the_pio_program_sends_each_byte_msb_first_with_ws2812_timing(run_micropython):
+    # maester_fw/pio_ws2812.py as it is, its program assembled and run cycle by cycle (sim/rp2.py)
+    (r,) = [json.loads(x) for x in run_micropython(r'''
+import json
+from maester_fw.pio_ws2812 import PioStrip
+s = PioStrip(object())
+frame = bytes([0x00, 0xFF, 0xA5, 0x3C, 0x81, 0x7E])   # two GRB pixels
+s.write(frame)
+print(json.dumps({"wave": s._sm.wave, "freq": s._sm.freq}))
+''').stdout.splitlines() if x.startswith("{")]
+    ns = 1e9 / r["freq"]
+    wave = r["wave"]
+    assert wave[0][0] == 0 and wave[-1][0] == 0  # low before the first bit, low after the last (the latch)
+    runs = wave[1:]  # (high, low) per bit; the last low is the line idle after the frame
+    bits, times = [], {0: set(), 1: set()}
+    for i, ((lv, hi), (lv2, lo)) in enumerate(zip(runs[0::2], runs[1::2])):
+        assert lv == 1 and lv2 == 0
+        bit = 1 if hi * ns > 550 else 0
+        bits.append(bit)
+        times[bit].add((hi * ns, lo * ns if 2 * i + 2 < len(runs) else None))
+    assert {t for t in times[0] if t[1] is not None} == {(250, 1000)}
+    assert {t for t in times[1] if t[1] is not None} == {(875, 375)}
+    assert runs[-1][1] * ns >= 6000  # idle low after the frame: the WS2812 latches it
+    got = bytes(int("".join(map(str, bits[i:i + 8])), 2) for i in range(0, 48, 8))
+    assert got == bytes([0x00, 0xFF, 0xA5, 0x3C, 0x81, 0x7E])

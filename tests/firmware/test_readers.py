@@ -732,11 +732,12 @@ print("polls", ps[0].polls, ps[1].polls, ps[0].reads, ps[1].misses, ev[0])
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_500_poll_cycles_do_not_grow_the_heap_at_64k(run_micropython, mpy_dir, kind):
+def test_500_poll_cycles_do_not_grow_a_small_heap(run_micropython, mpy_dir, kind):
     out_dir = mpy_dir
-    # 64 KB for the MFRC522 path. The PN532 *simulator* makes a memoryview per command, which
-    # leaves the heap too close to full at 64 KB: a few bytes of path strings decided pass or fail.
-    heap = "64k" if kind == "mfrc522" else "80k"
+    # 68 KB for the MFRC522 path: its register-level simulator's bytecode (with the hostile
+    # habits of issue 24) shares the heap. The PN532 *simulator* makes a memoryview per command,
+    # which leaves the heap too close to full: a few bytes of path strings decided pass or fail.
+    heap = "68k" if kind == "mfrc522" else "80k"
     proc = run_micropython(HEAP.format(mpy=str(out_dir), kind=kind), heap=heap)
     lines = dict(line.split(" ", 1) for line in proc.stdout.splitlines())
     assert int(lines["probe"]) > 0
@@ -769,6 +770,7 @@ class ScriptedReader:
         self.field_offs = 0
         self.halts = 0
         self.wupa = []
+        self.multiple = False  # one card at a time in these scripts
 
     def request(self, wupa=False):
         self.i += 1

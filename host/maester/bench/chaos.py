@@ -11,6 +11,13 @@ cable is pulled and put back, and the host is killed with SIGKILL and the game r
 with `maester resume` (when the next move is a tap, its card is laid while the host is dead:
 `laid_while_dead` among the faults).
 
+The board's own hardware fails too (issue 24; firmware/sim/ models each fault from its source): a
+reader's chip resets to its power-on values (`reader_reset`), a stray card is slid onto a reader and
+taken away (`two_cards`), a reader module holds the SPI bus's MISO line low for a while (`bus_hog`),
+the host reads the board's port only a few bytes at a time for a while (`slow_host`), and every
+reboot and unplug has the host's RESYNC bytes, with their 0x03 and 0x01, arrive while the board
+boots (`resync_in_boot`).
+
 Beside the table the driver applies the same commands to the engine directly: the fault-free game.
 At the end the state in the host's log must equal it (`states_equal`). A tap that never became a
 move is lost (the driver then lays the card again, as a player would); a tap that became two moves
@@ -38,7 +45,8 @@ from ..table.simconsole import SimBoardProcess
 from ..table.simtable import tap_for
 
 GAMES = (("btwixt", 3, ["short"]), ("intrigue", 2, []), ("oathbreaker", 5, []), ("lcg", 2, []))
-EVENTS = ("reboot", "unplug", "kill")
+EVENTS = ("reboot", "unplug", "kill", "reader_reset", "two_cards", "bus_hog", "slow_host")
+STRAY_UID = "04f00dfacec0de"  # a sticker on no card of the game
 MOVE_TIMEOUT = 15.0  # a tap not applied by then is lost (a reconnect takes at most ~6 s)
 
 
@@ -54,13 +62,51 @@ class ChaosBoard:
         self._cuts = queue.Queue()
         threading.Thread(target=self._power, name="power", daemon=True).start()
 
+    def command(self, cmd):
+        """A control command to the board, if it is on (a power cut may have it off: a reader
+        reset or a held bus then means nothing, and the next boot starts clean)."""
+        with self.sim.lock:
+            if not self.sim.board.alive:
+                return None
+            return self.sim.board.command(cmd)
+
+    def reset_reader(self, reader):
+        """A supply dip on one reader: its chip back at its power-on values, the card still on it."""
+        self.command({"cmd": "reset_reader", "reader": reader})
+
+    def stray(self, reader, hold_s):
+        """A card slid onto a reader (on top of the one there, if any) and taken away again."""
+        with self.sim.lock:
+            self.sim.board.tap(reader, STRAY_UID)
+        time.sleep(hold_s)
+        self.lift(reader, STRAY_UID)
+
+    def bus_hog(self, reader, delay_s, hold_s):
+        """After `delay_s`, a reader module holds MISO low for `hold_s` (the game goes on meanwhile)."""
+        self._cuts.put(("hog", delay_s, (reader, hold_s)))
+
     def tap(self, reader, card):
         with self.sim.lock:
             self.sim.board.tap(reader, self.sim.uid(card))
 
-    def lift(self, reader):
+    def lift(self, reader, uid=None):
+        """Lift the card(s) and wait until the firmware has had the time to see it gone; the
+        control channel is free meanwhile (a bus hog is released through it)."""
         with self.sim.lock:
-            self.sim.board.lift(reader, settle=True)
+            before = self.sim.board.lift(reader, uid)
+            boots = self.sim.board.boots
+        if before is None:
+            return  # the board is off
+        # a reader faulted by a bus hog is polled again only at its next retry (2 s, 4 s...)
+        deadline = time.monotonic() + MOVE_TIMEOUT
+        while True:
+            with self.sim.lock:
+                b = self.sim.board
+                if not b.alive or b.boots != boots or b.settled(reader, before):
+                    return  # seen gone, or the board was cut meanwhile: its next boot finds it gone
+            if time.monotonic() > deadline:
+                raise AssertionError("reader %d was not polled after the card was lifted" % reader)
+            time.sleep(0.02)
 
     def cards(self, reader):
         """The sticker UIDs lying on a reader (for the notes of a lost tap)."""
@@ -70,7 +116,7 @@ class ChaosBoard:
     def power_cut(self, delay_s, down_s, cable=False):
         """After `delay_s`, the board off for `down_s` (with `cable`: the host's port gone too), then
         back; runs on the power thread, while the game goes on. `wait_power` waits for it."""
-        self._cuts.put((delay_s, down_s, cable))
+        self._cuts.put(("cut", delay_s, (down_s, cable)))
 
     def wait_power(self):
         self._cuts.join()
@@ -79,16 +125,23 @@ class ChaosBoard:
         # One thread for the board's whole life: the firmware dies with the thread that started it
         # (simboard._die_with_parent), so a power cut in a thread of its own would kill it on exit.
         while True:
-            delay_s, down_s, cable = self._cuts.get()
+            what, delay_s, args = self._cuts.get()
             try:
                 time.sleep(delay_s)
-                self._power_cut(down_s, cable)
+                if what == "cut":
+                    self._power_cut(*args)
+                else:
+                    reader, hold_s = args
+                    self.command({"cmd": "wire", "reader": reader, "holds_miso": True})
+                    time.sleep(hold_s)
+                    self.command({"cmd": "wire", "reader": reader, "holds_miso": False})
             except Exception as e:  # noqa: BLE001 — reported with the game
-                self.errors.append("power cut: %s: %s" % (type(e).__name__, e))
+                self.errors.append("%s: %s: %s" % ("power cut" if what == "cut" else "bus hog", type(e).__name__, e))
             finally:
                 self._cuts.task_done()
 
     def _power_cut(self, down_s, cable):
+        from maester_fw import wire
         with self.calm:
             if cable:
                 self.proxy.unplug()
@@ -97,6 +150,8 @@ class ChaosBoard:
             time.sleep(down_s)
             if cable:
                 self.proxy.replug()
+            # the host's RESYNC, with its 0x03 and 0x01 bytes, meets the board as it boots
+            self.proxy.to_board(wire.encode_frame(wire.RESYNC, wire.resync(wire.RESYNC_CONNECT)))
             with self.sim.lock:
                 self.sim.board.power_on()
 
@@ -216,8 +271,20 @@ def play_game(index, seed, rate, moves=None, workdir=None):
                     n += 1
                     out["moves"] = n
                     continue
-            elif kind is not None:
+            elif kind in ("reboot", "unplug"):
                 board.power_cut(plan_rng.uniform(0.0, 0.3), plan_rng.uniform(0.2, 1.5), cable=(kind == "unplug"))
+                out["events"][kind] += 1
+                out["events"]["resync_in_boot"] += 1
+            elif kind is not None:
+                reader = plan_rng.randrange(len(g.readers))
+                if kind == "reader_reset":
+                    board.reset_reader(reader)
+                elif kind == "two_cards":
+                    board.stray(plan_rng.choice(sorted(g.resting)) if g.resting else reader, plan_rng.uniform(0.2, 1.0))
+                elif kind == "bus_hog":
+                    board.bus_hog(reader, plan_rng.uniform(0.0, 0.3), plan_rng.uniform(0.3, 1.5))
+                elif kind == "slow_host":
+                    board.proxy.slow(plan_rng.uniform(1.0, 3.0), 8)
                 out["events"][kind] += 1
             g.step(command)
             n += 1

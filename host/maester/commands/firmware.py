@@ -1,4 +1,4 @@
-"""`maester firmware build|flash` and `maester doctor`: put the firmware on a board, then check it.
+"""`maester firmware build|flash|repl` and `maester doctor`: put the firmware on a board, then check it.
 What each step does, and how: table/firmware.py."""
 
 import json
@@ -36,6 +36,15 @@ def register(sub):
                    help="how long to wait for the firmware to answer the REPL request, 0 to 60 (default %(default)s s)")
     _add_build_args(p)
     p.set_defaults(func=cmd_flash)
+
+    p = cmds.add_parser("repl", help="ask the running firmware to leave its loop for the MicroPython REPL",
+                        description="The firmware turns Ctrl-C off, so no byte a host sends can stop it; this sends "
+                                    "it the REPL command instead. Then connect with mpremote or any serial terminal; "
+                                    "Ctrl-D there (a soft reset) starts the firmware again.")
+    p.add_argument("--port", required=True, type=serial_port, help="the board's serial port, e.g. /dev/ttyACM0")
+    p.add_argument("--repl-wait", type=seconds(0, 60), default=2.0, metavar="S",
+                   help="how long to wait for the firmware to answer, 0 to 60 (default %(default)s s)")
+    p.set_defaults(func=cmd_repl)
 
     p = sub.add_parser("doctor", help="find boards and show firmware, readers and health",
                        description="Find Maester boards, connect to each and print its identity, capabilities, LED "
@@ -76,6 +85,22 @@ def cmd_flash(args):
     return 0
 
 
+def cmd_repl(args):
+    try:
+        outcome = firmware.request_repl(args.port, args.repl_wait, say=print)
+    except firmware.FirmwareError as e:
+        return _fail(e)
+    if outcome == "acked":
+        print("the board on %s is at the MicroPython REPL: mpremote connect %s repl (or a serial terminal); "
+              "Ctrl-D there restarts the firmware" % (args.port, args.port))
+        return 0
+    return _fail({"no_answer": "no answer from Maester firmware on %s within %.1f s: plain MicroPython is at its "
+                               "REPL already; a stuck board needs unplugging (FIRMWARE.md, \"Reaching the REPL\")"
+                               % (args.port, args.repl_wait),
+                  "unacked": "the firmware answered but did not confirm the REPL command: run this again"}
+                 .get(outcome, "the firmware on %s does not take the REPL command (%s)" % (args.port, outcome)))
+
+
 def _config_line(b):
     c = b["config"]
     if not c["bytes"]:
@@ -110,7 +135,11 @@ def print_report(rep, out=print):
             out("  readers    %d" % len(b["readers"]))
             for r in b["readers"]:
                 state = {"fault": "FAULT (not answering: check wiring, power and chip-select pin)"}.get(r["state"], r["state"])
-                out("    %d %-8s %s%s" % (r["reader"], r["name"] or "", state, "  card %s" % r["uid"] if r["uid"] else ""))
+                chip = "  %s" % r["chip"] if r.get("chip") else ""
+                out("    %d %-8s %s%s%s" % (r["reader"], r["name"] or "", state, "  card %s" % r["uid"] if r["uid"] else "",
+                                          chip))
+                if r.get("advice"):
+                    out("      %s (set up %d times, %d read errors)" % (r["advice"], r["inits"], r["errors"]))
             counters = firmware.serial_link.COUNTER_NAMES
             out("  health     %s" % ", ".join("%s %d" % (k, b["counters"].get(k, 0)) for k in counters))
         for m in b["messages"]:

@@ -1,4 +1,4 @@
-"""`maester hw test`: walk a built table, one LED segment and one reader at a time (table/hwcheck.py)."""
+"""`maester hw test`: bring a built table up, one LED segment and one reader at a time (table/hwcheck.py)."""
 
 from .. import lazy
 from ..argtypes import BOARD_WAIT, seconds, serial_port
@@ -13,9 +13,11 @@ def register(sub):
                         description="Hardware checks for a table you built.")
     hw.set_defaults(func=lambda args: hw.print_help() or 2)
     cmds = hw.add_subparsers(dest="hw_command", metavar="ACTION")
-    p = cmds.add_parser("test", help="light every LED segment in turn and ask for a tap on every reader",
-                        description="Light each segment of the table profile on its own, then ask for a tap on "
-                                    "each reader, reporting taps live. Exit status 1 if a reader saw no tap.")
+    p = cmds.add_parser("test", help="bring a table up: every LED segment, then every reader's chip, a card, two cards and a power cut",
+                        description="Light each segment of the table profile on its own and time a full-strip write; then, "
+                                    "reader by reader, name its chip, ask for a tap, for two cards at once and for a power "
+                                    "cut, reporting taps live. One line a reader at the end with a verdict and what to do. "
+                                    "Exit status 1 if any reader needs a look.")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--port", type=serial_port, help="the board's serial port (default: the first board found)")
     where.add_argument("--sim", action="store_true", help="test the simulated board instead")

@@ -20,6 +20,10 @@ and each frame, in either direction, is damaged with probability `rate` by one f
 The draws come from one seeded random.Random, so a run is repeatable as far as the timing of the
 two ends allows. Only whole frames are delayed (a frame is sent once its delimiter has arrived).
 
+Two more faults, on demand: `slow(seconds, n)` is a host that is alive but reads the board's port
+only `n` bytes every 20 ms for a while (the board's USB FIFO fills; firmware/sim/sim_usb.py), and
+`to_board(data)` puts bytes on the board's line, as a host does while the board boots.
+
 `.port` is a symlink to the host's pty, a stable name as udev's /dev/serial/by-id gives a real
 board: an unplug removes it, a replug points it at a fresh pty. A bare /dev/pts/N would not do:
 once freed, the number goes to whichever program opens a pty next (another simulated board), and
@@ -130,6 +134,19 @@ class FaultProxy:
         self._stop = threading.Event()
         self._thread = None
         self.overflow = 0  # bytes a side did not take (its buffer full: nobody reading)
+        self._slow_until = 0.0  # while monotonic() is before this, the board is read slowly
+        self._slow_n = 0
+        self._board_due = 0.0
+
+    def slow(self, seconds, n=8):
+        """For `seconds`, read at most `n` bytes from the board every 20 ms."""
+        with self._lock:
+            self._slow_until = time.monotonic() + seconds
+            self._slow_n = n
+
+    def to_board(self, data):
+        with self._lock:
+            self._to_board(data)
 
     def draw(self):
         """The fault for the next frame, or None (most frames)."""
@@ -158,7 +175,9 @@ class FaultProxy:
     def _run(self):
         while not self._stop.is_set():
             with self._lock:
-                fds = [self._board] + ([self._master] if self.plugged else [])
+                slow = time.monotonic() < self._slow_until
+                fds = [self._board] if not slow or time.monotonic() >= self._board_due else []
+                fds += [self._master] if self.plugged else []
             try:
                 ready = select.select(fds, [], [], 0.02)[0]
             except (OSError, ValueError):
@@ -168,7 +187,11 @@ class FaultProxy:
             with self._lock:
                 for fd in ready:
                     try:
-                        data = os.read(fd, 4096)
+                        if fd == self._board and slow:
+                            data = os.read(fd, self._slow_n)
+                            self._board_due = now + 0.02
+                        else:
+                            data = os.read(fd, 4096)
                     except BlockingIOError:
                         continue
                     except OSError as e:

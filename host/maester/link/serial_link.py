@@ -123,8 +123,10 @@ PLACED = "placed"
 REMOVED = "removed"
 _KIND_NAMES = {wire.PLACED: PLACED, wire.REMOVED: REMOVED}
 _READER_STATES = {wire.ABSENT: "absent", wire.PRESENT: "present", wire.FAULT: "fault"}
+_HEALTH_NAMES = {wire.READER_OK: "ok", wire.READER_FAULT: "fault", wire.READER_RESET: "reset",
+                 wire.READER_CROWDED: "crowded", wire.READER_HOLDS_BUS: "holds_bus"}
 #: SNAPSHOT health counters, PROTOCOL.md section 7 (the list only grows at the end)
-COUNTER_NAMES = ("rx_dropped", "retransmits", "reader_errors", "reader_resets", "loop_overruns")
+COUNTER_NAMES = ("rx_dropped", "retransmits", "reader_errors", "reader_resets", "loop_overruns", "strip_write_us")
 
 
 @dataclass(frozen=True)
@@ -155,6 +157,48 @@ class ReaderState:
 
 
 @dataclass(frozen=True)
+class ReaderHealth:
+    """What a reader is doing beyond its cards, from the board's READER_STATUS (PROTOCOL.md 3)."""
+
+    reader: int
+    health: str  # "ok", "fault", "reset", "crowded" or "holds_bus"
+    detail: int = 0  # fault: 1 + the reader suspected of holding MISO low, 255 unknown, else 0
+    version: int = 0  # MFRC522 VersionReg, PN532 IC byte (0: not read)
+    inits: int = 0
+    errors: int = 0
+
+
+# Known chip versions (VersionReg of an MFRC522; the PN532's IC byte), for reports
+CHIPS = {0x91: "MFRC522 v1.0", 0x92: "MFRC522 v2.0", 0x88: "FM17522 clone", 0x12: "counterfeit MFRC522",
+         0xB2: "FM17522E clone", 0x32: "PN532"}
+
+
+def health_text(h: ReaderHealth, name=None, names=()) -> str:
+    """One line for people: what the reader is doing and what to do about it. `names`: every
+    reader's name, to name a suspect."""
+    who = "reader %s" % (name if name else h.reader)
+    if h.health == "fault":
+        if 0 < h.detail < 255:
+            k = h.detail - 1
+            other = "reader %s" % (names[k] if k < len(names) else k)
+            return ("%s does not answer: its MISO reads 0x00, and %s seems to hold that line low (a module that does "
+                    "not release MISO): unplug %s; if %s comes back, fit a 74HC125 buffer on its MISO or replace it"
+                    % (who, other, other, who))
+        if h.detail == 255:
+            return ("%s does not answer: MISO is held low by a module that does not answer either, or shorted to GND: "
+                    "unplug the readers one at a time" % who)
+        return "%s does not answer: check its 3.3 V, GND, the SPI wires and its chip-select wire" % who
+    if h.health == "holds_bus":
+        return ("%s holds the SPI bus: its MISO stays low when it is not selected, so the other readers read 0x00; fit "
+                "a 74HC125 buffer on its MISO or use another module" % who)
+    if h.health == "crowded":
+        return "two cards on %s: lift one" % who
+    if h.health == "reset":
+        return "%s lost power or was re-seated; it was set up again and reads its card again" % who
+    return "%s reads" % who
+
+
+@dataclass(frozen=True)
 class Snapshot:
     """The board's full reader table, sent after every handshake.
 
@@ -173,7 +217,8 @@ class StatusEvent:
     """Something the user may want to see. ``kind`` is one of:
 
     connected, link_down, disconnected, port_error, reconnecting, reboot, incompatible,
-    board_error, board_log, config_status, warning, callback_error.
+    board_error, board_log, config_status, warning, callback_error, reader (a reader's health
+    changed: data has reader, health, detail and was, the health before).
     """
 
     kind: str
@@ -196,6 +241,7 @@ class LinkStatus:
     config_len: int = 0
     config_crc: int = 0
     readers: tuple = ()  # ReaderState per reader from the last snapshot
+    health: tuple = ()  # ReaderHealth per reader, as the board last said (READER_STATUS)
     counters: dict = field(default_factory=dict)  # board health counters, last snapshot
     leds_pending: int = 0  # LED changes not yet acked by the board
     opens: int = 0  # successful port opens
@@ -702,6 +748,8 @@ class BoardLink:
             self._on_tap(msg)
         elif kind == "SNAPSHOT":
             self._on_snapshot(msg)
+        elif kind == "READER_STATUS":
+            self._on_reader_status(msg)
         elif kind == "ERROR":
             self._emit_status("board_error", msg["text"], code=msg["code"])
         elif kind == "CONFIG_STATUS":
@@ -759,6 +807,21 @@ class BoardLink:
         self._recent_taps.append(key)
         self._recent_set.add(key)
         self._presence[tap.reader] = uid if tap.kind == PLACED else None
+
+    def _on_reader_status(self, msg: dict):
+        h = ReaderHealth(msg["reader"], _HEALTH_NAMES[msg["health"]], msg["detail"], msg["version"], msg["inits"],
+                         msg["errors"])
+        with self._lock:
+            health = {x.reader: x for x in self._status.health}
+            old = health.get(h.reader)
+            health[h.reader] = h
+            self._status = replace(self._status, health=tuple(health[k] for k in sorted(health)))
+        if old is None and h.health == "ok":
+            return  # what every reader says after a handshake: news only when something is wrong
+        if old is not None and (old.health, old.detail) == (h.health, h.detail):
+            return
+        self._emit_status("reader", health_text(h), reader=h.reader, health=h.health, detail=h.detail,
+                          was=old.health if old else None)
 
     def _on_snapshot(self, msg: dict):
         boot = self._bootwatch.boot_id

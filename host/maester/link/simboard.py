@@ -144,6 +144,7 @@ class SimBoard:
             self.table = {int(r): list(uids) for r, uids in cards.items()}
         cards = {r: uids for r, uids in self.table.items() if uids}
         self._drain_control()
+        self.events = []  # this boot's
         cmd = [micropython_binary()]
         if cards:
             cards_path = os.path.join(self.workdir, "cards.json")
@@ -163,13 +164,33 @@ class SimBoard:
             self.proc = subprocess.Popen(cmd, stdin=self._master, stdout=self._master, stderr=log,
                                          cwd=self.workdir, preexec_fn=_die_with_parent)
         try:
-            ev = self._wait_event("ready", self.ready_timeout)
+            ev = self._wait_event(("ready", "exit"), self.ready_timeout)
         except BaseException:
             self.kill()
             raise
-        self.boot_id = ev["boot_id"]
+        # "exit": the firmware ended before its loop ran (a KeyboardInterrupt at boot): the board
+        # is at the REPL, as `repl_mode` then says
+        self.boot_id = ev.get("boot_id")
         self.boots += 1
         return self
+
+    def repl_mode(self, timeout=0.0):
+        """"friendly" or "raw" when the firmware has ended and the REPL has the port, else None;
+        what the board said within `timeout` seconds counts."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                msg = self._read_line(time.monotonic() + 0.05)  # what is there already, at least
+            except SimBoardError:
+                break  # it exited
+            if msg is not None:
+                self.events.append(msg)
+            elif time.monotonic() >= deadline:
+                break
+        for ev in reversed(self.events):
+            if ev.get("event") in ("repl", "soft_reset"):
+                return ev.get("mode")
+        return None
 
     @property
     def alive(self):
@@ -296,15 +317,15 @@ class SimBoard:
         line, self._lines = self._lines.split(b"\n", 1)
         return json.loads(line)
 
-    def _wait_event(self, name, timeout):
+    def _wait_event(self, names, timeout):
         deadline = time.monotonic() + timeout
         while True:
             msg = self._read_line(deadline)
             if msg is None:
-                raise SimBoardError("no %r from the simulated board within %.1f s:\n%s" % (name, timeout, self.log()))
-            if msg.get("event") == name:
-                return msg
+                raise SimBoardError("no %r from the simulated board within %.1f s:\n%s" % (names, timeout, self.log()))
             self.events.append(msg)
+            if msg.get("event") in names:
+                return msg
 
     def command(self, cmd, timeout=5.0):
         """Send one control command (a dict) and return its answer; raises on {"ok": false}."""
@@ -357,7 +378,7 @@ class SimBoard:
         if not self.alive:
             self._check_reader(reader)
             self.table[reader] = left
-            return  # off: nothing polls the reader, nothing to settle
+            return None  # off: nothing polls the reader, nothing to settle
         cmd = {"cmd": "remove", "reader": reader}
         if uid is not None:
             cmd["uid"] = uid
@@ -365,8 +386,17 @@ class SimBoard:
         # driver stalled between asking and lifting) found the card still there.
         before = self.command(cmd)["polls"][reader]
         self.table[reader] = left
+        if settle:
+            self.settle(reader, before, timeout)
+        return before
+
+    def settled(self, reader, before):
+        """True once the reader was asked for a card SETTLE_POLLS times since `before` (lift's count)."""
+        return self.polls()[reader] >= before + SETTLE_POLLS
+
+    def settle(self, reader, before, timeout=5.0):
         deadline = time.monotonic() + timeout
-        while settle and self.polls()[reader] < before + SETTLE_POLLS:
+        while not self.settled(reader, before):
             if time.monotonic() > deadline:
                 raise SimBoardError("reader %d was not polled after the card was lifted" % reader)
             time.sleep(0.02)

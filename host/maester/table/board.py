@@ -24,7 +24,7 @@ from maester_fw import wire
 from maester_fw.app import FIRMWARE
 
 from ..link import BoardLink, find_boards
-from ..link.serial_link import PLACED, REMOVED, Tap, port_holder
+from ..link.serial_link import PLACED, REMOVED, ReaderHealth, Tap, health_text, port_holder
 from .hwconfig import BOARDS, config_bytes
 from .resting import RestingCards
 from .runner import TableRunner
@@ -158,7 +158,7 @@ def connect(port, profile, report=print, timeout=CONNECT_TIMEOUT, **link_options
     """
     port = find_port(port)
     incompatible = []
-    lost = _LostNotice(report)
+    lost = _LostNotice(report, [r["name"] for r in profile["readers"]])
 
     def on_status(event):
         if event.kind == "incompatible":
@@ -198,15 +198,27 @@ def connect(port, profile, report=print, timeout=CONNECT_TIMEOUT, **link_options
 
 
 class _LostNotice:
-    """Says once when the board goes away and once when it is back (LEDs restored by the link)."""
+    """Says once when the board goes away and once when it is back (LEDs restored by the link),
+    and when a reader's health changes: two cards on it, reset, not answering, reading again."""
 
-    def __init__(self, report):
+    def __init__(self, report, names=()):
         self.report = report
+        self.names = list(names)
         self.armed = False
         self.lost = False
 
     def __call__(self, event):
         if not self.armed:
+            return
+        if event.kind == "reader":
+            d = event.data
+            name = self.names[d["reader"]] if d["reader"] < len(self.names) else None
+            if d["health"] != "ok":
+                self.report(health_text(ReaderHealth(d["reader"], d["health"], d["detail"]), name, self.names))
+            elif d["was"] == "crowded":
+                self.report("reader %s: one card again" % (name or d["reader"]))
+            elif d["was"] is not None:
+                self.report("reader %s reads again" % (name or d["reader"]))
             return
         if event.kind in ("disconnected", "link_down", "port_error") and not self.lost:
             self.lost = True

