@@ -37,6 +37,8 @@ import threading
 import time
 from pathlib import Path
 
+from maester_fw import wire
+
 from ..engine import apply
 from ..link.faultproxy import FaultProxy
 from ..table import profile as P
@@ -141,7 +143,6 @@ class ChaosBoard:
                 self._cuts.task_done()
 
     def _power_cut(self, down_s, cable):
-        from maester_fw import wire
         with self.calm:
             if cable:
                 self.proxy.unplug()
