@@ -230,6 +230,9 @@ def valid_message(wire, rng):
         p = wire.error(rng.below(7), rng.text(rng.below(60)))
     elif t == wire.LOG:
         p = wire.log((1 + rng.below(4)) * 10, rng.text(rng.below(60)))
+    elif t == wire.READER_STATUS:
+        p = wire.reader_status(rng.below(16), rng.below(wire.READER_HEALTH_MAX + 1), r() & 0xFF, r() & 0xFF,
+                               r() & 0xFFFF, r() & 0xFFFF)
     elif t == wire.CONFIG_STATUS:
         p = wire.config_status(rng.below(5), r() & 0xFFFF, r() & 0xFFFF)
     elif t == wire.SEGMENT_SET:
