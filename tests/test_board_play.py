@@ -165,12 +165,13 @@ def test_a_foreign_sticker_and_two_cards_on_a_reader_are_refused_without_a_move(
     t.board.tap(seat0, "leader:cersei")  # a B'Twixt leader card on the Intrigue table
     said("refused: a card of B'Twixt on seat0: it is not part of this game")
     t.board.lift(seat0)
-    # Two stickers at once: the second one's UID wins the anticollision (all ones), so the reader
-    # reports the first gone and the second there in the same poll.
+    # Two stickers at once: their UIDs collide in the anticollision (the simulated MFRC522 raises
+    # the collision at its bit, issue 24), so the board reports the reader crowded (READER_STATUS)
+    # and the table says it in plain words; neither card makes a move.
     t.board.tap(seat0, "04000000000000")
     said("refused: an unknown sticker (04000000000000) on seat0")
     t.board.tap(seat0, "04ffffffffffff")
-    said("refused: two cards on seat0: take one off, then tap again")
+    said("two cards on reader seat0: lift one")
     assert t.moves() == 0
 
 
