@@ -133,3 +133,22 @@ def test_every_kind_of_response_carries_the_security_headers():
         # The private pages and payloads are never cached.
         for kind in ("page", "payload", "redirect", "404", "403"):
             assert responses[kind].headers["Cache-Control"] == "no-store", kind
+
+
+def test_a_choice_holding_a_lone_surrogate_is_refused_in_words_the_page_can_read(capfd):
+    # JSON may spell a lone surrogate ("\ud800"); no text encoding can carry it, so a refusal that
+    # repeats the choice could not be sent: a 500, and a traceback on the table's terminal (issue 25).
+    session = start()
+    with served(session) as (web, base), httpx.Client(base_url=base) as client:
+        ask = session.state["asks"][0]
+        url = "/seat/%d/%s/choose" % (ask["seat"], web.tokens[ask["seat"]])
+        for choice in ('["\\ud800"]', '"\\udfff x"', '[["\\ud83d", 1]]'):
+            body = '{"ask": %d, "choice": %s}' % (ask["id"], choice)
+            response = client.post(url, content=body, headers={"Content-Type": "application/json"})
+            assert response.status_code == 409, (choice, response.status_code, response.text)
+            reason = response.json()["reason"]
+            reason.encode("utf-8")  # the page can show it
+            assert "not a legal choice" in reason
+        assert session.state["seq"] == 0
+    err = capfd.readouterr()
+    assert "Traceback" not in err.err + err.out, err.err

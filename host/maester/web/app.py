@@ -29,7 +29,7 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import MutableHeaders
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.responses import FileResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
@@ -236,7 +236,8 @@ def build_app(web, table_cap=TABLE_CAP, seat_cap=SEAT_CAP):
         except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser goes
             body = None
         status, out = await run_in_threadpool(web.choose, seat, body)
-        return JSONResponse(out, status_code=status, headers=HEADERS)
+        # ASCII JSON: whatever a reason holds, the response can be encoded (a lone surrogate included).
+        return Response(json.dumps(out), status_code=status, media_type="application/json", headers=HEADERS)
 
     async def table_ws(websocket):
         await capped(websocket, "table", table_cap, web.table_json)
