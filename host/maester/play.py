@@ -21,7 +21,7 @@ from pathlib import Path
 
 from . import lazy
 from .argtypes import int_range, seconds, serial_port
-from .cardsdb import maester_home, read_last
+from .cardsdb import maester_home, make_folder, read_last
 from .engine import PUBLIC, cardtables, core
 
 # Imported when a game starts, not for --help (issue 16, start-up): the log's session (sqlite3) and the bots.
@@ -450,7 +450,7 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False):
 
 def _default_log(game):
     games = maester_home() / "games"
-    games.mkdir(parents=True, exist_ok=True)
+    make_folder(games, "the game logs")
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     path, i = games / ("%s-%s.sqlite" % (stamp, game)), 2
     while path.exists():
@@ -492,7 +492,7 @@ def _start(game, players, humans, variants, seed, bots_kind, delay, log, plain, 
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
     path = Path(log).resolve() if log else _default_log(game)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(path.parent, "the game log")
     extra = {"humans": humans, "bots": bots_kind, "delay": delay, "table": table}
     session = engine_session.Session.new(game, config, seed, str(path), extra)
     _remember(path)
@@ -599,7 +599,7 @@ def _start_board(args):
                        table="pi" if args.table == "pi" else "board")
     try:
         path = Path(args.log).resolve() if args.log else _default_log(game)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_folder(path.parent, "the game log")
         extra = {"humans": list(range(players)), "bots": args.bots, "delay": 0, "table": _table_kind(board),
                  "port": board.port, "profile": board.profile["name"], "allow_missing": bool(args.allow_missing),
                  "sim_stickers": bool(args.sim_stickers)}

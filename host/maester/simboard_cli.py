@@ -25,6 +25,9 @@ import sys
 import threading
 import time
 
+from .argtypes import int_range
+
+PLAYERS = int_range(2, 8)
 UID_RE = re.compile(r"^(?:[0-9a-fA-F]{8}|[0-9a-fA-F]{14}|[0-9a-fA-F]{20})$")
 STRIP_EVERY = 0.1  # seconds between two looks at the strip
 
@@ -154,7 +157,7 @@ def _profile(args):
     from .table import profile as profiles
     if args.profile:
         return profiles.load(args.profile)
-    if not args.game:
+    if not args.game or args.players is None:
         raise ValueError("say which table: --profile NAME, or --game GAME --players N")
     return profiles.for_game(args.game, args.players)
 
@@ -194,7 +197,7 @@ def register(sub):
                        description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--profile", metavar="NAME", help="the table profile (hardware/profiles), e.g. btwixt-4p")
     p.add_argument("--game", choices=("btwixt", "intrigue", "oathbreaker", "lcg"), help="the game, with --players")
-    p.add_argument("--players", type=int, help="the number of players (with --game)")
+    p.add_argument("--players", type=PLAYERS, help="the number of players (with --game), %s" % PLAYERS.span)
     p.add_argument("--board", default="pico", choices=("pico", "esp32s3"),
                    help="whose pin map the board config is written for, as `firmware flash --board` (default pico)")
     p.add_argument("--script", metavar="FILE", help="commands to run first, one a line")
