@@ -152,3 +152,78 @@ def test_a_choice_holding_a_lone_surrogate_is_refused_in_words_the_page_can_read
         assert session.state["seq"] == 0
     err = capfd.readouterr()
     assert "Traceback" not in err.err + err.out, err.err
+
+
+# --- issue 25, item 12: the terminal is the table's shared screen ---------------------------------------
+
+def _raw(base):
+    host, port = base.removeprefix("http://").split(":")
+    return socket.create_connection((host, int(port)), timeout=10)
+
+
+def _closed_within(sock, seconds):
+    """Whether the server closes `sock` within `seconds` (reading whatever it answers first)."""
+    sock.settimeout(seconds)
+    began = time.monotonic()
+    try:
+        while sock.recv(1024):
+            pass
+    except ConnectionResetError:
+        pass
+    except socket.timeout:
+        return False
+    return time.monotonic() - began < seconds
+
+
+def test_a_body_dripped_slowly_after_its_headers_is_cut_off(monkeypatch, capfd):
+    from maester.web import server as web_server
+    monkeypatch.setattr(web_server, "REQUEST_TIMEOUT", 1.5)
+    session = start()
+    with served(session) as (web, base):
+        path = "/seat/0/%s/choose" % web.tokens[0]
+        with _raw(base) as sock:
+            sock.sendall(("POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                          "Content-Length: 200\r\n\r\n" % path).encode())
+            began = time.monotonic()
+            closed = False
+            while time.monotonic() - began < 6:
+                try:
+                    sock.sendall(b" ")  # a byte a second after valid headers, never the whole body
+                except OSError:
+                    closed = True
+                    break
+                sock.settimeout(1.0)
+                try:
+                    if sock.recv(1024) == b"":
+                        closed = True
+                        break
+                except socket.timeout:
+                    pass
+                except OSError:
+                    closed = True
+                    break
+            assert closed and time.monotonic() - began < 5, "a dripped body kept its connection open"
+        assert httpx.get(base + "/table/state", timeout=5).status_code == 200
+    out = capfd.readouterr()
+    assert out.err == "" and out.out == "", out.err[-3000:]
+
+
+def test_a_client_gone_mid_body_and_dropped_websocket_handshakes_print_nothing(capfd):
+    session = start()
+    with served(session) as (web, base):
+        path = "/seat/0/%s/choose" % web.tokens[0]
+        for _ in range(20):
+            with _raw(base) as sock:
+                sock.sendall(("POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                              "Content-Length: 500\r\n\r\n{\"ask\": 1" % path).encode())
+        for ws in ("/table/ws", "/seat/0/%s/ws" % web.tokens[0], "/seat/0/wrong/ws"):
+            for _ in range(20):
+                with _raw(base) as sock:
+                    sock.sendall(("GET %s HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                                  "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                                  % ws).encode())
+        time.sleep(1.0)
+        assert httpx.get(base + "/table/state", timeout=5).status_code == 200
+        assert session.state["seq"] == 0
+    out = capfd.readouterr()
+    assert out.err == "" and out.out == "", out.err[-3000:]

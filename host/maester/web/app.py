@@ -29,6 +29,7 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import MutableHeaders
+from starlette.requests import ClientDisconnect
 from starlette.responses import FileResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -235,6 +236,8 @@ def build_app(web, table_cap=TABLE_CAP, seat_cap=SEAT_CAP):
             body = await request.json()
         except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser goes
             body = None
+        except ClientDisconnect:  # gone mid-body (or cut off by the server's deadline): no one to answer
+            return Response(status_code=400, headers=HEADERS)
         status, out = await run_in_threadpool(web.choose, seat, body)
         # ASCII JSON: whatever a reason holds, the response can be encoded (a lone surrogate included).
         return Response(json.dumps(out), status_code=status, media_type="application/json", headers=HEADERS)
