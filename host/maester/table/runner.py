@@ -280,7 +280,7 @@ class TableRunner:
             return words
         tapped_as = getattr(self.game_table, "tapped_as", None)
         cards = tapped_as(state, card, place) if tapped_as is not None else [card]
-        if cards and viewer is not None:
+        if cards:
             shown = json.dumps(core.view(state, viewer))
             if all(json.dumps(c) in shown for c in cards):
                 return self.card_words(card)

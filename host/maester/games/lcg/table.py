@@ -33,6 +33,8 @@ What a tap means, for the seat whose reader it is (the choices whose card is tha
     action          ["ambush", inst]        influence  ["kneel_influence", inst]
     target          ["target", inst]        also on the reader of the seat the target lies in front
                                             of: an opponent's character is tapped on its own side
+    order           ["next", src, ability]  the card whose effect resolves next (the first player's
+                                            pick), also on the reader of the seat it lies in front of
 
 Choices that name no card (done, pass, a challenge, the first player, a title, a seat as target,
 the Hand of the King's influence, gold given in the Littlefinger variant) are made on the seat's
@@ -48,7 +50,9 @@ from . import model as M
 from .text import Names, describe_choice
 
 CHOOSE_AFTER_TAP = True
-CROSS = ("target", "top")  # choices a card answers from another seat's reader: the card lies there (a target; the top card of a deck Raff looks at)
+# choices a card answers from another seat's reader: the card lies there (a target; the top card of a
+# deck Raff looks at; the card whose passive effect the first player has resolve next)
+CROSS = ("target", "top", "next")
 TYPES = ("military", "intrigue", "power")
 POWER_PIXELS = 15  # each seat's power bar in the profiles: one pixel per power toward 15
 
