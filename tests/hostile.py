@@ -8,6 +8,9 @@ command has (except --lan: it would serve pages to the whole network; a --no-x f
 --x/--no-x). A required argument that is not the one under test gets its first choice, or a plain
 text file.
 
+For reach, DEEP adds a third command line to a few commands: what takes them past their first
+check to where they read and write files (a simulated table, a game to resume, a game name).
+
 A case fails when the command
 - prints a Python traceback (stdout or stderr), or is killed by a signal;
 - hangs: still running at the bound, with no output for HANG_QUIET seconds and no CPU used (a
@@ -24,6 +27,7 @@ import argparse
 import os
 import random
 import resource
+import shutil
 import signal
 import stat
 import subprocess
@@ -37,8 +41,21 @@ MEMORY = 2 << 30  # bytes of address space a command may use
 TEXT = "House: Stark\n3x Eddard Stark\nnot much else\n"
 
 
-def _fixtures(work):
-    """The files every case starts with, in `work`; returns {name: path}."""
+def _game_log(root):
+    """A real game log (and its record), made once under `root` and copied into each case."""
+    path = Path(root) / "fixture-game" / "game.sqlite"
+    if not path.exists():
+        from maester.engine.session import Session
+        path.parent.mkdir(exist_ok=True)
+        Session.new("btwixt", {"players": 3, "variants": ["short"]}, 1, log_path=str(path)).close()
+    return path
+
+
+def _fixtures(work, root):
+    """The files every case starts with, in `work`."""
+    log = _game_log(root)
+    for suffix in ("", ".acks"):
+        shutil.copyfile(str(log) + suffix, str(work / "game.sqlite") + suffix)
     (work / "a-file.txt").write_text(TEXT)
     (work / "a-dir").mkdir()
     (work / "binary.bin").write_bytes(bytes(random.Random(1).randrange(256) for _ in range(4096)))
@@ -47,6 +64,8 @@ def _fixtures(work):
     os.symlink(work / "nowhere", work / "dangling-link")
     os.symlink(work / "loop", work / "loop")
     os.mkfifo(work / "fifo")
+    os.mkfifo(work / "pipe.json")
+    os.symlink("/dev/zero", work / "endless.json")
     (work / "empty.txt").write_bytes(b"")
 
 
@@ -63,6 +82,9 @@ VALUES = {
     "dangling link": lambda w: str(w / "dangling-link"),
     "link loop": lambda w: str(w / "loop"),
     "named pipe": lambda w: str(w / "fifo"),
+    "named pipe, .json": lambda w: str(w / "pipe.json"),
+    "endless, .json": lambda w: str(w / "endless.json"),
+    "game log": lambda w: str(w / "game.sqlite"),
     "too long": lambda w: str(w / ("x" * 300 + ".sqlite")),
     "endless": lambda w: "/dev/zero",
     "null device": lambda w: "/dev/null",
@@ -81,6 +103,21 @@ VALUES = {
     "newline": lambda w: "a\nb",
     "long text": lambda w: "y" * 100000,
 }
+
+
+# command -> (arguments added, {argument: VALUES name} for its required or positional ones)
+DEEP = {
+    "sim-board": (["--game=btwixt", "--players=4"], {}),
+    "hw test": (["--sim"], {}),
+    "enroll": (["--sim"], {}),
+    "resume": (["--plain", "--no-web", "--delay=0"], {"--log": "game log"}),
+    "play": (["--sim", "--no-table", "--no-web", "--plain", "--delay=0"], {}),
+    "demo": (["--fast", "--plain", "--no-web", "--no-table"], {}),
+    "firmware flash": ([], {"--port": "null device"}),
+    "cards add": (["--name=X", "--type=ally", "--power=2", "--ability=none"], {}),
+    "tags write": ([], {}),
+}  # (not serve: with a game it serves until stopped, printing nothing, by design)
+DEEP_GAME = {"enroll": "btwixt", "cards add": "btwixt", "tags write": "btwixt"}  # their `game`, no choices
 
 
 # --- the commands, from argparse ------------------------------------------------------------------
@@ -135,17 +172,27 @@ def _filler(action, work):
 def argv_for(case, work):
     """The command line of `case` ("words|variant|argument|value"), in the folder `work`."""
     words, variant, key, value = case.split("|")
+    command = words
     words = words.split()
-    parser = dict((" ".join(w), p) for w, p in leaf_commands())[" ".join(words)]
+    parser = dict((" ".join(w), p) for w, p in leaf_commands())[command]
     target = next(a for a in value_actions(parser) if _key(a) == key)
     hostile = VALUES[value](work)
     argv = list(words)
+    given_deep = {}
     if variant == "flags":
         argv += _flag_words(parser)
+    elif variant == "deep":
+        extra, given_deep = DEEP[command]
+        argv += [w for w in extra if w.split("=")[0] != key]
+        given_deep = {k: VALUES[v](work) for k, v in given_deep.items()}
+        if command in DEEP_GAME:
+            given_deep.setdefault("game", DEEP_GAME[command])
     positionals = []
     for a in value_actions(parser):
         if a is target:
             given = hostile
+        elif _key(a) in given_deep:
+            given = given_deep[_key(a)]
         elif a.option_strings and a.required:
             given = _filler(a, work)
         elif not a.option_strings and a.nargs not in ("?", "*"):
@@ -166,8 +213,9 @@ def all_cases():
     out = []
     for words, parser in leaf_commands():
         for action in value_actions(parser):
-            for variant in ("bare", "flags"):
-                if variant == "flags" and not _flag_words(parser):
+            for variant in ("bare", "flags", "deep"):
+                if variant == "flags" and not _flag_words(parser) or variant == "deep" and \
+                        " ".join(words) not in DEEP:
                     continue
                 out += ["%s|%s|%s|%s" % (" ".join(words), variant, _key(action), v) for v in VALUES]
     return out
@@ -223,9 +271,9 @@ def _limits():
 def run(case, root, bound):
     """Run `case` in a fresh folder under `root`. Returns (problems, outcome): problems is a list of
     what failed (empty when the case passed); outcome one of "ended", "stopped busy"."""
-    work = Path(root) / ("case-%d" % len(list(Path(root).iterdir())))
+    work = Path(root) / ("case-%d" % len(list(Path(root).glob("case-*[0-9]"))))
     work.mkdir()
-    _fixtures(work)
+    _fixtures(work, root)
     before = _snapshot(work)
     argv = argv_for(case, work)
     env = dict(os.environ, MAESTER_HOME=str(work / "home"), PYTHONUNBUFFERED="1", COLUMNS="100", LINES="30",

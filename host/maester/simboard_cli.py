@@ -26,8 +26,10 @@ import threading
 import time
 
 from .argtypes import int_range
+from .files import read_text
 
 PLAYERS = int_range(2, 8)
+MAX_SCRIPT = 1 << 20  # bytes of a --script: a board's commands, one a line
 UID_RE = re.compile(r"^(?:[0-9a-fA-F]{8}|[0-9a-fA-F]{14}|[0-9a-fA-F]{20})$")
 STRIP_EVERY = 0.1  # seconds between two looks at the strip
 
@@ -165,6 +167,7 @@ def _profile(args):
 def cmd_sim_board(args):
     from .link.simboard import SimBoardError
     profile = _profile(args)
+    script = read_text(args.script, MAX_SCRIPT, "script").splitlines() if args.script else None
     try:
         sim = SimBoardProcess(profile, args.board, trace=args.trace)
     except SimBoardError as e:
@@ -176,9 +179,8 @@ def cmd_sim_board(args):
         threading.Thread(target=sim.watch_strip, name="strip", daemon=True).start()
     try:
         going = True
-        if args.script:
-            with open(args.script, encoding="utf-8") as f:
-                going = sim.run(f)
+        if script is not None:
+            going = sim.run(script)
             if going:  # the script left the board running: until a signal, or quit on stdin
                 going = sim.run(sys.stdin)
                 while going:

@@ -92,27 +92,8 @@ def _count(digits):
 def read(path):
     """The text of the deck list at `path`: a file (not a folder, a device or a pipe) of at most
     MAX_BYTES, in UTF-8. Raises ValueError saying why not (OSError when it cannot be opened)."""
-    import os
-    import stat
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a pipe: no wait for a writer
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise ValueError("cannot read the deck %s: it is not a file" % path)
-        data = os.read(fd, MAX_BYTES + 1)
-        while len(data) <= MAX_BYTES:
-            more = os.read(fd, MAX_BYTES + 1 - len(data))
-            if not more:
-                break
-            data += more
-    finally:
-        os.close(fd)
-    if len(data) > MAX_BYTES:
-        raise ValueError("cannot read the deck %s: it is larger than %d KB, so not a deck list"
-                         % (path, MAX_BYTES // 1024))
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise ValueError("cannot read the deck %s: it is not text (UTF-8) at byte %d" % (path, e.start)) from None
+    from ...files import read_text
+    return read_text(path, MAX_BYTES, "deck")
 
 
 def parse(text, name="deck", table=None):
