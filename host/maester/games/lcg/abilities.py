@@ -754,7 +754,8 @@ def resolve_together(ctx, steps):
 
 
 ORDER_TRIED = 3  # more effects at once than this are always ordered (3 make 6 orders to try; 4, 24)
-ORDER_ANSWERS = 200  # the answers tried for one order: every answer to every question it asks
+ORDER_ANSWERS = 12  # the answers tried for one order: every answer to every question it asks (a target
+# among the opponents, say); past this many the order is taken to matter, and the first player asked
 
 
 @step

@@ -258,10 +258,14 @@ def _cavalry_watch(ctx):
     phase (g["str_changed"], emptied as each phase begins: flow.phase)."""
     state = ctx.state
     g = ctx.g
-    for src in A.constant_sources(g):
-        if M.code(src) == "B82" and g["cards"][src]["zone"] == "play" and src not in g.get("str_changed", ()) \
-                and M.strength(state, src) != (M.info(state, src)["str"] or 0):
-            g.setdefault("str_changed", []).append(src)
+    cards = g["cards"]
+    if not any(("B82#%d" % s) in cards for s in range(g["n"])):
+        return  # no seat's deck holds one (a further copy "B82#0~2" comes only with a first): cheap, every step
+    for p in g["players"]:
+        for src in p["play"]:
+            if src.startswith("B82#") and src not in g.get("str_changed", ()) \
+                    and M.strength(state, src) != (M.info(state, src)["str"] or 0):
+                g.setdefault("str_changed", []).append(src)
 
 
 T.WATCHES.append(_cavalry_watch)

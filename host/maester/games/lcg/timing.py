@@ -293,6 +293,12 @@ def check_victory(ctx):
     bank = g["bank"]
     if 15 * g["n"] + bank["added_power"] - bank["power"] < goal:
         return  # all the power out of the Throne Room together is short of the goal: nobody has it
+    cards = g["cards"]
+    most = [p["power"] + sum(cards[i]["power"] for i in p["play"]) for p in g["players"]]
+    if g.get("teams"):
+        most = [sum(most[s] for s in team) for team in g["teams"]]
+    if max(most) < goal:
+        return  # even counting every power counter a player has, nobody has the goal (cheap: after every step)
     winners = [s for s in range(g["n"]) if M.team_power(g, s) >= goal]
     if not winners:
         return
