@@ -13,11 +13,11 @@ check to where they read and write files (a simulated table, a game to resume, a
 
 A case fails when the command
 - prints a Python traceback (stdout or stderr), or is killed by a signal;
-- hangs: still running at the bound, with no output for HANG_QUIET seconds and no CPU used (a
-  command that is busy or still printing, such as a game it accepted, is stopped there: it is not
-  hung, and it was given the input it accepted);
+- hangs: still running at the bound, with no output for HANG_QUIET seconds and no CPU used, unless
+  it said it waits until Ctrl-C (a server) and Ctrl-C then stops it (a command that is busy or still
+  printing, such as a game it accepted, is stopped at the bound: it is not hung);
 - changes a file that was there before it ran (the files of VALUES, the target of their links):
-  new files are the command's own.
+  new files are the command's own, and so is the game log a --log names (resume plays on in it).
 
 Each case runs in a fresh folder of its own, with MAESTER_HOME inside it, stdin at end of file and
 2 GB of address space (a command that grows without end fails with a MemoryError traceback).
@@ -264,6 +264,18 @@ def _cpu_seconds(pgid):
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def _stops_as_it_said(proc, out_path):
+    """A command that said it waits until Ctrl-C (a server): whether Ctrl-C stops it within 10 s."""
+    if "Ctrl-C" not in out_path.read_bytes().decode("utf-8", "replace"):
+        return False
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        return False
+    return True
+
+
 def _limits():
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
@@ -297,7 +309,7 @@ def run(case, root, bound):
                 idle = _cpu_seconds(proc.pid) - cpu < 0.1
                 if proc.poll() is None:
                     outcome = "stopped busy"
-                    if quiet and idle:
+                    if quiet and idle and not _stops_as_it_said(proc, out_path):
                         problems.append("hung: no output and no CPU for %.0f s after %.0f s" % (HANG_QUIET, bound))
         finally:
             if proc.poll() is None:
@@ -309,7 +321,11 @@ def run(case, root, bound):
     if proc.returncode is not None and proc.returncode < 0 and outcome == "ended":
         problems.append("killed by signal %d" % -proc.returncode)
     after = _snapshot(work)
-    changed = [str(p.relative_to(work)) for p, what in before.items() if after.get(p) != what]
+    logs = [a.split(b"=" if isinstance(a, bytes) else "=", 1)[1] for a in argv
+            if (a.startswith(b"--log=") if isinstance(a, bytes) else a.startswith("--log="))]
+    own = [os.fsdecode(log) for log in logs]
+    changed = [str(p.relative_to(work)) for p, what in before.items()
+               if after.get(p) != what and not any(str(p).startswith(o) for o in own if o)]
     if changed:
         problems.append("changed files that were there before: %s" % ", ".join(changed))
     return problems, outcome

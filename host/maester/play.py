@@ -448,6 +448,19 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False):
 
 # --- commands ---------------------------------------------------------------------------------
 
+def _log_path(log, game):
+    """The game log `--log` names, as a full path (else a new one under MAESTER_HOME/games), its
+    folder made; a ValueError in one line when it cannot be (a link that loops, a file in the way)."""
+    if not log:
+        return _default_log(game)
+    try:
+        path = Path(log).resolve()
+    except (OSError, RuntimeError) as e:  # RuntimeError: pathlib's "Symlink loop"
+        raise ValueError("cannot use %s as a game log: %s" % (log, e)) from None
+    make_folder(path.parent, "the game log")
+    return path
+
+
 def _default_log(game):
     games = maester_home() / "games"
     make_folder(games, "the game logs")
@@ -491,8 +504,7 @@ def _start(game, players, humans, variants, seed, bots_kind, delay, log, plain, 
             raise ValueError("--human %d: the seats of a %d-player game are 0 to %d" % (h, players, players - 1))
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
-    path = Path(log).resolve() if log else _default_log(game)
-    make_folder(path.parent, "the game log")
+    path = _log_path(log, game)
     extra = {"humans": humans, "bots": bots_kind, "delay": delay, "table": table}
     session = engine_session.Session.new(game, config, seed, str(path), extra)
     _remember(path)
@@ -598,8 +610,7 @@ def _start_board(args):
     board = open_board(state, args.port, args.profile, args.allow_missing, args.sim_stickers,
                        table="pi" if args.table == "pi" else "board")
     try:
-        path = Path(args.log).resolve() if args.log else _default_log(game)
-        make_folder(path.parent, "the game log")
+        path = _log_path(args.log, game)
         extra = {"humans": list(range(players)), "bots": args.bots, "delay": 0, "table": _table_kind(board),
                  "port": board.port, "profile": board.profile["name"], "allow_missing": bool(args.allow_missing),
                  "sim_stickers": bool(args.sim_stickers)}

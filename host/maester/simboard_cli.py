@@ -20,6 +20,7 @@ as `strip: [...]` (one character a pixel: . dark, R G B Y C M W colours, lower c
 """
 
 import argparse
+import os
 import re
 import sys
 import threading
@@ -168,6 +169,10 @@ def cmd_sim_board(args):
     from .link.simboard import SimBoardError
     profile = _profile(args)
     script = read_text(args.script, MAX_SCRIPT, "script").splitlines() if args.script else None
+    if args.trace and os.path.lexists(args.trace):  # the stamps go to a file of their own, never over one
+        raise ValueError("--trace %s is there already: give the name of a new file" % args.trace)
+    if args.trace and not os.fsencode(args.trace).decode("utf-8", "ignore") == args.trace:
+        raise ValueError("--trace: give a file name in UTF-8 (the simulated board takes no other)")
     try:
         sim = SimBoardProcess(profile, args.board, trace=args.trace)
     except SimBoardError as e:
