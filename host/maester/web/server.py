@@ -102,6 +102,10 @@ class WebServer:
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind((self.host, self.port))
+            # Listening at once: a page opened from a link printed before the server has started (the
+            # links are saved first, so a file that cannot be written stops the command before any page
+            # is up) waits in the backlog instead of being refused.
+            sock.listen(128)
         except OSError:
             sock.close()
             raise
