@@ -104,7 +104,11 @@ def build(src=FIRMWARE_SRC, out=None, say=print):
     out = Path(out or build_dir())
     modules = board_modules(src)
     _remove_previous_build(out)  # a module deleted from the source must not reach the board
-    out.mkdir(parents=True, exist_ok=True)
+    from .cardsdb import make_folder
+    try:
+        make_folder(out, "the firmware build")
+    except ValueError as e:
+        raise FirmwareError(str(e)) from None
     version = subprocess.run([mpy_cross, "--version"], capture_output=True, text=True).stdout.strip()
     say("building %d modules from %s with %s" % (len(modules), src, version or mpy_cross))
     built = []

@@ -47,10 +47,18 @@ VARIANT_NOTES = {
 OBSERVABLE = ("draws",)
 
 
+def _then_check(fn):
+    """Step `fn`, then the rules that hold at any moment (timing.after_step: victory, watches)."""
+    def run(ctx, st, answer):
+        fn(ctx, st, answer)
+        timing.after_step(ctx)
+    return run
+
+
 class LCG(Game):
     name = "lcg"
     title = "A Game of Thrones: The Card Game"
-    steps = STEPS
+    steps = {name: _then_check(fn) for name, fn in STEPS.items()}
 
     def check_config(self, config):
         config = dict(config)
