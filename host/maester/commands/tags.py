@@ -55,8 +55,7 @@ def _reader(p):
 
 
 def _device_path(text):
-    from .nfcreader import is_device_path
-    if not is_device_path(text):
+    if not nfcreader.is_device_path(text):
         raise argparse.ArgumentTypeError("%r is not an nfcpy device path (usb, usb:072f:2200, tty:USB0:pn532, "
                                          "udp:HOST:PORT)" % text)
     return text
