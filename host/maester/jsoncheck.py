@@ -9,6 +9,7 @@ Used for the card data (cards_db/schema/) and the hardware data (hardware/schema
 import json
 from pathlib import Path
 
+from .files import read_bytes
 from .paths import ROOT
 
 
@@ -18,7 +19,6 @@ MAX_JSON = 32 << 20  # bytes: the largest JSON file maester reads (the card data
 def read_json(path):
     """The file's JSON; a ValueError naming the file if it is not JSON, not a file (a folder, a pipe,
     /dev/zero) or larger than MAX_JSON (FileNotFoundError if missing)."""
-    from .files import read_bytes
     try:
         data = read_bytes(path, MAX_JSON, "JSON file")
     except IsADirectoryError:

@@ -651,9 +651,8 @@ class HeuristicBot(HeuristicBase):
     def on_order(self, view, ask):
         """Passive effects that start together: the others' first, its own side's last, so that its
         own act on the table the others leave (a draw after the discard, not before)."""
-        from .model import owner_of
         mine = {view["seat"], self.partner(view)}
-        return min(ask["choices"], key=lambda c: owner_of(c[1]) in mine)
+        return min(ask["choices"], key=lambda c: model.owner_of(c[1]) in mine)
 
     def on_winner(self, view, ask):
         for seat in (view["seat"], self.partner(view)):

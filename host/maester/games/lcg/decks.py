@@ -33,6 +33,7 @@ import difflib
 import re
 from pathlib import Path
 
+from ...files import read_text
 from .cards import card_table
 
 PLOTS_NEEDED = 7
@@ -93,7 +94,6 @@ def _count(digits):
 def read(path):
     """The text of the deck list at `path`: a file (not a folder, a device or a pipe) of at most
     MAX_BYTES, in UTF-8. Raises ValueError saying why not (OSError when it cannot be opened)."""
-    from ...files import read_text
     return read_text(path, MAX_BYTES, "deck")
 
 
