@@ -19,8 +19,9 @@ A case fails when the command
 - changes a file that was there before it ran (the files of VALUES, the target of their links):
   new files are the command's own, and so is the game log a --log names (resume plays on in it).
 
-Each case runs in a fresh folder of its own, with MAESTER_HOME inside it, stdin at end of file and
-2 GB of address space (a command that grows without end fails with a MemoryError traceback).
+Each case runs in a fresh folder of its own, with MAESTER_HOME (and the compiled build build-fast
+makes) inside it, stdin at end of file and 2 GB of address space (a command that grows without end
+fails with a MemoryError traceback).
 """
 
 import argparse
@@ -288,8 +289,10 @@ def run(case, root, bound):
     _fixtures(work, root)
     before = _snapshot(work)
     argv = argv_for(case, work)
-    env = dict(os.environ, MAESTER_HOME=str(work / "home"), PYTHONUNBUFFERED="1", COLUMNS="100", LINES="30",
-               TERM="dumb")
+    # MAESTER_COMPILED: `build-fast` (issue 26) rebuilds, or under MAESTER_PURE removes, the compiled build
+    # of the checkout; in the sweep its build is the case's own, in the case's folder.
+    env = dict(os.environ, MAESTER_HOME=str(work / "home"), MAESTER_COMPILED=str(work / "compiled"),
+               PYTHONUNBUFFERED="1", COLUMNS="100", LINES="30", TERM="dumb")
     env.pop("MAESTER_CARDS_DB", None)
     out_path, err_path = work.parent / (work.name + ".out"), work.parent / (work.name + ".err")
     problems, outcome = [], "ended"
