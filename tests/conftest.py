@@ -24,6 +24,13 @@ from maester.paths import FIRMWARE, ROOT, tool
 os.environ[PURE_ENV] = "1"
 
 
+def pytest_addoption(parser):
+    parser.addoption("--hostile", choices=("sample", "all"), default="sample",
+                     help="tests/test_hostile.py: a seeded sample of the hostile-input cases (the default, for "
+                          "make test), or all of them")
+    parser.addoption("--hostile-seed", type=int, default=25, help="the seed of the hostile-input sample")
+
+
 def run_folder(tmp_path_factory):
     """The temporary folder of this whole run: xdist gives each worker a folder of its own inside it."""
     base = tmp_path_factory.getbasetemp()

@@ -173,7 +173,7 @@ def circles(links):
 # with sit low, beside the engine, though their rooms stand higher: the table's LED words, the pages'
 # blocks, the terminal's shared drawing.
 FLOORS = (
-    ("maester", "paths", "lazy", "argtypes", "parallel", "games/__init__"),
+    ("maester", "paths", "files", "lazy", "argtypes", "parallel", "games/__init__"),
     ("jsoncheck",),
     ("engine", "cards", "link", "table.lights", "web.blocks", "terminal.draw"),
     ("nfc", "compiled"),

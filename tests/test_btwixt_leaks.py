@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+import table_words
 from maester.engine import PUBLIC, REFEREE, apply, filter_events, new_game, view
 
 VARIANTS = [[], ["advanced"], ["draft"], ["revealed", "kingsmoot"]]
@@ -138,3 +139,13 @@ def test_leader_cards_thrown_in_with_a_hand_stay_secret():
         assert "the-silence#1" not in str(filter_events(t.events, viewer))
         assert "the-silence#1" not in str(t.view(viewer))
     assert "the-silence#1" in str(filter_events(t.events, 0))
+
+
+@pytest.mark.parametrize("players,variants", [(3, []), (5, ["advanced"])])
+def test_a_tap_on_any_reader_names_a_card_only_to_whom_it_is_not_hidden(players, variants):
+    """Any card on any reader (another seat's hand card on mine, say): the host display and each
+    seat's page name it only where its own view does (issue 25)."""
+    tried = 0
+    for state, events in states_along_a_game(players, variants, seed=players, every=40):
+        tried += table_words.assert_taps_tell_no_secret(state, events)
+    assert tried > 500

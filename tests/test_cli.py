@@ -198,3 +198,57 @@ def test_serve_refuses_port_which_is_the_serial_ports_name(tmp_path, capsys):
     code, out, err = run(capsys, "serve", "--log", str(tmp_path / "g.sqlite"), "--port", "8000")
     assert code == 2 and "unrecognized arguments: --port" in err
     assert "--web-port N" in run(capsys, "serve", "--help")[1]
+
+
+# --- issue 25, item 10: paths that cannot be used are one line and exit 2, never a traceback -------
+
+def _logged_game(path):
+    from maester.engine.session import Session
+    session = Session.new("btwixt", {"players": 3, "variants": ["short"]}, 1, log_path=str(path))
+    session.close()
+    return path
+
+
+def _bad_path_cases(tmp_path, home):
+    afile = tmp_path / "F"
+    afile.write_text("a file\n")
+    long = "x" * 300 + ".sqlite"
+    game = tmp_path / "acks-dir" / "g.sqlite"
+    game.parent.mkdir()
+    _logged_game(game)
+    (tmp_path / "acks-dir" / "g.sqlite.acks").unlink()
+    (tmp_path / "acks-dir" / "g.sqlite.acks").mkdir()
+    built = tmp_path / "built"
+    built.write_text("not a folder\n")
+    return {
+        "log under a file": (["play", "btwixt", "--sim", "--no-table", "--no-web", "--log", str(afile / "g.sqlite")],
+                             [str(afile), "not a folder"]),
+        "resume under a file": (["resume", "--plain", "--log", str(afile / "g.sqlite")], [str(afile)]),
+        "log name too long": (["play", "btwixt", "--sim", "--no-table", "--no-web", "--log", long], ["too long"]),
+        "acks a folder": (["resume", "--plain", "--no-web", "--log", str(game)], [str(game) + ".acks"]),
+        "sim-board without players": (["sim-board", "--game", "btwixt"], ["--players"]),
+        "flash --out a file": (["firmware", "flash", "--port", "/dev/null", "--out", str(built)], [str(built)]),
+    }
+
+
+@pytest.mark.parametrize("case", ["log under a file", "resume under a file", "log name too long", "acks a folder",
+                                  "sim-board without players", "flash --out a file"])
+def test_a_path_that_cannot_be_used_is_one_line_and_exit_2(case, capsys, home, tmp_path, monkeypatch):
+    monkeypatch.setenv("MAESTER_MPREMOTE", "true")  # flash finds its tool and goes on to build
+    argv, words = _bad_path_cases(tmp_path, home)[case]
+    before = {p: (p.stat().st_mode, p.read_bytes() if p.is_file() else None) for p in tmp_path.rglob("*")}
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and "Traceback" not in err, (out, err)
+    assert len(err.strip().splitlines()) == 1 and err.startswith("maester: "), err
+    assert all(w in err for w in words), err
+    after = {p: (p.stat().st_mode, p.read_bytes() if p.is_file() else None) for p in tmp_path.rglob("*")}
+    assert {p: v for p, v in after.items() if home not in p.parents and p != home} == before
+
+
+def test_maester_home_games_a_file_is_one_line_and_exit_2(capsys, home):
+    home.mkdir()
+    (home / "games").write_text("a file\n")
+    code, out, err = run(capsys, "play", "btwixt", "--sim", "--no-table", "--no-web")
+    assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1, (out, err)
+    assert str(home / "games") in err and "is a file" in err, err
+    assert (home / "games").read_text() == "a file\n"

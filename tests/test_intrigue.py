@@ -18,6 +18,7 @@ from maester.games.intrigue import court as C
 from maester.games.intrigue import flow
 from maester.sim import play_one
 import playout
+import table_words
 from playout import digest, rejected_without_change
 
 
@@ -479,6 +480,16 @@ def test_views_do_not_change_with_what_the_viewer_may_not_see(players):
                 "%s's view changed with cards it may not see" % (viewer,)
             checked += 1
     assert checked > 50 and changed > checked // 2
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_tap_on_any_reader_names_a_card_only_to_whom_it_is_not_hidden(players):
+    """Any card on any reader (another seat's hand card on mine, say): the host display and each
+    seat's page name it only where its own view does (issue 25)."""
+    tried = 0
+    for state, events in states_along_a_game(players, seed=players, every=6):
+        tried += table_words.assert_taps_tell_no_secret(state, events)
+    assert tried > 500
 
 
 def test_the_differential_test_can_fail():

@@ -7,11 +7,12 @@ Rains of Autumn (4 income, claim 1: cards' income counts for nothing) unless the
 
 import pytest
 
-from lcg_harness import Table, worded
+from lcg_harness import Table, table_with, worded
 from maester.engine import PUBLIC, filter_events
 from maester.games.lcg import abilities as A
 from maester.games.lcg import effects as E
 from maester.games.lcg import model as M
+from maester.games.lcg.cards import card_table
 
 pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
 
@@ -325,6 +326,26 @@ def test_B82_northern_cavalry_cannot_be_killed_in_a_phase_its_strength_changed()
     assert not M.has_kw(t.state, p("B82", 0), "cannot_be_killed")
     E.lasting(t.g, "str", p("B82", 0), -1, "phase", None)
     assert M.has_kw(t.state, p("B82", 0), "cannot_be_killed")
+    claim_kill(t, 1, 0, p("B89", 1), p("B82", 0))
+    t.finish_challenge()
+    assert t.where(p("B82", 0)) == "play"
+
+
+def test_B82_northern_cavalry_stays_protected_for_the_phase_once_its_strength_changed():
+    # Issue 25: under Holding the Trident its STR goes to 5 and back to 3 in the challenges phase; a
+    # military claim later in that phase may not kill it.
+    base = card_table(owner=False)["decks"]["baratheon"]
+    cards = table_with(decks={"trident": dict(base, plots=["S197"] + base["plots"][1:])})
+    t = table(decks=("trident", "baratheon"), cards=cards)
+    t.play(p("B82", 0))
+    t.play(p("B89", 1))                                 # Host of Storm's End, STR 6
+    t.play(p("B87", 1))                                 # Bastard of Robert, STR 1
+    begin(t, plots=[p("S197", 0), p(RAINS, 1)])
+    t.until_ask("challenge", 0)
+    assert t.strength(p("B82", 0)) == 5                 # fewer characters than seat 1: +2
+    claim_kill(t, 0, 1, p("B82", 0), p("B87", 1))
+    t.finish_challenge()
+    assert t.strength(p("B82", 0)) == 3 and t.g["phase"] == "challenges"
     claim_kill(t, 1, 0, p("B89", 1), p("B82", 0))
     t.finish_challenge()
     assert t.where(p("B82", 0)) == "play"

@@ -299,35 +299,35 @@ def test_T112_viserion_kills_a_kneeling_character_in_dominance_once():
     assert not offered(t, 0, "action", p("T112"), 0)
 
 
-def test_T113_strong_belwas_does_not_save_a_character_without_the_noble_trait():
-    cards = table_with({"T117": {"of": "T117", "traits": ["Dothraki", "Noble"]}})
-    t = table(cards=cards)
+def test_T113_strong_belwas_does_not_save_a_character_without_the_noble_crest():
+    t = table()
     t.play(p("T113"))
-    t.play(p("T117"))                                   # Jhogo, made a Noble for the test
+    t.play(p("T106"))                                   # Daenerys: the Noble crest
     t.play(p("T118", 1))
     begin(t)
     to_challenges(t, gold=(2, 0))
     t.declare(1, "military", 0, p("T118", 1))
     t.defend(0)
     t.until_ask("claim_kill", 0)
-    t.choose(0, "kill", p("T113"))                      # Belwas himself is no Noble
+    t.choose(0, "kill", p("T113"))                      # Belwas himself has no crest
     assert not offered(t, 0, "save", p("T113"), 0)
 
 
 def test_T113_strong_belwas_saves_a_noble():
-    cards = table_with({"T117": {"of": "T117", "traits": ["Dothraki", "Noble"]}})
-    t = table(cards=cards)
+    # In the Core set Noble is a crest (Daenerys has it), never a trait (issue 25).
+    assert "noble" in CT.M.info(table().state, p("T106"))["crests"]
+    t = table()
     t.play(p("T113"), kneel=True)
-    t.play(p("T117"), kneel=True)
+    t.play(p("T106"), kneel=True)
     t.play(p("T118", 1))
     begin(t)
     to_challenges(t, gold=(2, 0))
     t.declare(1, "military", 0, p("T118", 1))
     t.until_ask("claim_kill", 0)
-    t.choose(0, "kill", p("T117"))
+    t.choose(0, "kill", p("T106"))
     t.choose(0, "save", p("T113"), 0)
     t.finish_challenge()
-    assert t.where(p("T117")) == "play" and t.g["players"][0]["gold"] == 0
+    assert t.where(p("T106")) == "play" and t.g["players"][0]["gold"] == 0
 
 
 @pytest.mark.parametrize("gold", [2, 0])

@@ -380,3 +380,48 @@ def test_a_deck_file_game_killed_mid_way_resumes_to_the_same_end(tmp_path):
     assert state["over"] and state["config"]["decks"][0]["name"] == "my_stark"
     for key in ("g", "result", "rng", "seq"):
         assert state[key] == ref[key], key
+
+
+# --- issue 25, item 11: counts and files are bounded ----------------------------------------------------
+
+def _bounded(tmp_path, *args):
+    """`maester ARGS` in a process held to 1 GB of memory and 30 s: a run that grows without end fails
+    here instead of taking the machine with it."""
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+    env = dict(os.environ, MAESTER_HOME=str(tmp_path / "home"))
+    began = time.monotonic()
+    try:
+        r = subprocess.run([sys.executable, "-m", "maester.cli", *args], capture_output=True, text=True,
+                           env=env, timeout=30, preexec_fn=limit)
+    except subprocess.TimeoutExpired:
+        raise AssertionError("maester %s did not end within 30 s" % " ".join(args)) from None
+    return r, time.monotonic() - began
+
+
+@pytest.mark.parametrize("count", ["99999999999999999999", "1" + "0" * 5000, "100"])
+def test_a_huge_count_is_a_problem_of_its_line_not_a_deck_without_end(tmp_path, count):
+    deck = write(tmp_path, MY_STARK.replace("3x Jon Snow", "%sx Jon Snow" % count))
+    r, took = _bounded(tmp_path, "decks", "check", str(deck))
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr[-2000:]
+    assert "line 19: %s copies of Jon Snow: a line names at most 99 copies" % (count if len(count) < 30 else
+                                                                                  "%s... (%d digits)" % (count[:12], len(count))) in r.stdout, r.stdout
+    r, took = _bounded(tmp_path, "sim", "lcg", "--decks", "%s,lannister" % deck, "--games", "1")
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "at most 99 copies" in r.stderr, r.stderr[-2000:]
+
+
+@pytest.mark.parametrize("what", ["/dev/zero", "a big file", "a folder", "a named pipe"])
+def test_a_deck_file_that_is_endless_huge_or_no_file_is_refused_with_a_reason(tmp_path, what):
+    path = {"/dev/zero": Path("/dev/zero"), "a big file": tmp_path / "big.txt", "a folder": tmp_path,
+            "a named pipe": tmp_path / "pipe"}[what]
+    if what == "a big file":
+        path.write_text("House: Stark\n" + "# a comment\n" * 200000)
+    if what == "a named pipe":
+        os.mkfifo(path)
+    for args in (["decks", "check", str(path)], ["sim", "lcg", "--decks", "%s,stark" % path, "--games", "1"]):
+        r, took = _bounded(tmp_path, *args)
+        assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr[-2000:]
+        assert str(path) in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+        assert ("not a file" if what in ("/dev/zero", "a folder", "a named pipe") else "larger than") in r.stderr

@@ -20,6 +20,7 @@ import pytest
 
 from maester.engine import PUBLIC, REFEREE, apply, core, filter_events, new_game, view
 from maester.web.payload import seat_payload, table_payload
+import table_words
 from playout import rejected_without_change
 
 pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
@@ -309,3 +310,15 @@ def test_a_refusal_never_names_another_seats_card(midgame):
         for card in g["players"][other]["hand"] + g["players"][other]["deck"][:5]:
             reason = rejected_without_change(midgame, {"seat": seat, "ask": ask["id"], "choice": ["marshal", card]})
             assert reason.replace(card, "X") == fake.replace("X1#7", "X")
+
+
+# --- 4. what the table says of a tap ----------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_tap_on_any_reader_names_a_card_only_to_whom_it_is_not_hidden(players):
+    """Any card on any reader (another seat's hand card on mine, say): the host display and each
+    seat's page name it only where its own view does (issue 25: seat 0's page named seat 1's card)."""
+    tried = 0
+    for state, events in states_along_a_game(config(players), seed=11 + players, every=60 * (players - 1)):
+        tried += table_words.assert_taps_tell_no_secret(state, events)
+    assert tried > 500

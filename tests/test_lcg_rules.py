@@ -1279,15 +1279,34 @@ def test_fifteen_power_on_the_house_and_characters_wins_at_once():
     assert t.emitted("game_over")
 
 
-def test_players_reaching_fifteen_at_once_are_settled_by_the_first_player():
-    t, plots = duel("lannister", "stark")
-    t.play(p("L40", 0))
-    t.power(0, 14)
+def test_a_total_that_reaches_fifteen_when_a_constant_stops_wins_at_once():
+    # Issue 25: power on seat 1's character is left out while seat 0's Melisandre stands; she kneels
+    # to attack, so seat 1's total is 15 then and there, and the game is over, however it got there.
+    t, plots = duel("baratheon", "stark", plots=(UNEASY_TRUCE, MUTUAL_ENEMIES))
+    t.play(p("B74", 0))                                 # Melisandre, standing
+    t.play(p("S5", 1), power=2)
+    t.power(1, 13)
+    assert t.total_power(1) == 13
     to_challenges(t, plots)
-    t.g["players"][1]["power"] = 15                     # as if gained in the same instant, unchecked
-    t.g["bank"]["power"] -= 15
-    t.declare(0, "power", 1, p("L40", 0))
-    t.defend(1)
+    t.declare(0, "power", 1, p("B74", 0))
+    assert t.g["cards"][p("B74", 0)]["kneel"]
+    assert t.state["over"] and t.state["result"]["winners"] == [1], t.g["phase"]
+    assert t.state["result"]["power"][1] == 15 and t.state["asks"] == []
+
+
+def test_players_reaching_fifteen_at_once_are_settled_by_the_first_player():
+    # Seat 2's Melisandre kneels to attack: the power on seats 0 and 1's characters counts again for
+    # both at the same instant.
+    t = Table(3, decks=["lannister", "stark", "baratheon"])
+    t.play(p("L40", 0), power=2)
+    t.play(p("S5", 1), power=2)
+    t.play(p("B74", 2))
+    t.power(0, 13)
+    t.power(1, 13)
+    assert t.total_power(0) == t.total_power(1) == 13
+    t.plots(p(PLANNING_AHEAD, 0), p(MUTUAL_ENEMIES, 1), p(UNEASY_TRUCE, 2))
+    t.choose(t.ask()["seat"], "first", 0)
+    t.declare(2, "power", 0, p("B74", 2))
     ask = t.ask()
     assert (ask["seat"], ask["kind"], ask["choices"]) == (0, "winner", [["winner", 0], ["winner", 1]])
     t.choose(0, "winner", 1)
@@ -1330,3 +1349,47 @@ def test_littlefinger_gold_may_be_given_in_any_window_outside_marshalling():
     start3(t2, ["master_of_laws", "crown_regent", "lord_commander"])
     t2.auto(lambda t: t.g["round"] == 2)
     assert not [a for _, a in t2.offered if any(c[0] == "give" for c in a["choices"])]
+
+
+# === passive effects that start together ================================================================
+
+def rule_by_decree_and_counting_favors(first):
+    """Seat 0 reveals Counting Favors (each of two players draws 3), seat 1 Rule by Decree (the biggest
+    hand above 4 discards down to 4), both holding 3 cards: the order decides whether anyone discards."""
+    t = Table(2, decks=["targaryen", "targaryen"])
+    t.hand(0, *[p(c, 0) for c in ("T117", "T118", "T119")])
+    t.hand(1, *[p(c, 1) for c in ("T117", "T118", "T119")])
+    t.plots(p(COUNTING_FAVORS, 0), p("T206", 1))
+    t.choose(t.ask()["seat"], "first", first)
+    return t
+
+
+@pytest.mark.parametrize("first", [0, 1])
+@pytest.mark.parametrize("decree_first,hands", [(True, [6, 6]), (False, [4, 4])])
+def test_the_first_player_orders_passive_effects_that_start_together(first, decree_first, hands):
+    # Issue 25: they resolved in turn order without asking, though the order changes the outcome.
+    t = rule_by_decree_and_counting_favors(first)
+    ask = t.ask()
+    assert (ask["seat"], ask["kind"]) == (first, "order")
+    assert sorted(ask["choices"]) == [["next", p(COUNTING_FAVORS, 0), 0], ["next", p("T206", 1), 0]]
+    assert "public" in ask and p("T117", 0) not in repr(t.view(1))
+    t.choose(first, "next", *((p("T206", 1), 0) if decree_first else (p(COUNTING_FAVORS, 0), 0)))
+    t.auto(lambda t: t.g["phase"] != "plot")
+    assert [len(t.g["players"][s]["hand"]) for s in (0, 1)] == [h + 2 for h in hands]  # + the draw phase
+
+
+def test_passive_effects_whose_order_changes_nothing_are_not_ordered():
+    # Both reveal Planning Ahead (no taxation for its player this round): either order, the same.
+    t = Table(2, decks=["lannister", "lannister"])
+    t.plots(p(PLANNING_AHEAD, 0), p(PLANNING_AHEAD, 1))
+    t.choose(t.ask()["seat"], "first", 0)
+    t.auto(lambda t: t.g["phase"] != "plot")
+    assert ("order" not in {k for _, k in t.asked}) and t.g["skip_taxation"] == {"0": True, "1": True}
+
+
+def test_the_heuristic_bot_orders_the_others_effects_first():
+    from maester.games.lcg.bot import HeuristicBot
+    t = rule_by_decree_and_counting_favors(0)
+    ask = t.ask()
+    bot = HeuristicBot(seed=1, seat=0)
+    assert bot.choose(t.view(0), ask) == ["next", p("T206", 1), 0]

@@ -142,7 +142,7 @@ def test_a_card_in_play_is_tapped_on_its_controllers_side_and_an_attachment_on_i
 
 def test_every_card_choice_of_random_games_is_a_tap_on_the_reader_where_the_card_lies():
     covered = set()
-    for players, seed in ((2, 8), (3, 2), (4, 10)):
+    for players, seed in ((2, 8), (3, 4), (4, 10)):
         state = game(players=players, seed=seed, first=None)
         rng = random.Random(seed)
         while not state["over"]:

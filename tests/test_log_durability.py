@@ -227,8 +227,9 @@ if step == "header written":
     log._write_synced = lambda *a: kill()
 elif step == "before the link":
     log.os.link = kill
-elif step == "after the link":
-    log.os.replace = kill
+elif step == "after the link":  # the log linked into place, its record not yet
+    link = log.os.link
+    log.os.link = lambda a, b: kill() if b.endswith(".acks") else link(a, b)
 Session.new("btwixt", {"players": 4}, 1, log_path=sys.argv[1])
 """
 
@@ -239,9 +240,12 @@ def test_a_kill_at_each_step_of_creation_leaves_a_whole_log_or_none(step, tmp_pa
     r = subprocess.run([sys.executable, "-c", KILLED_AT, str(path), step])
     assert r.returncode == -signal.SIGKILL
     assert _whole_or_absent(tmp_path, {"g.sqlite"}) == (step == "after the link")
-    if not path.exists():  # and the path can be used again
+    if not path.exists():  # and the path can be used again, the killed creation's files gone
         Session.new("btwixt", {"players": 4}, 1, log_path=path).close()
         assert Session.resume(path).state["seq"] == 0
+        assert not [p for p in tmp_path.iterdir() if ".creating-" in p.name]
+    else:  # a whole log, left without its record: it resumes, and its record is made then
+        assert Session.resume(path).state["seq"] == 0 and os.path.exists(str(path) + ".acks")
 
 
 def _full_disk(monkeypatch, target):
@@ -352,3 +356,44 @@ def test_a_log_and_the_files_beside_it_are_this_users_only(umask, tmp_path):
         os.umask(old)
     assert set(modes.values()) == {0o600}, modes
     assert set(modes) == {"g.sqlite", "g.sqlite-wal", "g.sqlite-shm", "g.sqlite.acks"}
+
+
+# --- issue 25: the files beside a new log ------------------------------------------------------------
+
+def test_a_new_log_never_replaces_a_file_already_named_like_its_record(tmp_path):
+    path = tmp_path / "g.sqlite"
+    acks = tmp_path / "g.sqlite.acks"
+    acks.write_text("my own notes\n")
+    with pytest.raises(LogError) as e:
+        Session.new("btwixt", {"players": 4}, 1, log_path=path)
+    assert str(acks) in str(e.value) and "choose another file" in str(e.value)
+    assert acks.read_text() == "my own notes\n" and sorted(p.name for p in tmp_path.iterdir()) == ["g.sqlite.acks"]
+
+
+def _dead_pid():
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid
+
+
+def test_files_left_by_a_killed_creation_are_removed_at_the_next_start_and_only_those(tmp_path):
+    dead = _dead_pid()
+    stale = ["g.sqlite.creating-%d-a1b2c3%s" % (dead, s) for s in ("", "-wal", "-shm", ".acks")]
+    (tmp_path / stale[0]).write_bytes(game_log.SQLITE_MAGIC + b"\0" * 84)
+    (tmp_path / stale[1]).write_bytes(b"wal")
+    (tmp_path / stale[2]).write_bytes(b"")
+    (tmp_path / stale[3]).write_bytes(game_log.ACKS_HEAD + b"00\n")
+    kept = {
+        "h.sqlite.creating-%d-d4e5f6" % os.getpid(): game_log.SQLITE_MAGIC,  # a live process is writing it
+        "notes.creating-%d-0a0b0c" % dead: b"a file of the same shape that is not a log",  # not ours
+        "x.sqlite.creating-%d-zzzzzz" % dead: b"",  # not our name
+        "y.sqlite.creating-%d-0a0b0c.bak" % dead: b"",
+    }
+    for name, data in kept.items():
+        (tmp_path / name).write_bytes(data)
+    os.symlink(tmp_path / ("notes.creating-%d-0a0b0c" % dead), tmp_path / ("z.sqlite.creating-%d-0f0f0f" % dead))
+    Session.new("btwixt", {"players": 4}, 1, log_path=tmp_path / "new.sqlite").close()
+    names = {p.name for p in tmp_path.iterdir()}
+    assert not names & set(stale), names
+    assert set(kept) <= names and "z.sqlite.creating-%d-0f0f0f" % dead in names
+    assert (tmp_path / ("notes.creating-%d-0a0b0c" % dead)).read_bytes() == kept["notes.creating-%d-0a0b0c" % dead]

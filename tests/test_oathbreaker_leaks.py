@@ -15,6 +15,7 @@ import random
 
 import pytest
 
+import table_words
 from oathbreaker_harness import Table
 from maester.engine import PUBLIC, REFEREE, apply, filter_events, new_game, view
 
@@ -229,3 +230,14 @@ def test_loyalties_and_the_agent_are_revealed_at_the_end():
     v = view(state, PUBLIC)
     assert v["loyalty"] == state["g"]["loyalty"] and v["agent"] == state["g"]["agent"]
     assert [e for e in filter_events(events, PUBLIC) if e["e"] == "agent"]
+
+
+@pytest.mark.parametrize("players", [5, 8])
+def test_a_tap_on_any_reader_names_a_card_only_to_whom_it_is_not_hidden(players):
+    """Any card (a hand card, a decree, a mission still in its deck) on any reader, a mission's
+    included: the host display and each seat's page name it only where its own view does (issue 25:
+    a mission still in the deck was named on the host display)."""
+    tried = 0
+    for state, events in states_along_a_game(players, seed=players, every=20 * players - 60):
+        tried += table_words.assert_taps_tell_no_secret(state, events)
+    assert tried > 500

@@ -801,9 +801,10 @@ def test_missions_that_take_cards_from_the_deck_face_down(mission):
 
 
 @pytest.mark.parametrize("variants,mission", [([], "consult-the-maesters#1"), (["night_is_dark"], FLEA)])
-def test_a_mission_no_noble_played_to_fails_whatever_was_dealt_to_it(variants, mission):
-    # The rules: if no cards were played there, the mission fails. Cards dealt to it face down
-    # (its own text, or The Night Is Dark) are not played cards.
+def test_a_card_dealt_face_down_to_a_mission_is_a_card_at_the_mission(variants, mission):
+    # Cards dealt face down to a mission (its own text, or The Night Is Dark) are shuffled with the
+    # nobles' cards and revealed with them: they count toward the match, and they are cards at the
+    # mission. A lone dealt Double Raven (or Crown), 2 against 0 sabotage, carries it (issue 25).
     t = Table(6, variants=variants)
     t.mission_deck_top(mission, FACELESS)
     t.deck_top("double-crown#1" if mission == FLEA else "double-raven#1")
@@ -813,7 +814,18 @@ def test_a_mission_no_noble_played_to_fails_whatever_was_dealt_to_it(variants, m
     t.choose(0, "resolve", 0)
     r = t.g["history"][0]
     assert r["mission"] == 0 and r["match"] >= 2 and r["sabotage"] == 0
-    assert not r["success"] and r["chaos"] == 2 and r["order"] == 0
+    assert r["success"] and r["chaos"] == 0 and r["order"] == 2
+
+
+def test_a_mission_with_no_card_at_all_fails():
+    t = Table(6)
+    t.mission_deck_top(FLEA, FACELESS)
+    t.start(1)
+    assert t.g["missions"][0]["extra"] == 0
+    nobody_plays(t, [1, 2, 3, 4, 5])
+    t.choose(0, "resolve", 0)
+    r = t.g["history"][0]
+    assert r["revealed"] == [] and (r["match"], r["sabotage"], r["success"], r["chaos"]) == (0, 0, False, 2)
 
 
 @pytest.mark.parametrize("mission", ["mission-to-braavos#1", "summit-of-queens#1", "trial-by-combat#1"])

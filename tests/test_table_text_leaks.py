@@ -13,48 +13,27 @@ the same name).
 import importlib
 import json
 import random
-import re
 import time
 import urllib.request
 
 import pytest
 
-from maester.engine import PUBLIC, REFEREE, cardtables, core
+from maester.engine import PUBLIC, cardtables, core
 from maester.engine.session import Session
 from maester.link.serial_link import Tap
 from maester.table import profile as P
 from maester.table.runner import TableRunner, sim_tags, sim_uid
 from maester.table.taps import asks_at, command_for_tap, meanings
 from maester.web.app import WebGame
+from table_words import forms, hands, hidden_names, named_in, told
 from test_board_play import table_game  # noqa: F401 (the fixture: TableGame processes, closed after the test)
 
 GAMES = [("btwixt", 3, ["short"], 5), ("intrigue", 2, [], 3), ("oathbreaker", 5, [], 5), ("lcg", 2, [], 4)]
-HAND_KEYS = ("hands", "decree_hands_all")  # per seat, in the referee view (Oathbreaker's decrees too)
 MOVES = 400
 WAIT = 20.0
 
 
-# --- what is hidden from whom -------------------------------------------------------------------
-
-def hands(state):
-    """{seat: [card]}: every card in a seat's hand, as the referee sees it."""
-    ref = core.view(state, REFEREE)
-    out = {}
-    for key in HAND_KEYS:
-        for seat, cards in enumerate(ref.get(key) or []):
-            out.setdefault(seat, []).extend(cards)
-    for seat, record in enumerate(ref.get("seats") or []):  # the LCG: each seat's record holds its hand
-        out.setdefault(seat, []).extend(record.get("hand") or [])
-    return out
-
-
-def forms(state, cards):
-    """{card: every way the host may name it}: the game's words for it and its printed name."""
-    names = importlib.import_module("maester.games.%s.text" % state["game"]).Names(state["g"], cardtables.table(state))
-    info = cardtables.table(state).get("info", {})
-    return {c: {n for n in (names.card(c), (info.get(c.split("#", 1)[0]) or {}).get("name")) if n and n != c}
-            for c in cards}
-
+# --- what is hidden from whom (table_words.py) -------------------------------------------------------
 
 def notice_name(state, card):
     """The name the seat's page gives its refused card (TableRunner.card_words)."""
@@ -62,41 +41,11 @@ def notice_name(state, card):
     return words(state, card) if words is not None else cardtables.table(state)["info"][card.split("#")[0]]["name"]
 
 
-_VOCABULARY = {}
-
-
-def named_in(state, text):
-    """The card names in `text`, each place read as the longest name there ("Sword or sabotage",
-    not "Sword"), over the names of every card of the game."""
-    key = id(state["config"])
-    if key not in _VOCABULARY:
-        every = set().union(*forms(state, set(sim_tags(state).values())).values())
-        _VOCABULARY[key] = re.compile(r"(?<!\w)(?:%s)(?!\w)" % "|".join(
-            re.escape(n) for n in sorted(every, key=len, reverse=True)))
-    return {m.group(0) for m in _VOCABULARY[key].finditer(text)}
-
-
-def mentioned(value, out=None):
-    """The card ids (instance ids) a view mentions anywhere."""
-    out = set() if out is None else out
-    if isinstance(value, str) and "#" in value:
-        out.add(value)
-    elif isinstance(value, dict):
-        for v in value.values():
-            mentioned(v, out)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            mentioned(v, out)
-    return out
-
-
 def secret_names(state, events, viewer):
     """The names of the cards in other seats' hands that neither `viewer`'s own view nor an event
     it may see (core.filter_events) names."""
-    seen = mentioned([core.view(state, viewer), core.filter_events(events, viewer)])
-    allowed = set().union(*forms(state, seen).values())
-    held = [c for seat, cards in hands(state).items() if seat != viewer for c in cards]
-    return set().union(*forms(state, held).values()) - allowed
+    return hidden_names(state, events, viewer, [c for seat, cards in hands(state).items() if seat != viewer
+                                                for c in cards])
 
 
 def leaks(state, text, names):
@@ -243,3 +192,32 @@ def test_a_refused_tap_is_named_on_its_seats_page_only_until_its_next_command(tm
         web.close()
     assert runner.on_private is None
     session.close()
+
+
+def test_another_seats_hand_card_on_my_reader_is_a_card_on_my_page_too():
+    # Issue 25: seat 1's hand card laid on seat 0's reader was named on seat 0's page.
+    session = Session.new("lcg", {"players": 2, "owner_cards": False}, 4)
+    state = session.state
+    profile = P.for_game("lcg", 2)
+    card = hands(state)[1][0]
+    said = told(state, 0, card, profile, sim_tags(state))
+    assert said[PUBLIC] == ["refused: a card on seat0: nothing is asked here now"]
+    assert said[0] == ["a card on seat0: nothing is asked here now"] and 1 not in said
+    own = hands(state)[0][0]  # ...and a seat's own card is still named on its own page
+    name = notice_name(state, own)
+    assert told(state, 0, own, profile, sim_tags(state))[0] == ["%s on seat0: nothing is asked here now" % name]
+
+
+def test_a_mission_still_in_its_deck_is_a_card_on_the_host_display():
+    # Issue 25: every mission card was taken for face up, so one still in the deck was named.
+    session = Session.new("oathbreaker", {"players": 5, "owner_cards": False}, 5)
+    state = session.state
+    while state["g"]["phase"] != "mission" or not state["g"]["missions"]:
+        ask = state["asks"][0]
+        assert session.submit({"seat": ask["seat"], "ask": ask["id"], "choice": ask["choices"][0]}).ok
+    profile, tags = P.for_game("oathbreaker", 5), sim_tags(state)
+    unseen, dealt = state["g"]["mission_deck"][0], state["g"]["missions"][0]["card"]
+    seat = next(s for s in range(5) if s != state["asks"][0]["seat"])
+    assert told(state, seat, unseen, profile, tags)[PUBLIC][0].startswith("refused: a card on seat%d: " % seat)
+    name = notice_name(state, dealt)
+    assert told(state, seat, dealt, profile, tags)[PUBLIC][0].startswith("refused: %s on seat%d: " % (name, seat))

@@ -133,3 +133,97 @@ def test_every_kind_of_response_carries_the_security_headers():
         # The private pages and payloads are never cached.
         for kind in ("page", "payload", "redirect", "404", "403"):
             assert responses[kind].headers["Cache-Control"] == "no-store", kind
+
+
+def test_a_choice_holding_a_lone_surrogate_is_refused_in_words_the_page_can_read(capfd):
+    # JSON may spell a lone surrogate ("\ud800"); no text encoding can carry it, so a refusal that
+    # repeats the choice could not be sent: a 500, and a traceback on the table's terminal (issue 25).
+    session = start()
+    with served(session) as (web, base), httpx.Client(base_url=base) as client:
+        ask = session.state["asks"][0]
+        url = "/seat/%d/%s/choose" % (ask["seat"], web.tokens[ask["seat"]])
+        for choice in ('["\\ud800"]', '"\\udfff x"', '[["\\ud83d", 1]]'):
+            body = '{"ask": %d, "choice": %s}' % (ask["id"], choice)
+            response = client.post(url, content=body, headers={"Content-Type": "application/json"})
+            assert response.status_code == 409, (choice, response.status_code, response.text)
+            reason = response.json()["reason"]
+            reason.encode("utf-8")  # the page can show it
+            assert "not a legal choice" in reason
+        assert session.state["seq"] == 0
+    err = capfd.readouterr()
+    assert "Traceback" not in err.err + err.out, err.err
+
+
+# --- issue 25, item 12: the terminal is the table's shared screen ---------------------------------------
+
+def _raw(base):
+    host, port = base.removeprefix("http://").split(":")
+    return socket.create_connection((host, int(port)), timeout=10)
+
+
+def _closed_within(sock, seconds):
+    """Whether the server closes `sock` within `seconds` (reading whatever it answers first)."""
+    sock.settimeout(seconds)
+    began = time.monotonic()
+    try:
+        while sock.recv(1024):
+            pass
+    except ConnectionResetError:
+        pass
+    except socket.timeout:
+        return False
+    return time.monotonic() - began < seconds
+
+
+def test_a_body_dripped_slowly_after_its_headers_is_cut_off(monkeypatch, capfd):
+    from maester.web import server as web_server
+    monkeypatch.setattr(web_server, "REQUEST_TIMEOUT", 1.5)
+    session = start()
+    with served(session) as (web, base):
+        path = "/seat/0/%s/choose" % web.tokens[0]
+        with _raw(base) as sock:
+            sock.sendall(("POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                          "Content-Length: 200\r\n\r\n" % path).encode())
+            began = time.monotonic()
+            closed = False
+            while time.monotonic() - began < 6:
+                try:
+                    sock.sendall(b" ")  # a byte a second after valid headers, never the whole body
+                except OSError:
+                    closed = True
+                    break
+                sock.settimeout(1.0)
+                try:
+                    if sock.recv(1024) == b"":
+                        closed = True
+                        break
+                except socket.timeout:
+                    pass
+                except OSError:
+                    closed = True
+                    break
+            assert closed and time.monotonic() - began < 5, "a dripped body kept its connection open"
+        assert httpx.get(base + "/table/state", timeout=5).status_code == 200
+    out = capfd.readouterr()
+    assert out.err == "" and out.out == "", out.err[-3000:]
+
+
+def test_a_client_gone_mid_body_and_dropped_websocket_handshakes_print_nothing(capfd):
+    session = start()
+    with served(session) as (web, base):
+        path = "/seat/0/%s/choose" % web.tokens[0]
+        for _ in range(20):
+            with _raw(base) as sock:
+                sock.sendall(("POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                              "Content-Length: 500\r\n\r\n{\"ask\": 1" % path).encode())
+        for ws in ("/table/ws", "/seat/0/%s/ws" % web.tokens[0], "/seat/0/wrong/ws"):
+            for _ in range(20):
+                with _raw(base) as sock:
+                    sock.sendall(("GET %s HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                                  "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                                  % ws).encode())
+        time.sleep(1.0)
+        assert httpx.get(base + "/table/state", timeout=5).status_code == 200
+        assert session.state["seq"] == 0
+    out = capfd.readouterr()
+    assert out.err == "" and out.out == "", out.err[-3000:]

@@ -265,3 +265,40 @@ def test_play_keeps_its_pages_up_after_the_end_until_enter(tmp_path):
         if proc.poll() is None:
             proc.kill()
         os.close(master)
+
+
+# --- LOG.links: the seats' keys, written whole, this user's only, never through a link (issue 25) --
+
+@pytest.mark.parametrize("before", ["a file anyone may read", "a link to another file"])
+def test_the_links_file_is_this_users_only_and_never_written_through_a_link(before, tmp_path):
+    log = new_log(tmp_path, [0])
+    links = tmp_path / "g.sqlite.links"
+    victim = tmp_path / "victim.txt"
+    victim.write_text("someone else's\n")
+    if before == "a file anyone may read":
+        links.write_text("old links\n")
+        os.chmod(links, 0o644)
+    else:
+        links.symlink_to(victim)
+    serve = maester(tmp_path, "serve", "--log", str(log), "--no-qr")
+    try:
+        table, seats = printed_links(read_until(serve, "Serving"))
+    finally:
+        assert stop(serve) == 0
+    assert not links.is_symlink() and stat.S_IMODE(links.lstat().st_mode) == 0o600
+    assert seats["0"] in links.read_text() and table in links.read_text()
+    assert victim.read_text() == "someone else's\n"
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".g.sqlite.links")]  # no temporary left
+
+
+def test_a_links_file_that_is_a_folder_stops_serve_before_the_pages_are_up(tmp_path):
+    log = new_log(tmp_path, [0])
+    (tmp_path / "g.sqlite.links").mkdir()
+    serve = maester(tmp_path, "serve", "--log", str(log), "--no-qr")
+    try:
+        out, err = serve.communicate(timeout=60)
+    finally:
+        stop(serve)
+    assert serve.returncode == 2 and "Traceback" not in err, err
+    assert err.startswith("maester: ") and len(err.strip().splitlines()) == 1 and "g.sqlite.links" in err, err
+    assert "Table page" not in out and (tmp_path / "g.sqlite.links").is_dir()

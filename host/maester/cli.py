@@ -8,6 +8,7 @@ the modules register.
 
 import argparse
 import importlib
+import re
 import sys
 
 from . import __version__, lazy
@@ -104,15 +105,34 @@ def main(argv=None):
     try:
         return args.func(args) or 0
     except (ValueError, FileNotFoundError) as e:
-        print("maester: %s" % e, file=sys.stderr)
+        print("maester: %s" % one_line(e), file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into `head` and friends: not an error
         sys.stderr.close()
         return 0
+    except OSError as e:  # a path that cannot be used (a file where a folder should be, a name too long...)
+        print("maester: %s" % one_line(e), file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("\nmaester: interrupted; a game in progress can be continued with `maester resume`.",
               file=sys.stderr)
         return 130
+
+
+def one_line(error):
+    """An error as the terminal shows it: an OS error by its file and its reason, any other by its
+    message. A control character in it (a newline in a file name) is shown escaped, and whatever
+    cannot be encoded (a lone surrogate from an undecodable name) as its escape."""
+    control = r"[\x00-\x08\x0b-\x1f\x7f]"  # a message may hold lines of its own; a file name may not
+    if isinstance(error, OSError) and error.strerror and error.filename is not None:
+        text = "%s: %s" % (error.filename, error.strerror)
+        if error.filename2 is not None:
+            text += " (%s)" % error.filename2
+        control = r"[\x00-\x1f\x7f]"
+    else:
+        text = str(error)
+    text = re.sub(control, lambda m: repr(m.group())[1:-1], text)
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 if __name__ == "__main__":

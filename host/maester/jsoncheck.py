@@ -9,20 +9,26 @@ Used for the card data (cards_db/schema/) and the hardware data (hardware/schema
 import json
 from pathlib import Path
 
+from .files import read_bytes
 from .paths import ROOT
 
 
+MAX_JSON = 32 << 20  # bytes: the largest JSON file maester reads (the card data is well under 1 MB)
+
+
 def read_json(path):
-    """The file's JSON; a ValueError naming the file if it is not JSON (FileNotFoundError if missing)."""
+    """The file's JSON; a ValueError naming the file if it is not JSON, not a file (a folder, a pipe,
+    /dev/zero) or larger than MAX_JSON (FileNotFoundError if missing)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
+        data = read_bytes(path, MAX_JSON, "JSON file")
+    except IsADirectoryError:
+        raise ValueError("%s is a directory, not a JSON file" % path) from None
+    try:
+        return json.loads(data.decode("utf-8"))
     except json.JSONDecodeError as e:
         raise ValueError("%s is not valid JSON: %s" % (path, e)) from None
     except UnicodeDecodeError:
         raise ValueError("%s is not valid JSON: it is not UTF-8 text" % path) from None
-    except IsADirectoryError:
-        raise ValueError("%s is a directory, not a JSON file" % path) from None
 
 
 def validator(schema):

@@ -41,12 +41,12 @@ def parse_decks(game, text, players=None):
             decks.append(item.lower())
         elif item and (os.sep in item or "/" in item or "." in item or os.path.exists(item)):
             from .games.lcg.decks import load  # the LCG's rules only when a deck file is named (start-up)
-            if not os.path.isfile(item):
+            if not os.path.exists(item):
                 raise FileNotFoundError("--decks: no deck file %s" % item)
             try:
-                decks.append(load(item, casual=True))
-            except (OSError, UnicodeDecodeError) as e:
-                raise ValueError("--decks: cannot read %s: %s" % (item, e))
+                decks.append(load(item, casual=True))  # a folder, a device, a huge file: ValueError (decks.read)
+            except OSError as e:
+                raise ValueError("--decks: cannot read %s: %s" % (item, e.strerror or e)) from None
         else:
             raise ValueError("--decks: unknown deck %r: the starter decks are %s, or give a deck file's path"
                              % (item, ", ".join(known)))

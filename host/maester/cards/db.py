@@ -38,14 +38,34 @@ def maester_home():
     """
     env = os.environ.get("MAESTER_HOME")
     home = Path(env) if env else Path.home() / ".maester"
-    for up in (home, *home.parents):
-        if up.exists():
-            if not up.is_dir():
-                raise ValueError("%s%s: %s is a file, but maester keeps its games, enrolled cards and tags in a "
-                                 "directory there; move the file away or set MAESTER_HOME to a directory"
-                                 % ("MAESTER_HOME=" if env else "", home, up))
-            break
+    up = file_in_the_way(home)
+    if up is not None:
+        raise ValueError("%s%s: %s is a file, but maester keeps its games, enrolled cards and tags in a "
+                         "directory there; move the file away or set MAESTER_HOME to a directory"
+                         % ("MAESTER_HOME=" if env else "", home, up))
     return home
+
+
+def file_in_the_way(folder):
+    """The file (anything but a directory) at `folder` or at the nearest of its parents that
+    exists, which keeps `folder` from being a directory; None when nothing does."""
+    for up in (Path(folder), *Path(folder).parents):
+        try:
+            if up.exists():
+                return None if up.is_dir() else up
+        except OSError:  # a name too long to look at: not a file in the way
+            return None
+    return None
+
+
+def make_folder(folder, what):
+    """Make `folder` (and its parents) for `what`; a ValueError in one line when it cannot be."""
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        up = file_in_the_way(folder)
+        why = "%s is a file, not a folder" % up if up is not None else (e.strerror or str(e))
+        raise ValueError("cannot make the folder %s for %s: %s" % (folder, what, why)) from None
 
 
 def read_last():

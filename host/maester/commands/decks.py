@@ -27,8 +27,11 @@ def cmd_check(args):
     file cannot be read."""
     try:
         deck, problems = D.check(deck_file(args.file), casual=args.casual)
-    except (OSError, UnicodeDecodeError) as e:
-        print("maester: cannot read the deck %s: %s" % (args.file, e), file=sys.stderr)
+    except OSError as e:
+        print("maester: cannot read the deck %s: %s" % (args.file, e.strerror or e), file=sys.stderr)
+        return 2
+    except ValueError as e:  # not a file, too big, not text (decks.read)
+        print("maester: %s" % e, file=sys.stderr)
         return 2
     mode = "casual" if args.casual else "tournament"
     for line, text in problems:

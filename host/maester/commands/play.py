@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .. import games, lazy
 from ..argtypes import int_range, seconds, serial_port
-from ..cards.db import maester_home, read_last
+from ..cards.db import maester_home, make_folder, read_last
 from ..engine import core
 from ..engine.bots import PLAY_DELAY
 
@@ -32,9 +32,22 @@ SEATS = int_range(2, 8)  # --players: the widest range of the games; each game's
 DEMO_DELAY = 0.12  # a 4-player demo game (~200 moves) takes about 25 s
 
 
+def _log_path(log, game):
+    """The game log `--log` names, as a full path (else a new one under MAESTER_HOME/games), its
+    folder made; a ValueError in one line when it cannot be (a link that loops, a file in the way)."""
+    if not log:
+        return _default_log(game)
+    try:
+        path = Path(log).resolve()
+    except (OSError, RuntimeError) as e:  # RuntimeError: pathlib's "Symlink loop"
+        raise ValueError("cannot use %s as a game log: %s" % (log, e)) from None
+    make_folder(path.parent, "the game log")
+    return path
+
+
 def _default_log(game):
     folder = maester_home() / "games"
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder, "the game logs")
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     path, i = folder / ("%s-%s.sqlite" % (stamp, game)), 2
     while path.exists():
@@ -74,8 +87,7 @@ def _start(game, players, humans, variants, seed, bots_kind, delay, log, plain, 
             raise ValueError("--human %d: the seats of a %d-player game are 0 to %d" % (h, players, players - 1))
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
-    path = Path(log).resolve() if log else _default_log(game)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path = _log_path(log, game)
     extra = {"humans": humans, "bots": bots_kind, "delay": delay, "table": table}
     session = engine_session.Session.new(game, config, seed, str(path), extra)
     _remember(path)
@@ -97,8 +109,7 @@ def _start_board(args):
     board = opening.open_board(state, args.port, args.profile, args.allow_missing, args.sim_stickers,
                        table="pi" if args.table == "pi" else "board")
     try:
-        path = Path(args.log).resolve() if args.log else _default_log(game)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path = _log_path(args.log, game)
         extra = {"humans": list(range(players)), "bots": args.bots, "delay": 0, "table": opening.table_kind(board),
                  "port": board.port, "profile": board.profile["name"], "allow_missing": bool(args.allow_missing),
                  "sim_stickers": bool(args.sim_stickers)}

@@ -21,26 +21,37 @@ as `strip: [...]` (one character a pixel: . dark, R G B Y C M W colours, lower c
 """
 
 import argparse
+import os
 import sys
 import threading
 import time
 
 from .. import games, lazy
+from ..argtypes import int_range
+from ..files import read_text
 from ..table import profile as profiles
 
 simconsole = lazy.Module("maester.table.simconsole")  # the firmware's simulator when a board starts (start-up)
+
+PLAYERS = int_range(2, 8)
+MAX_SCRIPT = 1 << 20  # bytes of a --script: a board's commands, one a line
 
 
 def _profile(args):
     if args.profile:
         return profiles.load(args.profile)
-    if not args.game:
+    if not args.game or args.players is None:
         raise ValueError("say which table: --profile NAME, or --game GAME --players N")
     return profiles.for_game(args.game, args.players)
 
 
 def cmd_sim_board(args):
     profile = _profile(args)
+    script = read_text(args.script, MAX_SCRIPT, "script").splitlines() if args.script else None
+    if args.trace and os.path.lexists(args.trace):  # the stamps go to a file of their own, never over one
+        raise ValueError("--trace %s is there already: give the name of a new file" % args.trace)
+    if args.trace and not os.fsencode(args.trace).decode("utf-8", "ignore") == args.trace:
+        raise ValueError("--trace: give a file name in UTF-8 (the simulated board takes no other)")
     try:
         sim = simconsole.SimBoardProcess(profile, args.board, trace=args.trace)
     except simconsole.SimBoardError as e:
@@ -52,9 +63,8 @@ def cmd_sim_board(args):
         threading.Thread(target=sim.watch_strip, name="strip", daemon=True).start()
     try:
         going = True
-        if args.script:
-            with open(args.script, encoding="utf-8") as f:
-                going = sim.run(f)
+        if script is not None:
+            going = sim.run(script)
             if going:  # the script left the board running: until a signal, or quit on stdin
                 going = sim.run(sys.stdin)
                 while going:
@@ -73,7 +83,7 @@ def register(sub):
                        description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--profile", metavar="NAME", help="the table profile (hardware/profiles), e.g. btwixt-4p")
     p.add_argument("--game", choices=games.NAMES, help="the game, with --players")
-    p.add_argument("--players", type=int, help="the number of players (with --game)")
+    p.add_argument("--players", type=PLAYERS, help="the number of players (with --game), %s" % PLAYERS.span)
     p.add_argument("--board", default="pico", choices=("pico", "esp32s3"),
                    help="whose pin map the board config is written for, as `firmware flash --board` (default pico)")
     p.add_argument("--script", metavar="FILE", help="commands to run first, one a line")

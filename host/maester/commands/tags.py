@@ -50,8 +50,15 @@ def register(sub):
 
 
 def _reader(p):
-    p.add_argument("--reader", default="usb", metavar="PATH",
+    p.add_argument("--reader", type=_device_path, default="usb", metavar="PATH",
                    help="nfcpy device path: usb, usb:072f:2200, tty:USB0:pn532 (default %(default)s)")
+
+
+def _device_path(text):
+    if not nfcreader.is_device_path(text):
+        raise argparse.ArgumentTypeError("%r is not an nfcpy device path (usb, usb:072f:2200, tty:USB0:pn532, "
+                                         "udp:HOST:PORT)" % text)
+    return text
 
 
 # ---------------------------------------------------------------- writing one sticker

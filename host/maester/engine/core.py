@@ -399,8 +399,10 @@ def filter_events(events, viewer):
 
 
 def _show(choice):
-    """A choice in words, bounded however large or deep it is."""
+    """A choice in words, bounded however large or deep it is, and always encodable: a lone
+    surrogate (JSON may spell one, no encoding carries it) is shown as its escape."""
     if type(choice) is list and all(type(x) in (str, int) for x in choice):
         text = " ".join(str(x) for x in choice) or "(empty)"
-        return text if len(text) <= 80 else text[:77] + "..."
+        text = text if len(text) <= 80 else text[:77] + "..."
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
     return reprlib.repr(choice)

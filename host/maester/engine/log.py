@@ -123,6 +123,8 @@ def identify(path):
         info = os.stat(path)
     except FileNotFoundError:
         return MISSING, ""
+    except OSError as e:  # a folder in the path is a file, the name is too long, no permission...
+        raise LogError("cannot use %s as a game log: %s" % (path, e.strerror or e)) from None
     if not stat.S_ISREG(info.st_mode):
         return FOREIGN, "not a file"
     if info.st_size == 0:
@@ -219,8 +221,10 @@ def _build(temp, rows):
 
 
 def _place(temp, path, rows, start):
-    """Build the log and its record under temporary names, then link the log into place: it
-    appears whole or not at all, and an existing file is never replaced."""
+    """Build the log and its record under temporary names, then link each into place: the log
+    appears whole or not at all, and an existing file is never replaced (a link fails where a name
+    is taken). Killed between the two links, a whole log is left without its record: it resumes
+    with a note, and its record is made at its next move."""
     try:
         _build(temp, rows)
         _write_synced(temp + ACKS, ACKS_HEAD + start.hex().encode() + b"\n")
@@ -231,9 +235,57 @@ def _place(temp, path, rows, start):
         raise LogError("cannot write the game log %s: %s; nothing was left there"
                        % (path, getattr(e, "strerror", None) or e)) from None
     try:
+        os.link(temp + ACKS, path + ACKS)
+    except OSError as e:  # taken meanwhile (checked before building), or the disk failed: no log then
+        _remove(path)
+        raise LogError("cannot make %s%s: %s; nothing was left at %s, choose another file"
+                       % (path, ACKS, e.strerror or e, path)) from None
+    try:
         _sync(os.path.dirname(os.path.abspath(path)))
     except OSError:
-        pass  # the link is made; a folder that cannot be synced (some file systems) changes nothing
+        pass  # the links are made; a folder that cannot be synced (some file systems) changes nothing
+
+
+# A temporary name of GameLog.create: "<log>.creating-<pid>-<6 hex>", and SQLite's and our files beside it.
+CREATING = re.compile(r".+\.creating-(\d+)-[0-9a-f]{6}(-wal|-shm|\.acks)?\Z")
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
+
+
+def remove_stale_creations(folder):
+    """Remove what a killed GameLog.create left in `folder`: files with our temporary names, of a
+    process that is gone (a live one may be writing them), owned by this user, regular files (never
+    a link), and holding nothing but what creation writes (a SQLite file or our record's head)."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        match = CREATING.match(name)
+        if not match or _alive(int(match.group(1))):
+            continue
+        path = os.path.join(folder, name)
+        try:
+            info = os.lstat(path)
+            if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid():
+                continue
+            if match.group(2) in (None, ACKS):  # empty, or its start (a write may have been cut short)
+                want = SQLITE_MAGIC if match.group(2) is None else ACKS_HEAD
+                with open(path, "rb") as f:
+                    head = f.read(len(want))
+                if head != want[:len(head)]:
+                    continue
+            os.unlink(path)
+        except OSError:
+            continue
 
 
 def _connect(path):
@@ -279,6 +331,10 @@ class GameLog:
             _refuse(path, kind, detail, then="it was left as it is: choose another file")
         if os.path.exists(path + "-wal"):  # SQLite would read an earlier log's moves into the new one
             raise LogError("%s-wal is left from an earlier game log; choose another file (it was left as it is)" % path)
+        if os.path.lexists(path + ACKS):  # never replaced: it may be an earlier log's record, or not ours at all
+            raise LogError("%s%s is there already (an earlier game log's record?); choose another file (it was "
+                           "left as it is)" % (path, ACKS))
+        remove_stale_creations(os.path.dirname(os.path.abspath(path)))
         meta = {"format": FORMAT, "game": game, "config": config, "seed": seed,
                 "setup_outcomes": setup_outcomes, "created": time.time(), "extra": extra or {}}
         if isinstance(config.get("cards"), str):
@@ -288,16 +344,11 @@ class GameLog:
         temp = "%s.creating-%d-%s" % (path, os.getpid(), secrets.token_hex(3))
         try:
             _place(temp, path, rows, start)
-            try:
-                os.replace(temp + ACKS, path + ACKS)  # a stale one, left by a log removed by hand, goes
-                whole = True
-            except OSError:
-                whole = False  # the log is whole; its record is rewritten at the first move
         finally:
             _remove(temp, temp + "-wal", temp + "-shm", temp + ACKS)
         log = cls(path, _connect(path))
         log.writing = True
-        log._tip, log._acked, log._acks_whole = (0, start), 0, whole
+        log._tip, log._acked, log._acks_whole = (0, start), 0, True
         log._open_acks()
         return log
 
@@ -325,6 +376,7 @@ class GameLog:
         self.db.close()
         self.db = _connect(self.path)
         self.writing = True
+        remove_stale_creations(os.path.dirname(os.path.abspath(self.path)))
         self._open_acks()
 
     def header(self):
@@ -406,6 +458,9 @@ class GameLog:
                 return f.read()
         except FileNotFoundError:
             return None
+        except OSError as e:  # a folder by that name, no permission...
+            raise LogError("%s%s cannot be read as the record of the game's acknowledged moves (%s); it and the "
+                           "game log were left as they are" % (self.path, ACKS, e.strerror or e)) from None
 
     def _read_acks(self, data, start):
         """The (seq, hash) lines of `.acks`, or None (with a note) when there is none to check."""

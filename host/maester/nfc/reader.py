@@ -177,9 +177,9 @@ class DeskReader:
                 self.on_tap(DeskTap("placed", uid, read_ndef(tag), tag=tag))
                 self._wait_until_lifted(tag)
                 self.on_tap(DeskTap("removed", uid))
-        except _Lost as e:
+        except (_Lost, OSError) as e:  # nfcpy raises OSError (no such device...) for a reader gone or never there
             if self.on_error is not None and not self.stop.is_set():
-                self.on_error("the reader at %s stopped answering: %s" % (self.path, e))
+                self.on_error("the reader at %s stopped answering: %s" % (self.path, getattr(e, "strerror", None) or e))
 
     def _wait_for_tag(self):
         options = {"targets": self.targets, "on-connect": lambda tag: False,  # keep the tag; we watch it

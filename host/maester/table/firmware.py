@@ -27,7 +27,7 @@ from pathlib import Path
 from maester_fw import config as fwconfig
 
 from .. import __version__, lazy
-from ..cards.db import maester_home
+from ..cards.db import maester_home, make_folder
 from ..paths import FIRMWARE as FIRMWARE_SRC, HARDWARE, missing, tool
 from . import profile as profiles
 from .hwconfig import config_bytes
@@ -106,7 +106,10 @@ def build(src=FIRMWARE_SRC, out=None, say=print):
     out = Path(out or build_dir())
     modules = board_modules(src)
     _remove_previous_build(out)  # a module deleted from the source must not reach the board
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        make_folder(out, "the firmware build")
+    except ValueError as e:
+        raise FirmwareError(str(e)) from None
     version = subprocess.run([mpy_cross, "--version"], capture_output=True, text=True).stdout.strip()
     say("building %d modules from %s with %s" % (len(modules), src, version or mpy_cross))
     built = []

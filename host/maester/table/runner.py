@@ -17,6 +17,7 @@ whichever seat's decision the game's table module says it fits (table/taps.py), 
 waits for its position waits for that seat.
 """
 
+import json
 import threading
 
 from .. import games
@@ -153,7 +154,7 @@ class TableRunner:
         if command is None:
             if self._hold(place, card, tap):
                 return place, None, None
-            self._tell(place, "%s on %s: %s" % (self.card_words(card), reader, reason))
+            self._tell(place, card, reader, reason)
             return place, None, "%s on %s: %s" % (self.tap_words(card, place), reader, reason)
         return place, command, None
 
@@ -256,16 +257,32 @@ class TableRunner:
         words = getattr(self.game_table, "card_words", None)
         return words(self.session.state, card) if words is not None else self.describe(card)
 
-    def tap_words(self, card, place):
-        """The tapped card as the public host display may name it: "a card", unless the game knows
-        the card is face up (Oathbreaker's missions). Its name goes to its seat alone (`_tell`)."""
-        words = getattr(self.game_table, "tap_words", None)
-        return words(self.session.state, card, place) if words is not None else "a card"
+    def tap_words(self, card, place, viewer=PUBLIC):
+        """The tapped card as `viewer` may be told of it (design principle 4): its name when the
+        viewer's own view shows every card the tap may stand for (a card face up, a seat's own
+        hand), else "a card". A tag that is no card (Oathbreaker's House Sigils) has the game's words.
 
-    def _tell(self, place, text):
-        """Say `text` to the seat at `place` only (its page), when there is such a channel."""
+        A game's table module may say which of its cards a tap at `place` stands for (`tapped_as`:
+        an LCG sticker names a code, and which seat's copy it is depends on the reader); by default
+        the tag names the game's card itself."""
+        state = self.session.state
+        words = getattr(self.game_table, "token_words", None)
+        words = words(state, card) if words is not None else None
+        if words is not None:
+            return words
+        tapped_as = getattr(self.game_table, "tapped_as", None)
+        cards = tapped_as(state, card, place) if tapped_as is not None else [card]
+        if cards:
+            shown = json.dumps(core.view(state, viewer))
+            if all(json.dumps(c) in shown for c in cards):
+                return self.card_words(card)
+        return "a card"
+
+    def _tell(self, place, card, reader, reason):
+        """Say why `card` was refused to the seat at `place` only (its page), when there is such a
+        channel, naming the card if that seat may see it."""
         if self.on_private is not None and isinstance(place, int):
-            self.on_private(place, text)
+            self.on_private(place, "%s on %s: %s" % (self.tap_words(card, place, place), reader, reason))
 
     def describe(self, card):
         info = cardtables.table(self.session.state).get("info", {})

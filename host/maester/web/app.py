@@ -29,7 +29,8 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import MutableHeaders
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.requests import ClientDisconnect
+from starlette.responses import FileResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
@@ -235,8 +236,11 @@ def build_app(web, table_cap=TABLE_CAP, seat_cap=SEAT_CAP):
             body = await request.json()
         except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser goes
             body = None
+        except ClientDisconnect:  # gone mid-body (or cut off by the server's deadline): no one to answer
+            return Response(status_code=400, headers=HEADERS)
         status, out = await run_in_threadpool(web.choose, seat, body)
-        return JSONResponse(out, status_code=status, headers=HEADERS)
+        # ASCII JSON: whatever a reason holds, the response can be encoded (a lone surrogate included).
+        return Response(json.dumps(out), status_code=status, media_type="application/json", headers=HEADERS)
 
     async def table_ws(websocket):
         await capped(websocket, "table", table_cap, web.table_json)
@@ -266,7 +270,9 @@ def build_app(web, table_cap=TABLE_CAP, seat_cap=SEAT_CAP):
         Route("/seat{rest:path}", nothing, methods=["GET", "POST", "PUT", "DELETE", "PATCH"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return _with_headers(Starlette(routes=routes))
+    app = _with_headers(Starlette(routes=routes))
+    app.routes = routes  # what it serves, listed (tests/test_hostile.py sweeps every one)
+    return app
 
 
 def _with_headers(app):

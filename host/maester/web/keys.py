@@ -64,24 +64,35 @@ def save(path, header, tokens, port):
     `maester` that saved first for the same log wins, and its file is read back untouched."""
     data = {"kind": KIND, "version": VERSION, "game": identity(header), "port": port,
             "tokens": {str(s): t for s, t in sorted(tokens.items())}}
+    write_private(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
+    return load(path, header, len(tokens))
+
+
+def write_private(path, text, replace=False):
+    """Write `text` to `path` readable by this user only, whole or not at all: a temporary file
+    (made 0600 whatever the umask), synced, then put in place by name, never written through a link
+    that is there. Without `replace` a file already there stays (another `maester` saved first);
+    with it, whatever has the name (a file, a link) is replaced. Raises TokensError."""
     folder = os.path.dirname(os.path.abspath(path))
     tmp = os.path.join(folder, ".%s.%s.tmp" % (os.path.basename(path), secrets.token_hex(4)))
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
+            os.fchmod(fd, 0o600)
             with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(data, f, indent=1, sort_keys=True)
-                f.write("\n")
+                f.write(text)
                 f.flush()
                 os.fsync(f.fileno())
-            _place(tmp, path)
+            if replace:
+                os.replace(tmp, path)  # a rename: it takes the name, a link's target is not touched
+            else:
+                _place(tmp, path)
         finally:
             if os.path.exists(tmp):
                 os.unlink(tmp)
     except OSError as e:
         raise TokensError("cannot keep the seat links in %s: %s" % (path, e.strerror or e)) from None
     _sync_folder(folder)
-    return load(path, header, len(tokens))
 
 
 def _place(tmp, path):

@@ -20,7 +20,6 @@ been taken meanwhile). Bots' seats get no token and no link.
 import contextlib
 import contextvars
 import io
-import os
 import socket
 import sys
 
@@ -70,7 +69,8 @@ PHONE_HINT = ("These links open on this computer only. To open the seat pages on
 
 
 def announce(web, server, lan, names=None, out=None, qr=True, save_to=None):
-    """Print the table link and each person's secret seat link, and save them privately.
+    """Save the table link and each person's secret seat link privately, then print them. Called
+    before the server starts: a file that cannot be written stops the command before any page is up.
 
     QR codes only with `lan`: an address on this machine alone is no use to a phone. Seats that
     cannot decide on their page (bots) get no link at all.
@@ -78,26 +78,24 @@ def announce(web, server, lan, names=None, out=None, qr=True, save_to=None):
     out = out or sys.stdout
     host = lan_address() if lan else "127.0.0.1"
     found = links(web, "http://%s:%d" % (host, server.port))
+    people = [(names[seat] if names else "Seat %d" % seat, url) for seat, url in found["seats"].items()
+              if seat in web.answerable]
+    if save_to:
+        # The links are the seats' keys: this user's only, whole, never through a link (keys.py). The
+        # screen may be cleared; the file stays.
+        keys.write_private(save_to, "table: %s\n%s\n" % (found["table"], "\n".join("%s: %s" % p for p in people)),
+                           replace=True)
     if lan:
         print(LAN_WARNING, file=out)
     print("Table page (public): %s" % found["table"], file=out)
-    lines = []
-    for seat, url in found["seats"].items():
-        if seat not in web.answerable:
-            continue
-        who = names[seat] if names else "Seat %d" % seat
-        lines.append("%s: %s" % (who, url))
+    for who, url in people:
         print("%s, private page: %s" % (who, url), file=out)
         code = qr_text(url) if qr and lan else None
         if code:
             print(code, file=out)
-    if lines and not lan:
+    if people and not lan:
         print(PHONE_HINT, file=out)
     if save_to:
-        # Readable by this user only: the links are the seats' keys. The screen may be cleared.
-        fd = os.open(save_to, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w") as f:
-            f.write("table: %s\n%s\n" % (found["table"], "\n".join(lines)))
         print("These links are also in %s (readable by you only)." % save_to, file=out)
     out.flush()
     return found
@@ -188,9 +186,9 @@ def serving(session, sim=None, humans=(), board=False):
     web = WebGame(session, runner, answerable=[s for s in humans if isinstance(s, int)], tokens=tokens)
     server.app = build_app(web)
     try:
-        server.start()
         save = session.log.path + ".links" if session.log is not None else None
         announce(web, server, wanted["lan"], _seat_names(web), save_to=save)
+        server.start()
         if sys.stdin.isatty() and sys.stdout.isatty():
             try:
                 input("Open the pages (or scan the codes), then press Enter to start. ")
@@ -233,9 +231,9 @@ def serve(session, log, lan=False, port=0, qr=True, delay=None):
         bots = BotSeats(session, [s for s in range(seats) if s not in people], extra.get("bots", "heuristic"),
                         _bot_delay(delay, extra))
         server.app = build_app(web)
-        server.start()
         names = _seat_names(web)
         announce(web, server, lan, names, qr=qr, save_to=session.log.path + ".links")
+        server.start()
         if bots.bots:
             print("Bots play %s." % ", ".join(names[s] for s in sorted(bots.bots)))
         print("Serving %s (%d moves%s). Ctrl-C stops." % (log, session.state["seq"],

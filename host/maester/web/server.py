@@ -5,13 +5,19 @@ and there is no window in which another program could take it. Uvicorn skips its
 off the main thread, so Ctrl-C still reaches `maester` itself. Its access log is off: seat URLs
 carry their tokens and must not be printed where others can read them.
 
-Its connections are guarded (issue 16): a request's headers must arrive whole within
-HEADER_TIMEOUT seconds or the connection is closed (uvicorn's own keep-alive timeout starts only
-after a first response, so a half-sent request line stayed open for ever), and every accepted socket
-gets TCP_NODELAY, so a keep-alive response is not held back ~40 ms by Nagle's algorithm waiting
-for the client's delayed ACK (asyncio sets it only on sockets made with IPPROTO_TCP).
+Its connections are guarded (issue 16, 25): a request, its headers and its body, must arrive whole
+within REQUEST_TIMEOUT seconds or the connection is closed (uvicorn's own keep-alive timeout starts
+only after a first response, so a half-sent request line, or a body dripped a byte at a time after
+valid headers, stayed open for ever), and every accepted socket gets TCP_NODELAY, so a keep-alive
+response is not held back ~40 ms by Nagle's algorithm waiting for the client's delayed ACK (asyncio
+sets it only on sockets made with IPPROTO_TCP).
+
+The terminal is the table's shared screen: the server prints nothing there. Its own log (a client
+gone mid-request, a websocket dropped in its handshake, an error) goes nowhere, or, for someone
+debugging, to the file named by MAESTER_WEB_LOG.
 """
 
+import os
 import socket
 import threading
 import time
@@ -19,13 +25,25 @@ import time
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-HEADER_TIMEOUT = 5.0  # seconds for a request's headers, whole; a page's requests take milliseconds
+REQUEST_TIMEOUT = 5.0  # seconds for a request, headers and body, whole; a page's requests take milliseconds
 KEEP_ALIVE = 5  # seconds an idle keep-alive connection is kept (uvicorn's default, said here)
 MAX_HEADERS = 16 * 1024  # bytes of a request's line and headers (h11's default, said here)
+UVICORN_LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi")
+
+
+def log_config():
+    """uvicorn's logging: to MAESTER_WEB_LOG when it names a file, else nowhere (never the terminal)."""
+    path = os.environ.get("MAESTER_WEB_LOG")
+    handler = ({"class": "logging.FileHandler", "filename": path, "formatter": "plain"} if path
+               else {"class": "logging.NullHandler"})
+    return {"version": 1, "disable_existing_loggers": False,
+            "formatters": {"plain": {"format": "%(asctime)s %(name)s %(levelname)s %(message)s"}},
+            "handlers": {"web": handler},
+            "loggers": {name: {"handlers": ["web"], "level": "INFO", "propagate": False} for name in UVICORN_LOGGERS}}
 
 
 class GuardedH11(H11Protocol):
-    """uvicorn's h11 protocol with TCP_NODELAY and a deadline for each request's headers."""
+    """uvicorn's h11 protocol with TCP_NODELAY and a deadline for each request, body included."""
 
     header_timer = None
 
@@ -34,36 +52,38 @@ class GuardedH11(H11Protocol):
         if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         super().connection_made(transport)
-        self._watch_headers()
+        self._watch_request()
 
     def data_received(self, data):
         super().data_received(data)
-        self._watch_headers()
+        self._watch_request()
 
     def connection_lost(self, exc):
         self._stop_header_timer()
         super().connection_lost(exc)
 
-    def _waiting_for_headers(self):
-        # Headers complete: a new cycle is running. Upgraded to a websocket: no longer ours.
+    def _waiting_for_request(self):
+        # Upgraded to a websocket: no longer ours. No cycle, or its response sent: waiting for the
+        # next request's headers. A cycle whose body has not all come: waiting for the body.
         if self.transport.is_closing() or self.transport.get_protocol() is not self:
             return False
-        return self.cycle is None or self.cycle.response_complete
+        cycle = self.cycle
+        return cycle is None or cycle.response_complete or cycle.more_body
 
-    def _watch_headers(self):
-        if not self._waiting_for_headers():
+    def _watch_request(self):
+        if not self._waiting_for_request():
             self._stop_header_timer()
         elif self.header_timer is None:  # the deadline runs from the request's first byte, not its last
-            self.header_timer = self.loop.call_later(HEADER_TIMEOUT, self._headers_too_slow)
+            self.header_timer = self.loop.call_later(REQUEST_TIMEOUT, self._request_too_slow)
 
     def _stop_header_timer(self):
         if self.header_timer is not None:
             self.header_timer.cancel()
             self.header_timer = None
 
-    def _headers_too_slow(self):
+    def _request_too_slow(self):
         self.header_timer = None
-        if self._waiting_for_headers():
+        if self._waiting_for_request():
             self.transport.close()
 
 
@@ -82,6 +102,10 @@ class WebServer:
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind((self.host, self.port))
+            # Listening at once: a page opened from a link printed before the server has started (the
+            # links are saved first, so a file that cannot be written stops the command before any page
+            # is up) waits in the backlog instead of being refused.
+            sock.listen(128)
         except OSError:
             sock.close()
             raise
@@ -92,9 +116,9 @@ class WebServer:
     def start(self, timeout=10.0):
         if self.sock is None:
             self.bind()
-        config = uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="off",
-                                timeout_graceful_shutdown=1, http=GuardedH11, timeout_keep_alive=KEEP_ALIVE,
-                                h11_max_incomplete_event_size=MAX_HEADERS)
+        config = uvicorn.Config(self.app, log_config=log_config(), log_level="warning", access_log=False,
+                                lifespan="off", timeout_graceful_shutdown=1, http=GuardedH11,
+                                timeout_keep_alive=KEEP_ALIVE, h11_max_incomplete_event_size=MAX_HEADERS)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
                                        name="maester-web", daemon=True)

@@ -23,13 +23,14 @@ The engine is built from small modules, each importing only those before it: mod
 questions, the constant abilities), abilities (what a card may do now, against what), timing
 (windows, responses, saves, cancels, an ability's resolution, power and victory), titles, flow (setup
 and the phases), effects (the verbs the cards share), challenge, the cards (cards_<house>.py); then
-the bots (sampling, bot, search), table, text, web and tui.
+the bots (sampling, bot, search), the order of passive effects that start together (ordering: it
+plays them out on a sample), table, text, web and tui.
 """
 
 from ...engine import PUBLIC, REFEREE, Game, register
 from ...engine import config as check
 from .. import STARTER_DECKS as STARTER
-from . import abilities, challenge, effects, flow, timing  # noqa: F401  (registers the steps)
+from . import abilities, challenge, effects, flow, ordering, timing  # noqa: F401  (registers the steps)
 from . import cards_baratheon, cards_lannister, cards_stark, cards_targaryen  # noqa: F401  (the abilities)
 from . import model as M
 from .cards import card_table
@@ -47,10 +48,18 @@ VARIANT_NOTES = {
 OBSERVABLE = ("draws",)
 
 
+def _then_check(fn):
+    """Step `fn`, then the rules that hold at any moment (timing.after_step: victory, watches)."""
+    def run(ctx, st, answer):
+        fn(ctx, st, answer)
+        timing.after_step(ctx)
+    return run
+
+
 class LCG(Game):
     name = "lcg"
     title = "A Game of Thrones: The Card Game"
-    steps = STEPS
+    steps = {name: _then_check(fn) for name, fn in STEPS.items()}
 
     def check_config(self, config):
         config = dict(config)

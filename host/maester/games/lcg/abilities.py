@@ -435,8 +435,8 @@ def when_revealed(state, seat):
 
 
 def run_forced(ctx, ev):
-    """Forced abilities triggered by `ev`, in turn order from the first player (the rulebook lets
-    the first player order passive abilities that start together; we take turn order)."""
+    """Forced abilities triggered by `ev`, gathered in turn order from the first player, who orders
+    them when the order matters (resolve_together)."""
     state = ctx.state
     g = ctx.g
     queue = []
@@ -449,5 +449,14 @@ def run_forced(ctx, ev):
             for idx, ab in enumerate(_abilities(src)):
                 if ab.kind == "forced" and ev["e"] in ab.trigger and (ab.when is None or ab.when(state, src, seat, ev)):
                     queue.append(ability_step(g, seat, src, idx, ev))
-    if queue:
-        ctx.push(*queue)
+    resolve_together(ctx, queue)
+
+
+def resolve_together(ctx, steps):
+    """Passive abilities that start at the same time (forced triggers, the plots' "when revealed"):
+    the first player chooses the order they resolve in (rulebook, "Plot Phase"), one at a time, for
+    as long as the order can change the outcome (ordering.passive_order); `steps` are in turn order."""
+    if len(steps) > 1:
+        ctx.push({"s": "passive_order", "steps": steps})
+    else:
+        ctx.push(*steps)

@@ -648,6 +648,12 @@ class HeuristicBot(HeuristicBase):
     def on_infamy(self, view, ask):
         return ["house"]
 
+    def on_order(self, view, ask):
+        """Passive effects that start together: the others' first, its own side's last, so that its
+        own act on the table the others leave (a draw after the discard, not before)."""
+        mine = {view["seat"], self.partner(view)}
+        return min(ask["choices"], key=lambda c: model.owner_of(c[1]) in mine)
+
     def on_winner(self, view, ask):
         for seat in (view["seat"], self.partner(view)):
             if ["winner", seat] in ask["choices"]:

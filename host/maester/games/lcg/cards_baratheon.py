@@ -237,16 +237,37 @@ def _rainwood(state, src, inst, what):
     return {"gain": {"cannot_be_discarded"}} if what == "keywords" and inst == src else None
 
 
-# B82 Stannis's Northern Cavalry: while its STR is raised or lowered in this phase (a lasting STR
-# effect on it, or its STR is not the printed one), it can be neither killed nor discarded from play.
+# B82 Stannis's Northern Cavalry: during a phase in which its STR was raised or lowered (a lasting
+# STR effect on it, or its STR not the printed one, at any moment of the phase), it can be neither
+# killed nor discarded from play. The moments are watched after every step (_cavalry_watch), so a STR
+# that went up and came back (Holding the Trident, an effect until the end of a challenge) counts.
 @A.constant_for("B82")
 def _cavalry(state, src, inst, what):
     if what != "keywords" or inst != src:
         return None
     g = state["g"]
-    changed = any(e["kind"] == "str" and e["target"] == src for e in g["effects"]) \
+    changed = src in g.get("str_changed", ()) \
+        or any(e["kind"] == "str" and e["target"] == src for e in g["effects"]) \
         or M.strength(state, src) != (M.info(state, src)["str"] or 0)
     return {"gain": {"cannot_be_killed", "cannot_be_discarded"}} if changed else None
+
+
+def _cavalry_watch(ctx):
+    """T.WATCHES: note each Northern Cavalry whose STR is not its printed one now, for the rest of the
+    phase (g["str_changed"], emptied as each phase begins: flow.phase)."""
+    state = ctx.state
+    g = ctx.g
+    cards = g["cards"]
+    if not any(("B82#%d" % s) in cards for s in range(g["n"])):
+        return  # no seat's deck holds one (a further copy "B82#0~2" comes only with a first): cheap, every step
+    for p in g["players"]:
+        for src in p["play"]:
+            if src.startswith("B82#") and src not in g.get("str_changed", ()) \
+                    and M.strength(state, src) != (M.info(state, src)["str"] or 0):
+                g.setdefault("str_changed", []).append(src)
+
+
+T.WATCHES.append(_cavalry_watch)
 
 
 # B83 Highgarden Honor Guard: Challenges action, from your hand: put it into play under the control

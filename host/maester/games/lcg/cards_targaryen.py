@@ -287,8 +287,9 @@ card("T112", Ability("action", lambda ctx, src, seat, t, ev: T.kill(ctx, [t], se
 
 
 # T113 Strong Belwas: Response when a Noble character would be killed: pay 2 gold to save it.
+# Noble is a crest in the Core set (Daenerys), never a trait, as for every other Noble card here.
 card("T113", Ability("save", A.saved, trigger=("would_kill",), cost=(("gold", 2),),
-                     when=lambda s, src, seat, ev: has_trait(s, ev["card"], "Noble")))
+                     when=lambda s, src, seat, ev: "noble" in (M.info(s, ev["card"])["crests"] or ())))
 
 
 # T114 Daario Naharis (Deadly): as the dominance phase begins, remove 1 gold from any player's pool,

@@ -33,11 +33,14 @@ import difflib
 import re
 from pathlib import Path
 
+from ...files import read_text
 from .cards import card_table
 
 PLOTS_NEEDED = 7
 MIN_CARDS = 60
 MAX_COPIES = 3
+LINE_COPIES = 99  # a line naming more is a slip, refused as its line's problem (a deck is ~60 cards)
+MAX_BYTES = 256 * 1024  # a deck list is a few kilobytes; anything far bigger is not one
 HEADERS_PLOTS = ("plots", "plot", "plot deck", "plot cards")
 HEADERS_DRAW = ("house deck", "draw deck", "deck", "characters", "character", "locations", "location",
                 "attachments", "attachment", "events", "event", "cards")
@@ -80,6 +83,20 @@ def _either(names):
     return names[0] if len(names) == 1 else "%s or %s" % (", ".join(names[:-1]), names[-1])
 
 
+def _count(digits):
+    """A line's count: a whole number up to LINE_COPIES, else the digits as words (shortened when long)."""
+    digits = digits.lstrip("0") or "0"
+    if len(digits) <= 3 and int(digits) <= LINE_COPIES:
+        return int(digits)
+    return digits if len(digits) < 30 else "%s... (%d digits)" % (digits[:12], len(digits))
+
+
+def read(path):
+    """The text of the deck list at `path`: a file (not a folder, a device or a pipe) of at most
+    MAX_BYTES, in UTF-8. Raises ValueError saying why not (OSError when it cannot be opened)."""
+    return read_text(path, MAX_BYTES, "deck")
+
+
 def parse(text, name="deck", table=None):
     """A deck list's text -> (deck, entries, problems).
 
@@ -106,14 +123,15 @@ def parse(text, name="deck", table=None):
             else:
                 deck["house"] = house
             continue
-        count, card = 1, line
+        count, card = "1", line
         m = _COUNT_FIRST.match(line) or None
         if m:
-            count, card = int(m.group(1)), m.group(2).strip()
+            count, card = m.group(1), m.group(2).strip()
         else:
             m = _COUNT_LAST.match(line)
             if m:
-                card, count = m.group(1).strip(), int(m.group(2))
+                card, count = m.group(1).strip(), m.group(2)
+        count = _count(count)
         header = _HEADER.match(line)
         if header and not m and _key(header.group(1)) not in by_name and (
                 line.endswith(":") or _key(header.group(1)) in HEADERS_PLOTS + HEADERS_DRAW):
@@ -140,8 +158,9 @@ def parse(text, name="deck", table=None):
             close = suggest(card, table)
             problems.append((no, "unknown card %r%s" % (card, "; did you mean %s?" % _either(close) if close else "")))
             continue
-        if count < 1:
-            problems.append((no, "%d copies of %s" % (count, card)))
+        if isinstance(count, str) or count < 1:
+            problems.append((no, "%s copies of %s%s" % (count, card, "" if count == 0 else
+                                                         ": a line names at most %d copies" % LINE_COPIES)))
             continue
         printed = table["cards"][codes[0]]
         is_plot = printed["type"] == "plot"
@@ -253,7 +272,7 @@ def check(path, casual=False, table=None):
     """(deck, [(line, text)]): every problem of the deck file at `path`, in line order."""
     table = table or _table()
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
+    text = read(path)
     deck, entries, problems = parse(text, path.stem, table)
     problems = problems + rules_problems(deck, table, casual, entries, _house_line(text))
     return deck, sorted(problems, key=lambda p: (p[0] is None, p[0] or 0))

@@ -234,6 +234,7 @@ def phase(ctx, st, answer):
     end_scope(g, "phase")
     for p in g["players"]:
         p["reducers"] = []  # "this phase" cost reductions end with it
+    g.pop("str_changed", None)  # the STRs that changed in the phase that ends (timing.WATCHES)
     g["phase"] = st["name"]
     ctx.emit("phase", phase=st["name"], round=g["round"])
     # "At the beginning of the X phase" abilities (forced or responses) come before anything else.
@@ -309,14 +310,15 @@ def plot_reveal(ctx, st, answer):
     g["first"] = answer[1][1]
     ctx.emit("first_player", seat=g["first"])
     T.open_window(ctx, "plot")  # queued first: it opens after the plots, their triggers and titles
-    steps = []
+    revealed = []
     for seat in M.turn_order(g):
         for plot, idx in abilities.when_revealed(state, seat):
-            steps.append(abilities.ability_step(g, seat, plot, idx, {"e": "revealed"}))
-    steps.append({"s": "plot_recycle"})
+            revealed.append(abilities.ability_step(g, seat, plot, idx, {"e": "revealed"}))
+    steps = [{"s": "plot_recycle"}]
     if g["melee"]:
         steps.append({"s": "choose_titles", "order": M.turn_order(g), "i": 0})
     ctx.push(*steps)
+    abilities.resolve_together(ctx, revealed)  # first: the plots' "when revealed", in the first player's order
     for seat in reversed(M.turn_order(g)):
         T.trigger(ctx, {"e": "plot_revealed", "seat": seat, "card": g["players"][seat]["revealed"]}, seat)
 

@@ -33,10 +33,13 @@ What a tap means, for the seat whose reader it is (the choices whose card is tha
     action          ["ambush", inst]        influence  ["kneel_influence", inst]
     target          ["target", inst]        also on the reader of the seat the target lies in front
                                             of: an opponent's character is tapped on its own side
+    order           ["next", src, ability]  the card whose effect resolves next (the first player's
+                                            pick), also on the reader of the seat it lies in front of
 
 Choices that name no card (done, pass, a challenge, the first player, a title, a seat as target,
 the Hand of the King's influence, gold given in the Littlefinger variant) are made on the seat's
-page. The public host display never names a tapped card ("a card", the runner's default).
+page. A refused tap names its card only to whom the view shows it (TableRunner.tap_words): the
+host display says "a card" unless the card lies face up, a seat's page unless it is that seat's.
 
 LEDs come from the public view alone: the phase, the challenge in progress, each seat's power
 toward victory, the first player, and per seat whether it must act, attacks or defends, or won.
@@ -47,7 +50,9 @@ from . import model as M
 from .text import Names, describe_choice
 
 CHOOSE_AFTER_TAP = True
-CROSS = ("target", "top")  # choices a card answers from another seat's reader: the card lies there (a target; the top card of a deck Raff looks at)
+# choices a card answers from another seat's reader: the card lies there (a target; the top card of a
+# deck Raff looks at; the card whose passive effect the first player has resolve next)
+CROSS = ("target", "top", "next")
 TYPES = ("military", "intrigue", "power")
 POWER_PIXELS = 15  # each seat's power bar in the profiles: one pixel per power toward 15
 
@@ -88,6 +93,12 @@ def copies_at(state, card, place):
             k += 1
             inst = "%s#%d~%d" % (code, seat, k)
     return out
+
+
+def tapped_as(state, card, place):
+    """The game's cards a tap of sticker `card` on `place`'s reader stands for: the copies of its
+    code lying in front of that seat (a sticker names a code; the reader tells whose copy)."""
+    return copies_at(state, card, place)
 
 
 def asks_at(state, place):

@@ -86,6 +86,8 @@ def describe_choice(state, ask, choice, viewer=None):
         return "On your House card"
     if kind == "winner":
         return "%s wins" % names.seat(choice[1])
+    if kind == "next" and len(choice) > 1 and choice[1] in state["g"]["cards"]:  # passive effects in order
+        return "%s's %s resolves next" % (names.seat(state["g"]["cards"][choice[1]]["ctrl"]), c(choice[1]))
     if kind == "target" and isinstance(choice[1], int):
         return names.seat(choice[1])
     words = {"place": "Place %s face down", "marshal": "Marshal %s", "duplicate": "Duplicate %s",

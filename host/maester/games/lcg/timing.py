@@ -288,10 +288,21 @@ def move_house_power(ctx, frm, to, amount, why):
 
 
 def check_victory(ctx):
+    """The game ends at once when a total reaches the goal, however it got there (rulebook, "Power
+    and Victory"): checked when power is gained or moved, and after every step (after_step)."""
     g = ctx.g
     if ctx.state["over"] or g.get("victory_pending"):
         return
     goal = g["goal"]
+    bank = g["bank"]
+    if 15 * g["n"] + bank["added_power"] - bank["power"] < goal:
+        return  # all the power out of the Throne Room together is short of the goal: nobody has it
+    cards = g["cards"]
+    most = [p["power"] + sum(cards[i]["power"] for i in p["play"]) for p in g["players"]]
+    if g.get("teams"):
+        most = [sum(most[s] for s in team) for team in g["teams"]]
+    if max(most) < goal:
+        return  # even counting every power counter a player has, nobody has the goal (cheap: after every step)
     winners = [s for s in range(g["n"]) if M.team_power(g, s) >= goal]
     if not winners:
         return
@@ -304,6 +315,30 @@ def check_victory(ctx):
         return
     g["victory_pending"] = True
     ctx.push({"s": "choose_winner", "tied": winners})
+
+
+# fn(ctx): what the table must notice at any moment, run after every step (a STR that changed this
+# phase: Stannis's Northern Cavalry)
+WATCHES = []
+
+
+def after_step(ctx):
+    """Run after every step of the game (the LCG's step table wraps each, see __init__.py): the
+    watches, then victory, since a total can also change when no power moves (a constant stops
+    applying: Melisandre kneels). Players tied at the goal leave nothing else to play: the first
+    player's choice of the winner is the only decision left open."""
+    state = ctx.state
+    if state["over"]:
+        return
+    for watch in WATCHES:
+        watch(ctx)
+    check_victory(ctx)
+    if ctx.g.get("victory_pending") and not any(a["kind"] == "winner" for a in state["asks"]):
+        tied = next((st for st in state["stack"] if st["s"] == "choose_winner"), None)
+        if tied is not None and (state["asks"] or state["stack"][-1] is not tied):
+            state["asks"].clear()
+            state["stack"][:] = [tied]
+            ctx.asked = False
 
 
 @step

@@ -218,9 +218,11 @@ def resolve_mission(ctx, i, unseen=None):
         fail_chaos += Z.table(g)["eff"][Z.cid(inst)]["fail_chaos"]
     if m["ability"] == "extra_sabotage":
         sab += m["amount"]
-    # A tie fails, and so does a mission no noble played to, whatever was dealt to it face down
-    # (its own text, The Night Is Dark): those cards are not played there.
-    success = match > sab and sum(m["counts"]) > 0
+    # A tie fails, and so does an empty mission (no icons at all). Cards dealt face down to a mission
+    # (its own text, The Night Is Dark) are shuffled in with the nobles' cards and revealed with them
+    # (rulebook, "Missions": "along with any that the nobles play"): they are cards at the mission,
+    # counted in the match above, so a mission holding only a dealt card can succeed.
+    success = match > sab
     result = {"success": success, "match": match, "sabotage": sab, "revealed": pile, "order": 0, "chaos": 0,
               "rewards": {}, "unseen_discard": unseen is not None}
     m["result"] = result

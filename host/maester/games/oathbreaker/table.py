@@ -21,8 +21,10 @@ What a tap means:
   the missions he turns up and the cards dealt face down to a mission on that mission's reader).
 
 Choices that name no card (done, pass, votes, guesses, cubes, characters, a resolution by hand)
-are made at the host. The public host display never names a tapped influence card or decree: a
-refused tap is "a card", and a tap that waits for its mission says only how many places it fits.
+are made at the host. The public host display never names a tapped influence card or decree, nor
+a mission still in its deck: a refused tap is "a card" unless the card lies face up (a mission
+dealt this round or before, a House Sigil), and a tap that waits for its mission says only how many
+places it fits. A seat's page names a refused card only when the seat may see it (TableRunner.tap_words).
 
 LEDs come from the public view alone: Order and Chaos as bars scaled to the track, the round
 marker, and per seat the Hand of the King, the monarchs, whoever must act and, at the end, the
@@ -133,14 +135,12 @@ def tap_cards(state, command):
     return out
 
 
-def tap_words(state, card, place):
-    """How the public host display names a tapped card: only a mission card, which is face up."""
+def token_words(state, card):
+    """A tag that is no card, in words: a House Sigil, which lies face up for all to see (a card is
+    named only to whom its view shows it: TableRunner.tap_words)."""
     if card.startswith(SIGIL):
         return "the %s House Sigil" % card[len(SIGIL):].capitalize()
-    info = cardtables.table(state)["info"].get(card.split("#", 1)[0])
-    if info is not None and info["type"] == "mission":
-        return info["name"]
-    return "a card"
+    return None
 
 
 def card_words(state, card):
