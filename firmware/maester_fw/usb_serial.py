@@ -37,14 +37,17 @@ UART_US_PER_BYTE = const(87)  # 10 bits at 115200 baud
 
 
 class UsbSerial:
-    def __init__(self, stdin, stdout, uart_copy=False, ticks=None):
-        # stdin/stdout: what select.poll registers (sys.stdin, sys.stdout on a board); their
-        # `buffer` (if any) is what bytes go through
+    def __init__(self, stdin, stdout, uart_copy=False, ticks=None, poll=select.poll):
+        # stdin/stdout: what `poll` registers (sys.stdin, sys.stdout on a board); their
+        # `buffer` (if any) is what bytes go through.  `poll` makes the poll objects: select.poll
+        # on a board; the simulated board passes sim_usb.Poll, because the unix port's
+        # select.poll spends about a millisecond a call on a stream written in Python (measured
+        # in sim_usb.py), which a board's C-level sys.stdin does not.
         self._in = stdin.buffer if hasattr(stdin, "buffer") else stdin
         self._out = stdout.buffer if hasattr(stdout, "buffer") else stdout
-        self._pin = select.poll()
+        self._pin = poll()
         self._pin.register(stdin, select.POLLIN)
-        self._pout = select.poll()
+        self._pout = poll()
         self._pout.register(stdout, select.POLLOUT)
         self._one = bytearray(1)
         self._one_out = bytearray(1)

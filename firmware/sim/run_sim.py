@@ -40,7 +40,7 @@ import json  # noqa: E402
 
 from hal_sim import Control, HalSim, Table, _unhex  # noqa: E402
 from sim_cards import Card  # noqa: E402
-from sim_usb import PtyWire, Repl, SOFT_RESET, UsbCdc, traceback_text  # noqa: E402
+from sim_usb import Poll, PtyWire, Repl, SOFT_RESET, UsbCdc, traceback_text  # noqa: E402
 from maester_fw import app  # noqa: E402
 from maester_fw.usb_serial import UsbSerial  # noqa: E402
 
@@ -107,7 +107,7 @@ def main():
             for reader, uids in json.load(f).items():
                 for uid in uids:
                     table.cards.setdefault(int(reader), []).append(Card(_unhex(uid)))
-    hal = HalSim(UsbSerial(usb, usb), table=table, control=control, taps=taps, trace=trace, usb=usb)
+    hal = HalSim(UsbSerial(usb, usb, poll=Poll), table=table, control=control, taps=taps, trace=trace, usb=usb)
 
     def say(obj):
         if control is not None:
