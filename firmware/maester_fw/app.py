@@ -23,7 +23,7 @@ allocate) only when something happens: a tap, a message, a heartbeat a second.
 from maester_fw import wire
 from maester_fw import config as configmod
 from maester_fw.presence import (Presence, PLACED as P_PLACED, REMOVED as P_REMOVED,
-                                 CROWDED as P_CROWDED, UNCROWDED as P_UNCROWDED)
+                                 CROWDED as P_CROWDED, UNCROWDED as P_UNCROWDED, SEEN as P_SEEN)
 from maester_fw.leds import Segments
 
 FIRMWARE = "maester-fw 0.1"
@@ -92,6 +92,10 @@ class Reader:
         self.suspect = False  # the bus check found MISO held low while this one answers
         self.recovered = False  # set up again after a fault or a reset: RESET until a good poll
         self.told = -1  # health and detail last queued for the host (health * 256 + detail)
+        # The last SNAPSHOT said CROWDED: two cards answered before the reader knew its card (at
+        # boot), so the host kept what it believed lay there. When one card answers alone again,
+        # it may be that card, which never moved: a new SNAPSHOT says what lies there, not a TAP.
+        self.hidden = False
 
     def start(self, on_event, now):
         if self.driver is None:
@@ -336,6 +340,9 @@ class App:
         else:
             p = r.presence
             p.poll()
+            if r.hidden and not p.crowded and p.state != P_SEEN:
+                r.hidden = False  # one card or none again, and known: the host is told which
+                self._snapshot_due = self.state == READY  # else the next handshake's snapshot tells
             if p.hw_run:
                 # the chip did not respond: a supply dip may have reset it; set it up again,
                 # this reader alone (issue 24)
@@ -439,7 +446,10 @@ class App:
                 rows.append({"reader": r.index, "state": wire.FAULT, "uid": None})
                 continue
             errors += p.errors
-            if p.present():
+            r.hidden = p.crowded and not p.present()
+            if r.hidden:
+                rows.append({"reader": r.index, "state": wire.CROWDED, "uid": None})
+            elif p.present():
                 rows.append({"reader": r.index, "state": wire.PRESENT, "uid": bytes(p.uid[:p.uid_len])})
             else:
                 rows.append({"reader": r.index, "state": wire.ABSENT, "uid": None})
@@ -452,6 +462,8 @@ class App:
             return  # a health change, told by _tell_health after the poll
         if self._rounds <= self._confirm:
             return  # still finding what lay there at boot: the first SNAPSHOT carries it
+        if self.readers[p.index].hidden:
+            return  # the host was told "crowded": the next SNAPSHOT says what lies there
         # Queued also while no host listens (HANDSHAKE): sent first in the next session, so a
         # card lifted and laid again meanwhile is not lost (see _start_handshake).
         if len(self._taps) >= TAP_QUEUE:

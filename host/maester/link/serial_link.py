@@ -122,7 +122,9 @@ def find_boards(port: Optional[str] = None, ids: Iterable = KNOWN_USB_IDS, compo
 PLACED = "placed"
 REMOVED = "removed"
 _KIND_NAMES = {wire.PLACED: PLACED, wire.REMOVED: REMOVED}
-_READER_STATES = {wire.ABSENT: "absent", wire.PRESENT: "present", wire.FAULT: "fault"}
+_READER_STATES = {wire.ABSENT: "absent", wire.PRESENT: "present", wire.FAULT: "fault", wire.CROWDED: "crowded"}
+#: snapshot states that cannot tell which card lies on the reader: the host keeps what it believed
+UNKNOWN_STATES = ("fault", "crowded")
 _HEALTH_NAMES = {wire.READER_OK: "ok", wire.READER_FAULT: "fault", wire.READER_RESET: "reset",
                  wire.READER_CROWDED: "crowded", wire.READER_HOLDS_BUS: "holds_bus"}
 #: SNAPSHOT health counters, PROTOCOL.md section 7 (the list only grows at the end)
@@ -152,7 +154,7 @@ class Tap:
 @dataclass(frozen=True)
 class ReaderState:
     reader: int
-    state: str  # "absent", "present" or "fault" (the reader does not answer)
+    state: str  # "absent", "present", "fault" (the reader does not answer) or "crowded" (two cards answer)
     uid: Optional[bytes] = None
 
 
@@ -828,8 +830,8 @@ class BoardLink:
         readers = tuple(ReaderState(r["reader"], _READER_STATES[r["state"]], r["uid"]) for r in msg["readers"])
         # Reconcile: what changed on the table while we were not listening.
         for r in readers:
-            if r.state == "fault":
-                continue  # the reader cannot tell: keep what we believed
+            if r.state in UNKNOWN_STATES:
+                continue  # the reader cannot tell: keep what we believed (the board says when it can)
             old = self._presence.get(r.reader)
             new = bytes(r.uid) if r.state == "present" else None
             if old == new:
