@@ -795,3 +795,24 @@ def test_two_cards_on_a_reader_and_a_reset_reach_the_table_as_plain_words():
     assert "reader seat1 lost power or was re-seated; it was set up again and reads its card again" in said
     assert health[0].health == "ok" and health[1].inits == 2 and health[0].version == 0x92
     assert all(e.data["was"] for e in events if e.kind == "reader")  # the "ok" of each handshake is not news
+
+
+def test_a_resumed_game_s_card_on_a_reader_crowded_at_connect_is_not_played_again(board):
+    # A resumed host's link starts with no presence; the game's (table/board.py, attach) is the only
+    # word on a reader the snapshot calls crowded, and the snapshot that settles it is compared with it.
+    from maester.table.board import Board
+    board.presence[0] = UID_A
+    board.crowded.add(0)
+    b = Board(None, board.path, {"readers": []})
+    b.link = BoardLink(lambda: board.path, b._tap, b._snapshot, None, **FAST).start()
+    try:
+        assert b.link.wait_connected(3)
+        rec = Recorder()
+        assert b.attach(rec.on_tap, known={0: UID_A}) == {0: UID_A}
+        with board.lock:
+            board.crowded.clear()
+        board.send_reliable(wire.SNAPSHOT, board.snapshot_payload())
+        wait_until(lambda: b.link.status.readers[0].state == "present", what="the settling snapshot")
+        assert rec.taps == [], "the card the game had is not a new tap"
+    finally:
+        b.link.close()

@@ -417,6 +417,12 @@ class BoardLink:
         with self._lock:
             return dict(self._segments)
 
+    def believe(self, presence: dict) -> None:
+        """The cards the caller holds as lying on the readers ({reader: uid or None}: a resumed game's,
+        table/board.py), which a later snapshot is compared with: a reader whose snapshot said
+        "cannot tell" (fault, crowded) has only the caller's word."""
+        self._presence.update(presence)
+
     def request_snapshot(self) -> None:
         """Ask the board to start the handshake over; a fresh SNAPSHOT follows."""
         with self._lock:

@@ -144,6 +144,7 @@ class Board:
                     seen[r.reader] = now
             self.early = []
             self.on_tap = on_tap
+            self.link.believe(seen)  # a reader the snapshot could not tell about has the game's word
             return seen
 
     def close(self):
