@@ -92,9 +92,10 @@ class Reader:
         self.suspect = False  # the bus check found MISO held low while this one answers
         self.recovered = False  # set up again after a fault or a reset: RESET until a good poll
         self.told = -1  # health and detail last queued for the host (health * 256 + detail)
-        # The last SNAPSHOT said CROWDED: two cards answered before the reader knew its card (at
-        # boot), so the host kept what it believed lay there. When one card answers alone again,
-        # it may be that card, which never moved: a new SNAPSHOT says what lies there, not a TAP.
+        # Two cards answered before the reader knew its card, and the host has not been told what
+        # lies there (a SNAPSHOT said CROWDED, or none was sent yet this boot): the host keeps what
+        # it believed. When one card answers alone again it may be that card, which never moved:
+        # a SNAPSHOT says what lies there, not a TAP.
         self.hidden = False
 
     def start(self, on_event, now):
@@ -202,6 +203,7 @@ class App:
                                  cfg["board"], self.config_len, self.config_crc)
         self._taps = []
         self._snapshot_due = False
+        self._told = False  # a SNAPSHOT went out this boot: the host knows what its readers held
         self._restart = False
         self.overruns = 0
         self.strip_us = 0  # how long the last strip write held the loop (SNAPSHOT counter 5)
@@ -288,6 +290,7 @@ class App:
                     # been asked `confirm` times: a card that lay there all along must be in the
                     # snapshot, not announced afterwards as a tap (_on_presence drops those).
                     self._snapshot_due = False
+                    self._told = True
                     link.send(wire.SNAPSHOT, self._snapshot(), now)
                 while self._pending_errors and link.can_send():
                     code, text = self._pending_errors.pop(0)
@@ -340,7 +343,9 @@ class App:
         else:
             p = r.presence
             p.poll()
-            if r.hidden and not p.crowded and p.state != P_SEEN:
+            if p.crowded and not self._told and not p.present():
+                r.hidden = True  # at boot: the card under the other may be one the host has
+            elif r.hidden and not p.crowded and p.state != P_SEEN:
                 r.hidden = False  # one card or none again, and known: the host is told which
                 self._snapshot_due = self.state == READY  # else the next handshake's snapshot tells
             if p.hw_run:
@@ -446,8 +451,8 @@ class App:
                 rows.append({"reader": r.index, "state": wire.FAULT, "uid": None})
                 continue
             errors += p.errors
-            r.hidden = p.crowded and not p.present()
-            if r.hidden:
+            if p.crowded and not p.present():
+                r.hidden = True
                 rows.append({"reader": r.index, "state": wire.CROWDED, "uid": None})
             elif p.present():
                 rows.append({"reader": r.index, "state": wire.PRESENT, "uid": bytes(p.uid[:p.uid_len])})

@@ -336,3 +336,24 @@ out(first=first, snaps=[js(s) for s in r.of("SNAPSHOT")], taps=taps(r), health=h
     assert r["taps"] == [], "the card never moved: no tap"
     assert r["snaps"][-1]["readers"][0] == {"reader": 0, "state": wire.PRESENT, "uid": "04a1b2c3d4e5f6"}
     assert [0, wire.READER_CROWDED, 0] in r["health"] and r["health"][-1][:2] == [0, wire.READER_OK]
+
+
+def test_a_card_hidden_at_boot_and_alone_again_before_the_handshake_is_the_snapshot_s_not_a_tap(firmware):
+    """The same, with the second card gone while the board still waits for its host (a slow boot, a
+    loaded host): the card is found after the boot's first polls, which would make it a tap queued
+    for the host; it was there all along, so the first snapshot carries it."""
+    (r,) = firmware(_cfg(MFRC[:2]), r'''
+r = Rig(hal=HAL)
+r.hal.table.place(0, UID)
+r.hal.table.place(0, "04f00dfacec0de")
+r.step(60, host=False)                      # the boot's first rounds: two cards answer
+crowded = r.app.readers[0].presence.crowded
+r.hal.table.remove(0, "04f00dfacec0de")
+r.step(60, host=False)                      # the card alone, found after the boot's rounds
+r.handshake()
+r.step(100)
+out(crowded=crowded, snaps=[js(s) for s in r.of("SNAPSHOT")], taps=taps(r))
+''')
+    assert r["crowded"]
+    assert r["taps"] == [], "the card that lay there at boot is not a tap"
+    assert r["snaps"][0]["readers"][0] == {"reader": 0, "state": wire.PRESENT, "uid": "04a1b2c3d4e5f6"}
