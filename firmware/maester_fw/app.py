@@ -468,7 +468,7 @@ class App:
         if self._rounds <= self._confirm:
             return  # still finding what lay there at boot: the first SNAPSHOT carries it
         if self.readers[p.index].hidden:
-            return  # the host was told "crowded": the next SNAPSHOT says what lies there
+            return  # the host does not know what lies there (crowded): a SNAPSHOT will say
         # Queued also while no host listens (HANDSHAKE): sent first in the next session, so a
         # card lifted and laid again meanwhile is not lost (see _start_handshake).
         if len(self._taps) >= TAP_QUEUE:
