@@ -93,3 +93,42 @@ def _cmdline(pid):
             return f.read()
     except OSError:
         return ""
+
+
+def test_a_card_under_a_stray_one_through_a_reboot_is_not_played_again(tmp_path):
+    # bench chaos, Intrigue seed 4: a stray card lay on top of a played one while the board
+    # restarted. The boot's snapshot called the crowded reader empty, so the host took the played
+    # card as lifted, and when the stray went, as a new tap: a move the player never made.
+    from maester.bench.chaos import STRAY_UID, ChaosBoard, ChaosGame
+    from maester.table import profile as P
+    board = ChaosBoard(P.for_game("intrigue", 2), 0.0, 1)
+    g = ChaosGame(tmp_path, "intrigue", 2, 4, board=board, port=board.port)
+    try:
+        g.start()
+        for _ in range(3):
+            ask = g.direct["asks"][0]
+            g.step({"seat": ask["seat"], "ask": ask["id"], "choice": ask["choices"][0]})
+        played = g.moves()
+        (reader,) = [r for r, card in g.resting.items() if g.readers[r] == "seat0"]
+
+        def said(text, count=1):
+            deadline = time.monotonic() + 20
+            while g.output().count(text) < count:
+                assert time.monotonic() < deadline, "never said %r:\n%s" % (text, g.output()[-2000:])
+                time.sleep(0.05)
+        with board.sim.lock:
+            board.sim.board.tap(reader, STRAY_UID)
+        said("two cards on reader seat0: lift one")
+        board.power_cut(0, 0.3)  # the board restarts with both cards on the reader
+        board.wait_power()
+        said("the board restarted")
+        time.sleep(2)  # the new boot's snapshot (sent once every reader was polled) is long out
+        board.lift(reader, STRAY_UID)
+        said("reader seat0: one card again")
+        time.sleep(1)
+        assert g.moves() == played, "the card that never moved was played again"
+        ask = g.direct["asks"][0]
+        g.step({"seat": ask["seat"], "ask": ask["id"], "choice": ask["choices"][0]})
+        assert g.logged_state() == g.direct
+    finally:
+        g.close()

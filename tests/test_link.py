@@ -54,6 +54,7 @@ class FakeBoard:
         self.lock = threading.RLock()
         self.readers = readers
         self.presence = {i: None for i in range(readers)}
+        self.crowded = set()  # readers where two cards answer and the board has not known its card
         self.proto, self.caps = proto, caps
         self.boot_id = random.getrandbits(32) | 1
         self.booted_at = time.monotonic()
@@ -203,7 +204,10 @@ class FakeBoard:
         readers = []
         for i in range(self.readers):
             uid = self.presence[i]
-            readers.append({"reader": i, "state": wire.PRESENT if uid else wire.ABSENT, "uid": uid})
+            if i in self.crowded:
+                readers.append({"reader": i, "state": wire.CROWDED, "uid": None})
+            else:
+                readers.append({"reader": i, "state": wire.PRESENT if uid else wire.ABSENT, "uid": uid})
         return wire.snapshot(readers, [0, 0, 1, 0, 0])
 
     # -- what the test does to the table
@@ -517,6 +521,31 @@ def test_board_reboot_rehandshakes_and_restores_the_leds(board, host):
     assert rec.taps[-1].boot_id == board.boot_id and not rec.taps[-1].from_snapshot
 
 
+def test_a_reader_crowded_at_boot_keeps_the_card_the_host_had_and_a_later_snapshot_settles_it(board, host):
+    # A card played on reader 0, then a second card on top of it as the board restarts: the boot's
+    # snapshot cannot tell which lie there (CROWDED). The card the host had is not taken as lifted,
+    # and the snapshot the board sends once one card answers alone again changes nothing.
+    link, rec = connected(board, host)
+    board.place(0, UID_A)
+    wait_until(lambda: len(rec.taps) == 1, what="the tap")
+    with board.lock:
+        board.reboot()
+        board.crowded.add(0)
+    wait_until(lambda: link.status.boot_id == board.boot_id and link.status.connected, what="re-handshake")
+    assert [r.state for r in rec.snapshots[-1].readers][0] == "crowded"
+    assert rec.tap_list() == [(0, PLACED, UID_A, False)], "the card under the second one was not lifted"
+    with board.lock:
+        board.crowded.clear()  # the stray lifted: the board's snapshot says what lies there
+    board.send_reliable(wire.SNAPSHOT, board.snapshot_payload())
+    wait_until(lambda: len(rec.snapshots) == 3, what="the settling snapshot")
+    assert rec.tap_list() == [(0, PLACED, UID_A, False)], "the card that never moved is not a new tap"
+    with board.lock:
+        board.presence[0] = None  # and had it gone with the stray, the snapshot tells that
+    board.send_reliable(wire.SNAPSHOT, board.snapshot_payload())
+    wait_until(lambda: len(rec.taps) == 2, what="the removal")
+    assert rec.tap_list()[-1] == (0, REMOVED, UID_A, True)
+
+
 def test_unplug_replug_reconnects_with_backoff_and_no_tap_lost_or_doubled(board, host):
     finder_calls = []
 
@@ -766,3 +795,24 @@ def test_two_cards_on_a_reader_and_a_reset_reach_the_table_as_plain_words():
     assert "reader seat1 lost power or was re-seated; it was set up again and reads its card again" in said
     assert health[0].health == "ok" and health[1].inits == 2 and health[0].version == 0x92
     assert all(e.data["was"] for e in events if e.kind == "reader")  # the "ok" of each handshake is not news
+
+
+def test_a_resumed_game_s_card_on_a_reader_crowded_at_connect_is_not_played_again(board):
+    # A resumed host's link starts with no presence; the game's (table/board.py, attach) is the only
+    # word on a reader the snapshot calls crowded, and the snapshot that settles it is compared with it.
+    from maester.table.board import Board
+    board.presence[0] = UID_A
+    board.crowded.add(0)
+    b = Board(None, board.path, {"readers": []})
+    b.link = BoardLink(lambda: board.path, b._tap, b._snapshot, None, **FAST).start()
+    try:
+        assert b.link.wait_connected(3)
+        rec = Recorder()
+        assert b.attach(rec.on_tap, known={0: UID_A}) == {0: UID_A}
+        with board.lock:
+            board.crowded.clear()
+        board.send_reliable(wire.SNAPSHOT, board.snapshot_payload())
+        wait_until(lambda: b.link.status.readers[0].state == "present", what="the settling snapshot")
+        assert rec.taps == [], "the card the game had is not a new tap"
+    finally:
+        b.link.close()

@@ -23,7 +23,7 @@ allocate) only when something happens: a tap, a message, a heartbeat a second.
 from maester_fw import wire
 from maester_fw import config as configmod
 from maester_fw.presence import (Presence, PLACED as P_PLACED, REMOVED as P_REMOVED,
-                                 CROWDED as P_CROWDED, UNCROWDED as P_UNCROWDED)
+                                 CROWDED as P_CROWDED, UNCROWDED as P_UNCROWDED, SEEN as P_SEEN)
 from maester_fw.leds import Segments
 
 FIRMWARE = "maester-fw 0.1"
@@ -92,6 +92,11 @@ class Reader:
         self.suspect = False  # the bus check found MISO held low while this one answers
         self.recovered = False  # set up again after a fault or a reset: RESET until a good poll
         self.told = -1  # health and detail last queued for the host (health * 256 + detail)
+        # Two cards answered before the reader knew its card, and the host has not been told what
+        # lies there (a SNAPSHOT said CROWDED, or none was sent yet this boot): the host keeps what
+        # it believed. When one card answers alone again it may be that card, which never moved:
+        # a SNAPSHOT says what lies there, not a TAP.
+        self.hidden = False
 
     def start(self, on_event, now):
         if self.driver is None:
@@ -198,6 +203,7 @@ class App:
                                  cfg["board"], self.config_len, self.config_crc)
         self._taps = []
         self._snapshot_due = False
+        self._told = False  # a SNAPSHOT went out this boot: the host knows what its readers held
         self._restart = False
         self.overruns = 0
         self.strip_us = 0  # how long the last strip write held the loop (SNAPSHOT counter 5)
@@ -284,6 +290,7 @@ class App:
                     # been asked `confirm` times: a card that lay there all along must be in the
                     # snapshot, not announced afterwards as a tap (_on_presence drops those).
                     self._snapshot_due = False
+                    self._told = True
                     link.send(wire.SNAPSHOT, self._snapshot(), now)
                 while self._pending_errors and link.can_send():
                     code, text = self._pending_errors.pop(0)
@@ -336,6 +343,11 @@ class App:
         else:
             p = r.presence
             p.poll()
+            if p.crowded and not self._told and not p.present():
+                r.hidden = True  # at boot: the card under the other may be one the host has
+            elif r.hidden and not p.crowded and p.state != P_SEEN:
+                r.hidden = False  # one card or none again, and known: the host is told which
+                self._snapshot_due = self.state == READY  # else the next handshake's snapshot tells
             if p.hw_run:
                 # the chip did not respond: a supply dip may have reset it; set it up again,
                 # this reader alone (issue 24)
@@ -439,7 +451,10 @@ class App:
                 rows.append({"reader": r.index, "state": wire.FAULT, "uid": None})
                 continue
             errors += p.errors
-            if p.present():
+            if p.crowded and not p.present():
+                r.hidden = True
+                rows.append({"reader": r.index, "state": wire.CROWDED, "uid": None})
+            elif p.present():
                 rows.append({"reader": r.index, "state": wire.PRESENT, "uid": bytes(p.uid[:p.uid_len])})
             else:
                 rows.append({"reader": r.index, "state": wire.ABSENT, "uid": None})
@@ -452,6 +467,8 @@ class App:
             return  # a health change, told by _tell_health after the poll
         if self._rounds <= self._confirm:
             return  # still finding what lay there at boot: the first SNAPSHOT carries it
+        if self.readers[p.index].hidden:
+            return  # the host does not know what lies there (crowded): a SNAPSHOT will say
         # Queued also while no host listens (HANDSHAKE): sent first in the next session, so a
         # card lifted and laid again meanwhile is not lost (see _start_handshake).
         if len(self._taps) >= TAP_QUEUE:

@@ -60,6 +60,7 @@ CAP_BOOTLOADER = const(0x0020)
 ABSENT = const(0)
 PRESENT = const(1)
 FAULT = const(2)
+CROWDED = const(3)  # two or more cards answer and the reader has not known its card: which lie there is unknown
 REMOVED = const(0)
 PLACED = const(1)
 
@@ -502,7 +503,7 @@ def snapshot(readers, counters=()):
     counters: health counters, u16 each, saturating."""
     out = bytearray((_int(len(readers), 8, "reader count"),))
     for r in readers:
-        state = _enum(_int(r["state"], 8, "state"), FAULT, "reader state")
+        state = _enum(_int(r["state"], 8, "state"), CROWDED, "reader state")
         uid = r.get("uid")
         if state == PRESENT:
             uid = _uid(uid)
@@ -525,7 +526,7 @@ def _dec_snapshot(p):
     for _ in range(p[0]):
         _need(p, off + 3)
         index, state, ulen = p[off], p[off + 1], p[off + 2]
-        _enum(state, FAULT, "reader state")
+        _enum(state, CROWDED, "reader state")
         uid, off = _take(p, off + 3, ulen)
         if state == PRESENT:
             _uid(uid)

@@ -311,3 +311,49 @@ out(taps=[[m["reader"], m["kind"], m["uid"].hex(), m["time_ms"]] for m in r.of("
     assert gone[:3] == [0, 0, "11223344"] and came[:3] == [0, 1, "04a1b2c3d4e5f6"]
     assert came[3] > gone[3], "placed at a later poll than the removal"
     assert [0, wire.READER_FAULT, 0] in r["health"] and r["health"][-1][:2] == [0, wire.READER_OK]
+
+
+def test_a_card_hidden_by_a_second_one_at_boot_is_not_announced_as_a_tap_when_it_is_alone_again(firmware):
+    """A card lay on a reader before the board restarted (a power dip, a replug) and a second card
+    lay on top of it as the board booted. The reader cannot tell which cards are there, so the boot's
+    snapshot must not say "nothing": the host would take the card as lifted, and when the second card
+    goes, the first one, which never moved, as a new tap: a move played twice (bench chaos, Intrigue
+    seed 4). The snapshot says the reader is crowded (the host keeps what it believed), and when one
+    card answers alone again a new snapshot tells which, never a TAP."""
+    (r,) = firmware(_cfg(MFRC[:2]), r'''
+r = Rig(hal=HAL)
+r.hal.table.place(0, UID)                   # the card the game took before the restart
+r.hal.table.place(0, "04f00dfacec0de")      # a stray card on top of it while the board boots
+r.handshake()
+r.step(100)
+first = [js(s) for s in r.of("SNAPSHOT")]
+r.hal.table.remove(0, "04f00dfacec0de")     # the stray taken away: the first card alone
+r.step(200)
+out(first=first, snaps=[js(s) for s in r.of("SNAPSHOT")], taps=taps(r), health=health(r))
+''')
+    crowded = {"reader": 0, "state": wire.CROWDED, "uid": None}
+    assert r["first"][0]["readers"][0] == crowded, "a crowded reader is not reported empty"
+    assert r["taps"] == [], "the card never moved: no tap"
+    assert r["snaps"][-1]["readers"][0] == {"reader": 0, "state": wire.PRESENT, "uid": "04a1b2c3d4e5f6"}
+    assert [0, wire.READER_CROWDED, 0] in r["health"] and r["health"][-1][:2] == [0, wire.READER_OK]
+
+
+def test_a_card_hidden_at_boot_and_alone_again_before_the_handshake_is_the_snapshot_s_not_a_tap(firmware):
+    """The same, with the second card gone while the board still waits for its host (a slow boot, a
+    loaded host): the card is found after the boot's first polls, which would make it a tap queued
+    for the host; it was there all along, so the first snapshot carries it."""
+    (r,) = firmware(_cfg(MFRC[:2]), r'''
+r = Rig(hal=HAL)
+r.hal.table.place(0, UID)
+r.hal.table.place(0, "04f00dfacec0de")
+r.step(60, host=False)                      # the boot's first rounds: two cards answer
+crowded = r.app.readers[0].presence.crowded
+r.hal.table.remove(0, "04f00dfacec0de")
+r.step(60, host=False)                      # the card alone, found after the boot's rounds
+r.handshake()
+r.step(100)
+out(crowded=crowded, snaps=[js(s) for s in r.of("SNAPSHOT")], taps=taps(r))
+''')
+    assert r["crowded"]
+    assert r["taps"] == [], "the card that lay there at boot is not a tap"
+    assert r["snaps"][0]["readers"][0] == {"reader": 0, "state": wire.PRESENT, "uid": "04a1b2c3d4e5f6"}

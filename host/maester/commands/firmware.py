@@ -134,7 +134,8 @@ def print_report(rep, out=print):
         else:
             out("  readers    %d" % len(b["readers"]))
             for r in b["readers"]:
-                state = {"fault": "FAULT (not answering: check wiring, power and chip-select pin)"}.get(r["state"], r["state"])
+                state = {"fault": "FAULT (not answering: check wiring, power and chip-select pin)",
+                         "crowded": "CROWDED (two cards on it: lift one)"}.get(r["state"], r["state"])
                 chip = "  %s" % r["chip"] if r.get("chip") else ""
                 out("    %d %-8s %s%s%s" % (r["reader"], r["name"] or "", state, "  card %s" % r["uid"] if r["uid"] else "",
                                           chip))

@@ -45,6 +45,9 @@ A tap is never lost and never applied twice across a drop
    ``on_tap`` with a synthesized ``removed`` and/or ``placed`` event marked
    ``from_snapshot=True``. A card placed *and* lifted while the board was off, or whose tap
    was still unacked when its power went, leaves no trace in a snapshot: those taps are lost.
+   A reader the snapshot calls ``fault`` or ``crowded`` cannot tell which card lies there: the
+   link keeps what the caller believed (``believe`` gives it a resumed game's word), and the board
+   sends a new snapshot once a crowded reader has one card again (PROTOCOL.md section 3).
 
 See LINK.md next to this file for timeouts, the reconnect policy and what still needs a real
 board to confirm.
@@ -122,7 +125,9 @@ def find_boards(port: Optional[str] = None, ids: Iterable = KNOWN_USB_IDS, compo
 PLACED = "placed"
 REMOVED = "removed"
 _KIND_NAMES = {wire.PLACED: PLACED, wire.REMOVED: REMOVED}
-_READER_STATES = {wire.ABSENT: "absent", wire.PRESENT: "present", wire.FAULT: "fault"}
+_READER_STATES = {wire.ABSENT: "absent", wire.PRESENT: "present", wire.FAULT: "fault", wire.CROWDED: "crowded"}
+#: snapshot states that cannot tell which card lies on the reader: the host keeps what it believed
+UNKNOWN_STATES = ("fault", "crowded")
 _HEALTH_NAMES = {wire.READER_OK: "ok", wire.READER_FAULT: "fault", wire.READER_RESET: "reset",
                  wire.READER_CROWDED: "crowded", wire.READER_HOLDS_BUS: "holds_bus"}
 #: SNAPSHOT health counters, PROTOCOL.md section 7 (the list only grows at the end)
@@ -152,7 +157,7 @@ class Tap:
 @dataclass(frozen=True)
 class ReaderState:
     reader: int
-    state: str  # "absent", "present" or "fault" (the reader does not answer)
+    state: str  # "absent", "present", "fault" (the reader does not answer) or "crowded" (two cards answer)
     uid: Optional[bytes] = None
 
 
@@ -414,6 +419,12 @@ class BoardLink:
         """The LED state the link keeps for the board: segment -> (level, rgb, pattern, period_ms)."""
         with self._lock:
             return dict(self._segments)
+
+    def believe(self, presence: dict) -> None:
+        """The cards the caller holds as lying on the readers ({reader: uid or None}: a resumed game's,
+        table/board.py), which a later snapshot is compared with: a reader whose snapshot said
+        "cannot tell" (fault, crowded) has only the caller's word."""
+        self._presence.update(presence)
 
     def request_snapshot(self) -> None:
         """Ask the board to start the handshake over; a fresh SNAPSHOT follows."""
@@ -828,8 +839,8 @@ class BoardLink:
         readers = tuple(ReaderState(r["reader"], _READER_STATES[r["state"]], r["uid"]) for r in msg["readers"])
         # Reconcile: what changed on the table while we were not listening.
         for r in readers:
-            if r.state == "fault":
-                continue  # the reader cannot tell: keep what we believed
+            if r.state in UNKNOWN_STATES:
+                continue  # the reader cannot tell: keep what we believed (the board says when it can)
             old = self._presence.get(r.reader)
             new = bytes(r.uid) if r.state == "present" else None
             if old == new:

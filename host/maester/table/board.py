@@ -24,7 +24,7 @@ from maester_fw import wire
 from maester_fw.app import FIRMWARE
 
 from ..link import BoardLink, find_boards
-from ..link.serial_link import PLACED, REMOVED, ReaderHealth, Tap, health_text, port_holder
+from ..link.serial_link import PLACED, REMOVED, UNKNOWN_STATES, ReaderHealth, Tap, health_text, port_holder
 from .hwconfig import BOARDS, config_bytes
 from .resting import RestingCards
 from .runner import TableRunner
@@ -130,7 +130,7 @@ class Board:
                     seen[item.reader] = item.uid if item.kind == PLACED else None
                     continue
                 for r in item.readers:
-                    if r.state == "fault":
+                    if r.state in UNKNOWN_STATES:
                         continue  # it cannot tell: keep what we believed (as the link does)
                     now = bytes(r.uid) if r.state == "present" else None
                     old = seen.get(r.reader)
@@ -144,6 +144,7 @@ class Board:
                     seen[r.reader] = now
             self.early = []
             self.on_tap = on_tap
+            self.link.believe(seen)  # a reader the snapshot could not tell about has the game's word
             return seen
 
     def close(self):
