@@ -23,7 +23,7 @@ allocate) only when something happens: a tap, a message, a heartbeat a second.
 from maester_fw import wire
 from maester_fw import config as configmod
 from maester_fw.presence import (Presence, PLACED as P_PLACED, REMOVED as P_REMOVED,
-                                 CROWDED as P_CROWDED, UNCROWDED as P_UNCROWDED, SEEN as P_SEEN)
+                                 CROWDED as P_CROWDED, UNCROWDED as P_UNCROWDED)
 from maester_fw.leds import Segments
 
 FIRMWARE = "maester-fw 0.1"
@@ -92,10 +92,12 @@ class Reader:
         self.suspect = False  # the bus check found MISO held low while this one answers
         self.recovered = False  # set up again after a fault or a reset: RESET until a good poll
         self.told = -1  # health and detail last queued for the host (health * 256 + detail)
-        # Two cards answered before the reader knew its card, and the host has not been told what
-        # lies there (a SNAPSHOT said CROWDED, or none was sent yet this boot): the host keeps what
-        # it believed. When one card answers alone again it may be that card, which never moved:
-        # a SNAPSHOT says what lies there, not a TAP.
+        # The host has not been told what lies on this reader: a SNAPSHOT said CROWDED (two cards
+        # answered before the reader knew its card) or FAULT (it was down), or none was sent yet
+        # this boot; the host keeps what it believed. When it reads one card or none again, that
+        # card may be one the host has (it never moved) or one laid while the board was off (the
+        # host never saw it), and the board cannot tell which: a SNAPSHOT says what lies there and
+        # the host compares, never a TAP (a card played twice) nor silence (a card lost).
         self.hidden = False
 
     def start(self, on_event, now):
@@ -345,7 +347,7 @@ class App:
             p.poll()
             if p.crowded and not self._told and not p.present():
                 r.hidden = True  # at boot: the card under the other may be one the host has
-            elif r.hidden and not p.crowded and p.state != P_SEEN:
+            elif r.hidden and p.sure:
                 r.hidden = False  # one card or none again, and known: the host is told which
                 self._snapshot_due = self.state == READY  # else the next handshake's snapshot tells
             if p.hw_run:
@@ -448,6 +450,7 @@ class App:
             resets += r.inits - 1 if r.inits else 0
             p = r.presence
             if r.fault or p is None:
+                r.hidden = True  # as crowded: what it finds when it reads again, a SNAPSHOT says
                 rows.append({"reader": r.index, "state": wire.FAULT, "uid": None})
                 continue
             errors += p.errors

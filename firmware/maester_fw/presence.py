@@ -104,6 +104,10 @@ class Presence:
         self.crowded = False
         self.hw_run = 0          # polls in a row that ended in ERR_HW
         self._blind = False      # resumed: the reader saw nothing for a while
+        # The last poll ended in a verdict: one card known (PRESENT) or a clean miss on an empty
+        # reader. Not after the field was just switched on, an error, two cards, or a resume: the
+        # board waits for it before it tells the host what lies on a reader it had to hide.
+        self.sure = False
         # health counters
         self.polls = 0
         self.misses = 0          # clean timeouts (an empty reader counts one per poll)
@@ -123,6 +127,7 @@ class Presence:
         if st == FIELD_OFF:
             r.antenna(True)
             self.state = EMPTY
+            self.sure = False
             return NONE
         wupa = st != EMPTY or self.crowded
         if not wupa and self.sweep_every > 0 and self.polls % self.sweep_every == 0:
@@ -175,6 +180,7 @@ class Presence:
         self.hw_run = 0
         self._since = self.reselect_every
         self._blind = True
+        self.sure = False
 
     def state_name(self):
         return STATE_NAMES[self.state]
@@ -214,6 +220,7 @@ class Presence:
     def _crowd(self):
         self._miss_run = 0      # they answered: neither a miss nor an error
         self._bad_run = 0
+        self.sure = False
         self.reader.halt()
         if not self.crowded:
             self.crowded = True
@@ -224,6 +231,7 @@ class Presence:
     def _miss(self):
         self.hw_run = 0
         self.misses += 1
+        self.sure = self.state == EMPTY
         if self.state == EMPTY:
             if self.crowded:        # the cards that came together went together
                 self.crowded = False
@@ -238,6 +246,7 @@ class Presence:
     def _error(self, s):
         self.hw_run = self.hw_run + 1 if s == ERR_HW else 0
         self.errors += 1
+        self.sure = False
         self._miss_run = 0          # a card did answer: not a miss
         self._bad_run += 1
         self.reader.halt()
@@ -272,8 +281,10 @@ class Presence:
         st = self.state
         blind = self._blind
         self._blind = False
+        self.sure = False
         if st == PRESENT:
             if same:
+                self.sure = True
                 return NONE
             self.swaps += 1
             self.removed += 1
@@ -300,6 +311,7 @@ class Presence:
             self._confirms = 1
         if self._confirms >= self.confirm:
             self.state = PRESENT
+            self.sure = True
             self.placed += 1
             self._emit(PLACED)
             return PLACED

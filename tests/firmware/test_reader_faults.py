@@ -335,6 +335,7 @@ out(first=first, snaps=[js(s) for s in r.of("SNAPSHOT")], taps=taps(r), health=h
     assert r["first"][0]["readers"][0] == crowded, "a crowded reader is not reported empty"
     assert r["taps"] == [], "the card never moved: no tap"
     assert r["snaps"][-1]["readers"][0] == {"reader": 0, "state": wire.PRESENT, "uid": "04a1b2c3d4e5f6"}
+    assert [h[1] for h in r["health"] if h[0] == 0][-1] in (wire.READER_OK, wire.READER_RESET)
     assert [0, wire.READER_CROWDED, 0] in r["health"] and r["health"][-1][:2] == [0, wire.READER_OK]
 
 
@@ -357,3 +358,50 @@ out(crowded=crowded, snaps=[js(s) for s in r.of("SNAPSHOT")], taps=taps(r))
     assert r["crowded"]
     assert r["taps"] == [], "the card that lay there at boot is not a tap"
     assert r["snaps"][0]["readers"][0] == {"reader": 0, "state": wire.PRESENT, "uid": "04a1b2c3d4e5f6"}
+
+
+def test_a_card_on_a_reader_that_was_down_at_the_handshake_reaches_the_host_when_it_reads_again(firmware):
+    """A card laid while the board was off, and at the handshake a module held the bus (or the
+    reader was down): the snapshot says FAULT for its reader, and the host keeps what it believed
+    (nothing there). When the reader reads again, the card it finds is new to the host even though
+    the board has seen it since boot, so it must be told: a new snapshot says what lies there (the
+    host compares it with what it believed; a TAP would play a card the host already had twice).
+    Before the fix the board counted the card as known and said nothing: the move was lost (bench
+    chaos on the fast simulator, Oathbreaker seed 3006, a bus hog just after a replug)."""
+    (r,) = firmware(_cfg(MFRC), r'''
+r = Rig(hal=HAL)
+r.hal.table.place(0, UID)
+r.hal.table.wire(1, holds_miso=True)        # module 1 holds MISO as the board boots
+rebuild(r)
+r.handshake()
+r.step(50)
+first = [js(s) for s in r.of("SNAPSHOT")]
+r.hal.table.wire(1, holds_miso=False)       # the bus is free again; reader 0 is set up again
+r.step(1500)                                # past the 2 s retry of a reader that failed
+out(first=first, snaps=[js(s) for s in r.of("SNAPSHOT")], taps=taps(r), health=health(r))
+''')
+    assert r["first"][0]["readers"][0]["state"] == wire.FAULT
+    assert r["taps"] == [], "the card lay there before the handshake: the snapshot tells it, not a tap"
+    assert r["snaps"][-1]["readers"][0] == {"reader": 0, "state": wire.PRESENT, "uid": "04a1b2c3d4e5f6"}
+    assert [h[1] for h in r["health"] if h[0] == 0][-1] in (wire.READER_OK, wire.READER_RESET)
+
+
+def test_a_card_read_at_boot_on_a_reader_down_at_the_handshake_is_told_when_it_reads_again(firmware):
+    """The same when the reader had read the card before it went down (the bus held just after the
+    boot's first rounds): the board knows the card, but the host was told FAULT, not the card."""
+    (r,) = firmware(_cfg(MFRC), r'''
+r = Rig(hal=HAL)
+r.hal.table.place(0, UID)
+r.step(60, host=False)                      # the boot's first rounds read the card
+r.hal.table.wire(1, holds_miso=True)
+r.step(100, host=False)                     # the held bus: the other readers go down
+r.handshake()
+r.step(50)
+first = [js(s) for s in r.of("SNAPSHOT")]
+r.hal.table.wire(1, holds_miso=False)
+r.step(1500)
+out(first=first, snaps=[js(s) for s in r.of("SNAPSHOT")], taps=taps(r))
+''')
+    assert r["first"][0]["readers"][0]["state"] == wire.FAULT
+    assert r["taps"] == []
+    assert r["snaps"][-1]["readers"][0] == {"reader": 0, "state": wire.PRESENT, "uid": "04a1b2c3d4e5f6"}

@@ -47,7 +47,7 @@ A tap is never lost and never applied twice across a drop
    was still unacked when its power went, leaves no trace in a snapshot: those taps are lost.
    A reader the snapshot calls ``fault`` or ``crowded`` cannot tell which card lies there: the
    link keeps what the caller believed (``believe`` gives it a resumed game's word), and the board
-   sends a new snapshot once a crowded reader has one card again (PROTOCOL.md section 3).
+   sends a new snapshot once such a reader knows its card again (PROTOCOL.md section 3).
 
 See LINK.md next to this file for timeouts, the reconnect policy and what still needs a real
 board to confirm.
