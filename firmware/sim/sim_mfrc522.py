@@ -456,10 +456,14 @@ class SimMFRC522:
             nbits += 16
         r[ErrorReg] &= 0x40
         self.transceives += 1
-        if nbits == 7 and (tx[0] == 0x26 or tx[0] == 0x52):
-            self.requests += 1  # a REQA or WUPA: one presence poll
         fld = self.field
         heard = fld.on and (r[TxASKReg] & 0x40) and nbits > 0
+        if nbits == 7 and (tx[0] == 0x26 or tx[0] == 0x52) and heard and not self.spi._held_low(self):
+            # a REQA or WUPA that could find a card and whose answer the firmware can read: one
+            # presence poll. Not with the field off (a chip reset to its power-on values) nor with
+            # MISO held by another module: those polls see nothing, and a test that waits for the
+            # firmware to notice a lifted card (simboard.settled) must not count them.
+            self.requests += 1
         rx = 0
         if heard:
             rx = fld.transmit(tx, nbits)

@@ -405,3 +405,30 @@ out(first=first, snaps=[js(s) for s in r.of("SNAPSHOT")], taps=taps(r))
     assert r["first"][0]["readers"][0]["state"] == wire.FAULT
     assert r["taps"] == []
     assert r["snaps"][-1]["readers"][0] == {"reader": 0, "state": wire.PRESENT, "uid": "04a1b2c3d4e5f6"}
+
+
+def test_a_poll_counts_as_seen_only_when_its_answer_could_be_read(firmware):
+    """The simulator's poll count (`polls`, which simboard.settled waits on after a lift: "the
+    firmware has had the time to see the card gone") counts a REQA/WUPA only when the chip's field
+    is on and no other module holds MISO. Before, it counted the polls made while the bus was held,
+    so bench chaos lifted a card, took it as seen gone, and laid it again while the firmware saw
+    nothing: a tap no reader could see, counted lost (B'Twixt seed 3004)."""
+    (r,) = firmware(_cfg(MFRC), r'''
+r = Rig(hal=HAL)
+r.handshake()
+r.step(100)
+a = requests(r, 0)
+r.hal.table.wire(1, holds_miso=True)
+r.step(100)
+b = requests(r, 0)
+r.hal.table.wire(1, holds_miso=False)
+r.step(1500)
+c = requests(r, 0)
+r.hal.table.reset_reader(2)                 # chip 2 at its power-on values: its field is off
+d = requests(r, 2)
+r.step(10)
+out(while_free=a, while_held=b - a, after=c - b, reset=requests(r, 2) - d)
+''')
+    assert r["while_free"] > 0 and r["after"] > 0
+    assert r["while_held"] == 0, "polls whose answer the firmware cannot read are not counted"
+    assert r["reset"] == 0
