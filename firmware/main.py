@@ -19,10 +19,15 @@ import time  # noqa: E402
 
 import machine  # noqa: E402
 
-from maester_fw import app  # noqa: E402
-from maester_fw.usb_serial import UsbSerial  # noqa: E402
-
 REPL_FLAG = "stay_in_repl"  # written before a reset that must end at the REPL
+FLASHING = "maester_flashing"  # `maester firmware flash` writes it first and removes it last
+
+try:
+    os.stat(FLASHING)
+    app = None  # a flash was cut short: these modules may be half old, half new; run none of them
+except OSError:
+    from maester_fw import app
+    from maester_fw.usb_serial import UsbSerial
 
 
 class Board:
@@ -84,6 +89,9 @@ class Board:
 
 
 def run():
+    if app is None:
+        print("maester: a flash to this board did not finish; staying at the REPL (flash it again)")
+        return
     try:
         os.remove(REPL_FLAG)  # the last run asked for the REPL: stay there this once
         return

@@ -1,9 +1,11 @@
 """`maester firmware build|flash`, `maester doctor` and the udev rules (host/maester/commands/firmware.py,
 table/firmware.py).
 
-No real board here: the build is imported by the real MicroPython unix port, mpremote is a fake
-script that records its arguments, and the REPL request and doctor talk to the simulated board
-(the unmodified firmware on a pty).
+No real board here: the build is imported by the real MicroPython unix port, and flash, the REPL
+request and doctor talk to the simulated board (the unmodified firmware on a pty). Flash runs the
+real mpremote against the real REPL of the unix port, which the simulated board gives its port when
+the firmware is not running, working in the board's filesystem directory. A fake mpremote that
+records its arguments stands in only for failures the real one cannot be made to give on cue.
 """
 import hashlib
 import json
@@ -19,9 +21,10 @@ import pytest
 import serial
 
 from maester import cli
+from maester.table import firmware
 from maester.table.firmware import HOST_ONLY
 from maester.table.hwconfig import config_bytes
-from maester.link.simboard import start_simulated_board
+from maester.link.simboard import SimBoard, start_simulated_board
 from maester.table import profile as profiles
 from maester.table.hwconfig import board_config, load_pinmap
 from maester_fw import wire
@@ -69,6 +72,8 @@ def built(tmp_path_factory):
 
 @pytest.fixture
 def fake_mpremote(tmp_path, monkeypatch):
+    """An mpremote that records its calls: for the failures the real one cannot give on cue (a step
+    that fails, and proof that no call at all was made)."""
     script = tmp_path / "fake_mpremote"
     script.write_text(FAKE_MPREMOTE.format(python=sys.executable))
     script.chmod(0o755)
@@ -153,69 +158,110 @@ def test_missing_mpy_cross_is_a_clear_error(tmp_path, monkeypatch, capsys):
 
 # ---------------------------------------------------------------- flash
 
-def test_flash_leaves_the_firmware_loop_then_copies_everything_and_resets(tmp_path, fake_mpremote, monkeypatch,
-                                                                          capsys):
-    script, calls = fake_mpremote
-    monkeypatch.setenv("MAESTER_MPREMOTE", str(script))
+@pytest.fixture(scope="module")
+def new_build(tmp_path_factory):
+    """A build of the firmware whose version says it is new ("maester-fw 9.9"), so a test can tell
+    what a flash put on the board from what was there."""
+    src = tmp_path_factory.mktemp("src")
+    shutil.copytree(FIRMWARE / "maester_fw", src / "maester_fw")
+    shutil.copy(FIRMWARE / "main.py", src / "main.py")
+    app = src / "maester_fw" / "app.py"
+    app.write_text(app.read_text().replace('FIRMWARE = "maester-fw 0.1"', 'FIRMWARE = "maester-fw 9.9"'))
+    out = tmp_path_factory.mktemp("fw") / "build"
+    assert cli.main(["firmware", "build", "--src", str(src), "--out", str(out)]) == 0
+    return out
+
+
+def test_flash_with_the_real_mpremote_puts_the_new_firmware_and_config_on_the_board(new_build, capsys):
     board = start_simulated_board()
     try:
-        out = tmp_path / "build"
-        rc = cli.main(["firmware", "flash", "--port", board.port, "--profile", "btwixt-4p", "--out", str(out)])
+        rc = cli.main(["firmware", "flash", "--port", board.port, "--profile", "btwixt-4p", "--no-build",
+                       "--out", str(new_build)])
         stdout = capsys.readouterr().out
         assert rc == 0, stdout
-        # The REPL command went over the wire and the firmware left its loop for the REPL, as a
-        # board does (the simulated board's process would end with status 4 on BOOTLOADER).
-        assert board.repl_mode(2.0) == "friendly" and board.alive
-        assert {"event": "exit", "why": "repl"} in board.events
+        # The REPL command went over the wire, the firmware left its loop, mpremote copied through
+        # the REPL, and its `reset` started the firmware again from the board's filesystem.
         assert "the firmware left its loop" in stdout
+        assert {"event": "repl"} in board.events and {"event": "reset"} in board.events
+        raw = config_bytes(profiles.load("btwixt-4p"))
+        assert ("the board says HELLO: firmware maester-fw 9.9 (protocol %d)" % wire.VERSION) in stdout
+        assert "config %d bytes, crc %04x, as flashed for profile btwixt-4p" % (len(raw), wire.crc16(raw)) in stdout
+        assert cli.main(["doctor", "--port", board.port, "--json"]) == 0
+        (b,) = json.loads(capsys.readouterr().out)["boards"]
+        assert b["firmware"] == "maester-fw 9.9" and b["board"] == "btwixt-4p"
+        assert b["config"]["profile"] == "btwixt-4p" and b["config"]["matches_profile"]
+        fs = Path(board.fs)
+        manifest = json.loads((new_build / "manifest.json").read_text())["files"]
+        for f in manifest:  # every file, byte for byte; no source module left to shadow the bytecode
+            assert (fs / f["path"]).read_bytes() == (new_build / f["path"]).read_bytes(), f["path"]
+        assert not list((fs / "maester_fw").glob("*.py"))
+        assert (fs / "maester.json").read_bytes() == raw and not (fs / firmware.FLASHING).exists()
     finally:
         board.stop()
-
-    log = calls()
-    assert all(c["argv"][:2] == ["connect", board.port] for c in log), "every call names the port"
-    first, copies, last = log[0]["argv"][2:], log[1:-1], log[-1]["argv"][2:]
-    assert first[0] == "exec" and "os.mkdir('maester_fw')" in first[1]
-    assert last == ["reset"]
-
-    manifest = json.loads((out / "manifest.json").read_text())["files"]
-    wanted = sorted([f["path"] for f in manifest] + ["maester.json"])
-    assert sorted(c["argv"][-1] for c in copies) == [":" + p for p in wanted]
-    assert all(c["argv"][2:4] == ["fs", "cp"] for c in copies)
-    assert copies[-1]["argv"][-1] == ":main.py", "main.py goes last, so a cut-short flash never boots half a firmware"
-    for c in copies:
-        local = Path(c["argv"][4])
-        assert c["sha256"] == hashlib.sha256(local.read_bytes()).hexdigest()
-    config = next(c for c in copies if c["argv"][-1] == ":maester.json")
-    assert json.loads(config["text"]) == board_config(profiles.load("btwixt-4p"), load_pinmap("pico"))
-
-    n = len(wanted)
+    n = len(manifest) + 1
     progress = re.findall(r"\[\s*(\d+)/(\d+)\] (\S+)\s+(\d+) bytes", stdout.split("asking the firmware")[1])
     assert [int(i) for i, _, _, _ in progress] == list(range(1, n + 1))
-    assert {p for _, _, p, _ in progress} == set(wanted)
+    assert progress[-1][2] == "main.py", "main.py goes last"
     assert "flashed %d files" % n in stdout
 
 
-def test_firmware_repl_leaves_the_loop_and_a_soft_reset_starts_the_firmware_again(capsys):
+def test_a_flash_cut_short_leaves_a_board_at_the_repl_and_the_next_flash_repairs_it(built, tmp_path, capsys):
+    # A board with plain MicroPython: an empty filesystem, so the REPL has the port from power-on.
+    board = SimBoard(fs=tmp_path / "flash")
+    try:
+        assert board.at_repl(2.0)
+
+        def pull_the_cable(line):  # the cable comes out while the fifth file is about to be copied
+            print(line)
+            if "[ 5/" in line:
+                board.unplug()
+
+        with pytest.raises(firmware.FirmwareError, match="step 'copy"):
+            firmware.flash(board.port, "btwixt-4p", out=built, no_build=True, repl_wait=0.3, say=pull_the_cable)
+        assert "no answer from Maester firmware" in capsys.readouterr().out  # plain MicroPython is silent
+        board.replug()
+        # Half old, half new, maybe: main.py sees the flash unfinished and runs none of it
+        assert board.at_repl(2.0) and (tmp_path / "flash" / firmware.FLASHING).exists()
+
+        assert cli.main(["firmware", "flash", "--port", board.port, "--profile", "btwixt-4p", "--no-build",
+                         "--out", str(built), "--repl-wait", "0.3"]) == 0
+        out = capsys.readouterr().out
+        assert "the last flash to this board did not finish" in out and "this one repairs it" in out
+        assert "the board says HELLO: firmware maester-fw 0.1" in out
+        assert board.running == "firmware"
+    finally:
+        board.stop()
+
+
+def test_firmware_repl_gives_the_real_repl_and_ctrl_d_starts_the_firmware_again(capsys):
     board = start_simulated_board()
     try:
         assert cli.main(["firmware", "repl", "--port", board.port]) == 0
         assert "is at the MicroPython REPL: mpremote connect %s repl" % board.port in capsys.readouterr().out
-        assert board.repl_mode(2.0) == "friendly"
+        assert board.at_repl(2.0)
+        mpremote = firmware.mpremote_command() + ["connect", board.port, "resume"]
+        proc = subprocess.run(mpremote + ["exec", "import os; print(1 + 1, sorted(os.listdir()))"],
+                              capture_output=True, text=True, timeout=30)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.split(None, 1) == ["2", "['maester.json', 'maester_fw', 'main.py']\n"], \
+            "the real REPL, working in the board's filesystem"
         hellos = []
         dec = wire.Decoder(lambda d: hellos.append(d.type) if d.type == wire.HELLO else None)
         with serial.Serial(board.port, timeout=0.2) as ser:
-            ser.write(b"\x04")  # Ctrl-D at the friendly REPL: a soft reset runs main.py again
+            ser.write(b"\r\x02\x04")  # back to the friendly REPL, then Ctrl-D: a soft reset runs the firmware
             deadline, got = time.monotonic() + 5, b""
             while not hellos and time.monotonic() < deadline:
                 data = ser.read(256)
                 got += data
                 dec.feed(data)
-        assert b"MPY: soft reboot" in got and hellos and board.repl_mode() is None
+        assert b"MPY: soft reboot" in got and hellos and not board.at_repl()
     finally:
         board.stop()
 
 
 def test_a_failing_mpremote_step_exits_2_naming_the_step(built, fake_mpremote, silent_port, monkeypatch, capsys):
+    # The fake: the real mpremote fails a chosen step only if the board is made to fail under it,
+    # and then says something else each time; this checks the step's name and mpremote's own words.
     script, calls = fake_mpremote
     monkeypatch.setenv("FAKE_MPREMOTE_FAIL", "wire.mpy")
     rc = cli.main(["firmware", "flash", "--port", silent_port, "--no-build", "--out", str(built),

@@ -1,6 +1,6 @@
 """Run the firmware on a simulated board under the MicroPython unix port.
 
-    micropython firmware/sim/run_sim.py [--serial PATH|-] [--control PATH|-]
+    micropython firmware/sim/run_sim.py [--serial PATH|-] [--control PATH|-] [--fs DIR]
                                         [--config FILE] [--taps FILE]
 
 --serial   the board's USB serial.  "-" (the default): this process's stdin and stdout,
@@ -11,17 +11,24 @@
            tty path.  "-" means stdin/stdout, the default when --serial is a path, so you
            can type commands.  With the serial on stdin/stdout and no --control there is
            no live control; --taps still works.
---config   the board's config file (default sim_config.json).  CONFIG_WRITE replaces it.
+--fs       the board's filesystem: a directory holding what a flash copies onto a board (main.py,
+           maester_fw/, maester.json).  The firmware is imported from there, so what was flashed is
+           what runs; run this with DIR as its working directory.  Without --fs, the firmware
+           source tree next to this script (firmware/maester_fw).
+--config   the board's config file (default sim_config.json; with --fs, maester.json in DIR).  CONFIG_WRITE replaces it.
            Missing: the built-in default config (maester_fw.config.DEFAULT_TEXT).
 --taps     a script of JSON lines {"t_ms", "reader", "uid", "action": "place"|"remove"}.
 --cards    a JSON file {"reader": ["uid hex", ...]}: cards lying on the readers at power-on.
 --trace    FILE: stamp serial bytes, card placements and strip writes into FILE as they happen
            (for `maester bench hil`); the control command {"cmd": "trace"} flushes it.
 
-When the firmware ends (the REPL command, or an exception such as a KeyboardInterrupt), the port
-is the REPL's, as on a board (sim_usb.Repl); Ctrl-D there runs the firmware again.  The control
-channel says {"event": "exit", "why": ...} and then {"event": "repl", "mode": "friendly"|"raw"}.
-Exit status 4 after BOOTLOADER.
+When the firmware ends (the REPL command, or a KeyboardInterrupt), the control channel says
+{"event": "exit", "why": ...} and this process ends with status 5 (EXIT_TO_REPL): the port is then
+the REPL's, and on a simulated board the real one (host/maester/link/simboard.py starts the unix
+port's own REPL in DIR on the same pty, firmware/sim/board_repl.py).  It ends so too, with the
+traceback on the port as pyexec prints it, when there is no firmware to run: DIR has no main.py
+(a board with plain MicroPython), a flash did not finish (FLASHING, as main.py checks), or the
+flashed modules do not import.  Exit status 4 after BOOTLOADER.
 
 The first two statements are firmware/main.py's: Ctrl-C off before anything else.  The unix port
 enables it before it runs this script, as pyexec.c does before main.py on a board.
@@ -34,19 +41,21 @@ import sys  # noqa: E402
 
 _here = sys.argv[0].rsplit("/", 1)[0] if "/" in sys.argv[0] else "."
 sys.path.insert(0, _here)  # firmware/sim: the simulators
-sys.path.insert(0, _here + "/..")  # firmware: maester_fw
 
 import json  # noqa: E402
+import os  # noqa: E402
 
 from hal_sim import Control, HalSim, Table, _unhex  # noqa: E402
 from sim_cards import Card  # noqa: E402
-from sim_usb import Poll, PtyWire, Repl, SOFT_RESET, UsbCdc, traceback_text  # noqa: E402
-from maester_fw import app  # noqa: E402
-from maester_fw.usb_serial import UsbSerial  # noqa: E402
+from sim_usb import Poll, PtyWire, UsbCdc, traceback_text  # noqa: E402
+
+EXIT_TO_REPL = 5  # the firmware ended: whoever runs this gives the port to the REPL
+FLASHING = "maester_flashing"  # main.py's name: a flash wrote it and had not finished
 
 
 def _args(argv):
-    opts = {"--serial": "-", "--control": None, "--config": "sim_config.json", "--taps": None, "--trace": None, "--cards": None}
+    opts = {"--serial": "-", "--control": None, "--config": None, "--fs": None, "--taps": None, "--trace": None,
+            "--cards": None}
     i = 0
     while i < len(argv):
         k = argv[i]
@@ -69,10 +78,44 @@ def _open_tty(path):
     return f
 
 
+def _firmware(fs, usb, say):
+    """What a board finds on its filesystem when main.py would run: the firmware's modules (app,
+    UsbSerial), or None when there is nothing to run (the REPL then has the port)."""
+    if fs is None:
+        sys.path.insert(0, _here + "/..")  # firmware/: maester_fw as it is in the source tree
+    else:
+        sys.path.insert(0, fs)
+        why = None
+        try:
+            os.stat("main.py")
+        except OSError:
+            why = "no main.py"  # pyexec_file_if_exists: plain MicroPython goes to its REPL
+        else:
+            try:
+                os.stat(FLASHING)
+                why = "flash unfinished"
+                usb.write(b"maester: a flash to this board did not finish; staying at the REPL (flash it again)\r\n")
+            except OSError:
+                pass
+        if why:
+            say({"event": "exit", "why": why})
+            return None
+    try:
+        from maester_fw import app
+        from maester_fw.usb_serial import UsbSerial
+    except Exception as e:  # noqa: BLE001 — a half-copied or broken flash: main.py's import fails
+        usb.write(traceback_text(e).encode())
+        sys.print_exception(e, sys.stderr)  # and in stderr.log, for whoever looks at the simulated board
+        say({"event": "exit", "why": "import failed: %s" % e})
+        return None
+    return app, UsbSerial
+
+
 def main():
-    """The board: what ports/rp2/main.c does around main.py.  The firmware runs (boot());
-    when it ends, by returning or by an exception, the REPL takes the port
-    (shared/runtime/pyexec.c), until a soft reset runs the firmware again."""
+    """The board: what ports/rp2/main.c does around main.py, up to the REPL.  The firmware runs;
+    when it ends (the REPL command, a KeyboardInterrupt) or finds nothing to run, this process
+    ends with EXIT_TO_REPL and its runner gives the port to the REPL (shared/runtime/pyexec.c).
+    A firmware bug (any other exception) ends it with the traceback on stderr, where tests look."""
     o = _args(sys.argv[1:])
     if o["--serial"] == "-":
         wire = PtyWire(sys.stdin.buffer, sys.stdout.buffer)
@@ -89,6 +132,17 @@ def main():
     elif c:
         f = _open_tty(c)
         control = Control(f, f)
+
+    def say(obj):
+        if control is not None:
+            control.send(obj)
+
+    found = _firmware(o["--fs"], usb, say)
+    if found is None:
+        usb.flush()
+        raise SystemExit(EXIT_TO_REPL)
+    app, UsbSerial = found
+
     taps = []
     if o["--taps"]:
         with open(o["--taps"]) as f:
@@ -108,31 +162,15 @@ def main():
                 for uid in uids:
                     table.cards.setdefault(int(reader), []).append(Card(_unhex(uid)))
     hal = HalSim(UsbSerial(usb, usb, poll=Poll), table=table, control=control, taps=taps, trace=trace, usb=usb)
-
-    def say(obj):
-        if control is not None:
-            control.send(obj)
-
-    while True:
-        try:
-            why = app.main(hal, o["--config"])
-        except KeyboardInterrupt as e:  # a 0x03 from the host while Ctrl-C was on
-            usb.write(traceback_text(e).encode())
-            usb.flush()
-            why = "KeyboardInterrupt"
-        say({"event": "exit", "why": why})
-        if why == app.EXIT_BOOTLOADER:
-            raise SystemExit(4)
-        repl = Repl(usb, on_mode=lambda mode: say({"event": "repl", "mode": mode}),
-                    idle=lambda: hal.idle(20))
-        if repl.run() != SOFT_RESET:
-            break
-        # pyexec enables Ctrl-C again before main.py runs, and main.py's first line turns it
-        # off with no branch between: it stays off here
-        usb.write(b"MPY: soft reboot\r\n")
-        usb.flush()
-        say({"event": "soft_reset"})
-    raise SystemExit(0)
+    config = o["--config"] or ("maester.json" if o["--fs"] else "sim_config.json")
+    try:
+        why = app.main(hal, config)
+    except KeyboardInterrupt as e:  # a 0x03 from the host while Ctrl-C was on
+        usb.write(traceback_text(e).encode())
+        why = "KeyboardInterrupt"
+    usb.flush()
+    say({"event": "exit", "why": why})
+    raise SystemExit(4 if why == app.EXIT_BOOTLOADER else EXIT_TO_REPL)
 
 
 main()

@@ -29,7 +29,9 @@ models, from MicroPython 1.29's sources:
   `uart_stdout_tx_strn` (ports/esp32/uart.c) fills the 128-byte UART FIFO, which empties at
   115200 baud, and waits one FreeRTOS tick (10 ms) at a time for room.
 
-Repl models shared/runtime/pyexec.c's friendly and raw REPL over the same stream: the bytes
+Repl models shared/runtime/pyexec.c's friendly and raw REPL over the same stream, for the tests that
+run the USB model in memory (tests/firmware/test_usb.py); a simulated board on a pty gives its port to
+the unix port's real REPL instead (run_sim.py, board_repl.py).  The bytes
 0x01 (raw REPL), 0x02 (friendly REPL), 0x03 (clear the line), 0x04 (run, or soft reset on an
 empty line) and the raw-paste probe mpremote sends, answered "not supported".  Lines are run
 with exec(); what they print goes to the process's stdout.

@@ -24,7 +24,10 @@ def register(sub):
 
     p = cmds.add_parser("flash", help="build, then copy the firmware and config to a board and reset it",
                         description="Build (unless --no-build), write the board config for a table profile, ask the "
-                                    "running firmware for the REPL, copy every file with mpremote, reset the board.")
+                                    "running firmware for the REPL, copy every file with mpremote, reset the board and "
+                                    "wait for its HELLO, which must report the firmware and config just written. A "
+                                    "flash cut short leaves the board at its REPL; flashing again repairs it. Works "
+                                    "on `maester sim-board` too (its port is MicroPython's own REPL then).")
     p.add_argument("--port", required=True, help="the board's serial port, e.g. /dev/ttyACM0 or /dev/maester")
     p.add_argument("--profile", default=profiles.DEFAULT, help="table profile for the board config (default %(default)s)")
     p.add_argument("--board", default="pico", help="the board's pin map: pico, esp32s3 or a JSON file "
@@ -39,8 +42,9 @@ def register(sub):
 
     p = cmds.add_parser("repl", help="ask the running firmware to leave its loop for the MicroPython REPL",
                         description="The firmware turns Ctrl-C off, so no byte a host sends can stop it; this sends "
-                                    "it the REPL command instead. Then connect with mpremote or any serial terminal; "
-                                    "Ctrl-D there (a soft reset) starts the firmware again.")
+                                    "it the REPL command instead. Then connect with mpremote (`mpremote connect PORT "
+                                    "resume repl`) or any serial terminal; Ctrl-D there (a soft reset), or `mpremote "
+                                    "connect PORT reset`, starts the firmware again.")
     p.add_argument("--port", required=True, type=serial_port, help="the board's serial port, e.g. /dev/ttyACM0")
     p.add_argument("--repl-wait", type=seconds(0, 60), default=2.0, metavar="S",
                    help="how long to wait for the firmware to answer, 0 to 60 (default %(default)s s)")

@@ -16,6 +16,12 @@ one a line, from stdin (or from --script FILE first):
     strip                 print the LED strip now
     quit                  stop the board
 
+When the firmware is not running (after `maester firmware repl`, or nothing flashed yet) the port is
+the MicroPython unix port's own REPL, working in the board's filesystem: `maester firmware flash
+--port PORT` and mpremote work on it as on a board, and Ctrl-D or `mpremote reset` there starts the
+firmware again from what is now on it. --fs DIR keeps that filesystem in DIR across runs (an empty
+DIR: a board with plain MicroPython, to flash); by default it is fresh, the firmware already on it.
+
 Every command is answered with `ok: ...` or `error: ...`; whenever the LED strip changes it is drawn
 as `strip: [...]` (one character a pixel: . dark, R G B Y C M W colours, lower case dim).
 """
@@ -53,7 +59,7 @@ def cmd_sim_board(args):
     if args.trace and not os.fsencode(args.trace).decode("utf-8", "ignore") == args.trace:
         raise ValueError("--trace: give a file name in UTF-8 (the simulated board takes no other)")
     try:
-        sim = simconsole.SimBoardProcess(profile, args.board, trace=args.trace)
+        sim = simconsole.SimBoardProcess(profile, args.board, trace=args.trace, fs=args.fs)
     except simconsole.SimBoardError as e:
         raise ValueError("the simulated board did not start: %s" % e) from None
     sim.say("port: %s" % sim.board.port)
@@ -86,6 +92,9 @@ def register(sub):
     p.add_argument("--players", type=PLAYERS, help="the number of players (with --game), %s" % PLAYERS.span)
     p.add_argument("--board", default="pico", choices=("pico", "esp32s3"),
                    help="whose pin map the board config is written for, as `firmware flash --board` (default pico)")
+    p.add_argument("--fs", metavar="DIR", help="the board's filesystem, kept in DIR across runs (what a flash "
+                                               "writes; empty: plain MicroPython). Default: a fresh one "
+                                               "holding the firmware and the profile's config")
     p.add_argument("--script", metavar="FILE", help="commands to run first, one a line")
     p.add_argument("--no-strip", action="store_true", help="do not draw the strip when it changes")
     p.add_argument("--trace", metavar="FILE", help=argparse.SUPPRESS)  # time stamps for bench hil

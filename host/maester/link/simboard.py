@@ -8,6 +8,7 @@
     board.reboot()                            # kill and restart: a new boot id, same port
     board.power_off(); board.tap(1, uid); board.power_on()   # a card laid while it is down
     board.unplug(); board.replug()            # the port vanishes, then comes back (same name)
+    board.at_repl()                           # True while the REPL, not the firmware, has the port
     board.stop()
 
 How it is wired (see firmware/FIRMWARE.md):
@@ -18,6 +19,16 @@ How it is wired (see firmware/FIRMWARE.md):
   a reboot of the simulated board (unlike a real ttyACM, which disappears for a moment).
 * control: a second pty.  The firmware process opens its slave end (run_sim.py --control)
   and reads JSON-line commands; this object writes to the master end and reads the answers.
+* filesystem: `.fs`, a directory that is the board's flash: main.py, maester_fw/, maester.json.
+  The firmware is imported from there (run_sim.py --fs), so what `maester firmware flash` copies
+  is what runs after the reset.  By default a fresh directory holding the firmware's sources and
+  the config; `fs=DIR` names one that outlives the board (a board with plain MicroPython when
+  empty).
+* the REPL: when the firmware ends (REPL command, a KeyboardInterrupt, nothing to
+  run), the port is given to the MicroPython unix port's own REPL, raw REPL included, running in
+  `.fs` on the same pty (firmware/sim/board_repl.py): the real `mpremote` works against it.  When
+  that REPL ends (Ctrl-D: a soft reset; machine.reset(), as mpremote's `reset`), the firmware runs
+  again from `.fs`.  A thread per board watches the process that has the port and starts the next.
 """
 
 import ctypes
@@ -28,6 +39,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 import tty
 from pathlib import Path
@@ -37,6 +49,10 @@ from ..paths import tool
 
 FIRMWARE = Path(os.environ.get("MAESTER_FIRMWARE", paths.FIRMWARE))
 RUN_SIM = FIRMWARE / "sim" / "run_sim.py"
+BOARD_REPL = FIRMWARE / "sim" / "board_repl.py"
+FIRMWARE_EXIT_TO_REPL = 5  # run_sim.py EXIT_TO_REPL: the firmware ended, the REPL takes the port
+REPL_RESET = 7  # board_repl.py RESET: machine.reset() at the REPL
+HOST_ONLY = ("cpython.py",)  # maester_fw's CPython stand-ins: never on a board (table/firmware.py)
 
 # Four seats' worth of readers of both kinds and a strip with a few trackers.
 DEFAULT_SIM_CONFIG = {
@@ -82,6 +98,17 @@ def micropython_binary():
         raise SimBoardError(str(e)) from None
 
 
+def install_sources(fs):
+    """Put the firmware this host carries on a board's filesystem, as sources: main.py and
+    maester_fw/ (what `maester firmware flash` copies, compiled; the unix port imports either)."""
+    pkg = os.path.join(fs, "maester_fw")
+    os.makedirs(pkg, exist_ok=True)
+    shutil.copyfile(FIRMWARE / "main.py", os.path.join(fs, "main.py"))
+    for src in (FIRMWARE / "maester_fw").glob("*.py"):
+        if src.name not in HOST_ONLY:
+            shutil.copyfile(src, os.path.join(pkg, src.name))
+
+
 def _uid_hex(uid):
     if isinstance(uid, (bytes, bytearray)):
         return bytes(uid).hex()
@@ -89,14 +116,22 @@ def _uid_hex(uid):
 
 
 class SimBoard:
-    def __init__(self, config=None, taps=None, heap=None, start=True, ready_timeout=20.0, trace=False):
+    def __init__(self, config=None, taps=None, heap=None, start=True, ready_timeout=20.0, trace=False, fs=None):
         self.workdir = tempfile.mkdtemp(prefix="maester-sim-")
-        self.config_path = os.path.join(self.workdir, "maester.json")
+        if fs is None:  # a board flashed with the firmware this host carries
+            self.fs = os.path.join(self.workdir, "fs")
+            install_sources(self.fs)
+            if config is None:
+                config = DEFAULT_SIM_CONFIG
+        else:  # the caller's: kept as it is, config and all, unless `config` says otherwise
+            self.fs = str(fs)
+            os.makedirs(self.fs, exist_ok=True)
+        self.config_path = os.path.join(self.fs, "maester.json")
         if isinstance(config, (str, Path)):
             shutil.copyfile(config, self.config_path)
-        else:
+        elif config is not None:
             with open(self.config_path, "w") as f:
-                json.dump(DEFAULT_SIM_CONFIG if config is None else config, f)
+                json.dump(config, f)
         self.taps_path = None
         if taps is not None:
             if isinstance(taps, (str, Path)):
@@ -124,6 +159,8 @@ class SimBoard:
         self._next_id = 0
         self.events = []
         self.proc = None
+        self.running = None  # what has the port: "firmware", "repl" or None (off)
+        self._lock = threading.Lock()  # self.proc and self.running change together
         self.boot_id = None
         self.boots = 0
         # What lies on the readers ({reader: [uid hex]}). The cards are on the table, not in the
@@ -137,60 +174,83 @@ class SimBoard:
 
     def start(self, cards=None):
         """Run the firmware; `cards` ({reader: [uid hex]}, default: what lies on the table) are
-        on the readers at power-on."""
+        on the readers at power-on.  Returns once the firmware runs its loop, or has ended at
+        the REPL (nothing to run, a KeyboardInterrupt at boot): `at_repl` then says so."""
         if self.alive:
             raise SimBoardError("already running")
         if cards is not None:
             self.table = {int(r): list(uids) for r, uids in cards.items()}
-        cards = {r: uids for r, uids in self.table.items() if uids}
         self._drain_control()
         self.events = []  # this boot's
-        cmd = [micropython_binary()]
-        if cards:
-            cards_path = os.path.join(self.workdir, "cards.json")
-            with open(cards_path, "w") as f:
-                json.dump({str(r): uids for r, uids in cards.items()}, f)
-        if self.heap:
-            cmd += ["-X", "heapsize=%s" % self.heap]
-        cmd += [str(RUN_SIM), "--serial", "-", "--control", self._control_path,
-                "--config", self.config_path]
-        if self.taps_path:
-            cmd += ["--taps", self.taps_path]
-        if self.trace:
-            cmd += ["--trace", str(self.trace)]
-        if cards:
-            cmd += ["--cards", cards_path]
-        with open(self._log_path, "ab") as log:
-            self.proc = subprocess.Popen(cmd, stdin=self._master, stdout=self._master, stderr=log,
-                                         cwd=self.workdir, preexec_fn=_die_with_parent)
+        with self._lock:
+            proc = self._spawn("firmware")
+        threading.Thread(target=self._watch, args=(proc,), name="sim-board power", daemon=True).start()
         try:
             ev = self._wait_event(("ready", "exit"), self.ready_timeout)
         except BaseException:
             self.kill()
             raise
-        # "exit": the firmware ended before its loop ran (a KeyboardInterrupt at boot): the board
-        # is at the REPL, as `repl_mode` then says
         self.boot_id = ev.get("boot_id")
         self.boots += 1
         return self
 
-    def repl_mode(self, timeout=0.0):
-        """"friendly" or "raw" when the firmware has ended and the REPL has the port, else None;
-        what the board said within `timeout` seconds counts."""
-        deadline = time.monotonic() + timeout
+    def _spawn(self, what):
+        """Start the firmware or the REPL on the port (the caller holds the lock)."""
+        if what == "firmware":
+            cmd = [micropython_binary()]
+            if self.heap:
+                cmd += ["-X", "heapsize=%s" % self.heap]
+            cmd += [str(RUN_SIM), "--serial", "-", "--control", self._control_path, "--fs", self.fs,
+                    "--config", "maester.json"]
+            if self.taps_path:
+                cmd += ["--taps", self.taps_path]
+            if self.trace:
+                cmd += ["--trace", str(self.trace)]
+            cards = {str(r): uids for r, uids in self.table.items() if uids}
+            if cards:
+                cards_path = os.path.join(self.workdir, "cards.json")
+                with open(cards_path, "w") as f:
+                    json.dump(cards, f)
+                cmd += ["--cards", cards_path]
+        else:
+            cmd = [micropython_binary(), "-i", str(BOARD_REPL)]
+        with open(self._log_path, "ab") as log:
+            self.proc = subprocess.Popen(cmd, stdin=self._master, stdout=self._master, stderr=log,
+                                         cwd=self.fs, preexec_fn=_die_with_parent)
+        self.running = what
+        return self.proc
+
+    def _watch(self, proc):
+        """The board's power supply, from one power-on to its end: when the process that has the
+        port ends by itself, start what a board runs next (shared/runtime/pyexec.c, ports/rp2/main.c):
+        the REPL after the firmware, the firmware after a soft or hard reset at the REPL.  A kill
+        (power off, unplug, stop) replaces self.proc first, and the watch ends there."""
         while True:
-            try:
-                msg = self._read_line(time.monotonic() + 0.05)  # what is there already, at least
-            except SimBoardError:
-                break  # it exited
-            if msg is not None:
-                self.events.append(msg)
-            elif time.monotonic() >= deadline:
-                break
-        for ev in reversed(self.events):
-            if ev.get("event") in ("repl", "soft_reset"):
-                return ev.get("mode")
-        return None
+            code = proc.wait()
+            with self._lock:
+                if self.proc is not proc:
+                    return  # killed on purpose
+                if self.running == "firmware" and code == FIRMWARE_EXIT_TO_REPL:
+                    proc = self._spawn("repl")
+                    self.events.append({"event": "repl"})
+                elif self.running == "repl" and code in (0, REPL_RESET):
+                    if code == 0:  # Ctrl-D: a soft reset prints this before main.py runs again
+                        try:
+                            os.write(self._master, b"MPY: soft reboot\r\n")
+                        except OSError:
+                            pass
+                    self.events.append({"event": "soft_reset" if code == 0 else "reset"})
+                    proc = self._spawn("firmware")
+                else:  # BOOTLOADER (4), a crash: the board stays silent until power-cycled
+                    self.running = None
+                    return
+
+    def at_repl(self, timeout=0.0):
+        """True when the firmware has ended and the REPL has the port (within `timeout` seconds)."""
+        deadline = time.monotonic() + timeout
+        while self.running != "repl" and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return self.running == "repl"
 
     @property
     def alive(self):
@@ -198,11 +258,12 @@ class SimBoard:
 
     def kill(self):
         """Cut the power: the process dies at once, mid-frame if it was writing one."""
-        if self.proc is not None:
-            if self.proc.poll() is None:
-                self.proc.kill()
-            self.proc.wait()
-        self.proc = None
+        with self._lock:
+            proc, self.proc, self.running = self.proc, None, None
+        if proc is not None:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
 
     def reboot(self):
         """Kill and restart the firmware: a new boot id, the same port, the same cards."""
@@ -220,7 +281,7 @@ class SimBoard:
 
     def _sync_table(self):
         """Take what the firmware's readers hold as the table (cards a --taps script laid too)."""
-        if self.alive:
+        if self.running == "firmware":
             try:
                 self.table = {r["reader"]: r["cards"] for r in self.state()["readers"]}
             except SimBoardError:
@@ -307,15 +368,20 @@ class SimBoard:
             left = deadline - time.monotonic()
             if left <= 0:
                 return None
-            if self.proc is not None and self.proc.poll() is not None:
-                raise SimBoardError("the simulated board exited (%s):\n%s" % (self.proc.returncode, self.log()))
+            proc = self.proc
             if select.select([self._cmaster], [], [], min(left, 0.1))[0]:
                 try:
                     self._lines += os.read(self._cmaster, 4096)
                 except OSError:
                     return None
+            elif proc is None or proc.poll() is not None:  # gone, and all it said is read
+                code = None if proc is None else proc.returncode
+                raise SimBoardError("the simulated board exited (%s):\n%s" % (code, self.log()))
         line, self._lines = self._lines.split(b"\n", 1)
-        return json.loads(line)
+        msg = json.loads(line)
+        if msg.get("event") == "ready":  # also a boot after a reset at the REPL
+            self.boot_id = msg.get("boot_id")
+        return msg
 
     def _wait_event(self, names, timeout):
         deadline = time.monotonic() + timeout
@@ -329,8 +395,8 @@ class SimBoard:
 
     def command(self, cmd, timeout=5.0):
         """Send one control command (a dict) and return its answer; raises on {"ok": false}."""
-        if not self.alive:
-            raise SimBoardError("the simulated board is not running")
+        if self.running != "firmware":
+            raise SimBoardError("the firmware is not running" + (" (the board is at the REPL)" if self.alive else ""))
         self._next_id += 1
         cmd = dict(cmd, id=self._next_id)
         os.write(self._cmaster, (json.dumps(cmd) + "\n").encode())
@@ -346,9 +412,10 @@ class SimBoard:
             self.events.append(msg)
 
     def tap(self, reader, uid):
-        """Lay a card (uid: bytes or hex) on a reader and leave it there (the board on or off)."""
+        """Lay a card (uid: bytes or hex) on a reader and leave it there (the board on or off, or at
+        the REPL: the firmware finds it when it starts)."""
         uid = _uid_hex(uid)
-        if self.alive:
+        if self.running == "firmware":
             self.command({"cmd": "place", "reader": reader, "uid": uid})
         else:
             self._check_reader(reader)
@@ -375,10 +442,10 @@ class SimBoard:
         if uid is not None:
             uid = _uid_hex(uid)
         left = [u for u in self.table.get(reader, ()) if uid is not None and u != uid]
-        if not self.alive:
+        if self.running != "firmware":
             self._check_reader(reader)
             self.table[reader] = left
-            return None  # off: nothing polls the reader, nothing to settle
+            return None  # off or at the REPL: nothing polls the reader, nothing to settle
         cmd = {"cmd": "remove", "reader": reader}
         if uid is not None:
             cmd["uid"] = uid

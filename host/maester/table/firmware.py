@@ -7,7 +7,10 @@ build   compiles the board's modules (firmware/maester_fw/*.py and any other top
         them by file name. A manifest.json in the build directory lists what was built.
 flash   builds, writes the board config for a table profile, asks the running firmware to
         return to the REPL (it disables Ctrl-C, so mpremote could not interrupt it), copies
-        every file with mpremote, and resets the board.
+        every file with mpremote, resets the board and waits for its HELLO: the firmware and
+        config CRC it reports must be what was flashed. A FLASHING marker file on the board
+        stands from the first copy to the reset, so a flash cut short leaves a board that stays
+        at the REPL (main.py checks it) and that the next flash names as repaired.
 repl    asks the running firmware to leave its loop for the MicroPython REPL (the first step of
         flash, and `maester firmware repl` on its own).
 doctor  finds boards, shakes hands with each one and prints what it reports: identity,
@@ -46,6 +49,8 @@ HOST_ONLY = ("cpython.py",)  # CPython stand-ins for MicroPython built-ins: neve
 CONFIG_NAME = fwconfig.PATH  # the file the firmware reads at boot ("maester.json")
 MANIFEST = "manifest.json"
 MPREMOTE_TIMEOUT = 120  # seconds for one mpremote call; a stuck board must not hang flash forever
+FLASHING = "maester_flashing"  # on the board while a flash copies (main.py's FLASHING)
+HELLO_TIMEOUT = 15.0  # seconds for the board to restart and say HELLO after the reset
 
 CAP_NAMES = (("CAP_LEDS", "leds"), ("CAP_BLINK", "blink"), ("CAP_PULSE", "pulse"),  # wire's bits, by name
              ("CAP_CONFIG", "config"), ("CAP_REPL", "repl"), ("CAP_BOOTLOADER", "bootloader"))
@@ -258,7 +263,10 @@ def mpremote_command(option=None):
 
 
 def run_mpremote(cmd, port, args, step):
-    argv = cmd + ["connect", port] + args
+    # `resume`: no soft reset first. The board is at its REPL already (the REPL command, or plain
+    # MicroPython); mpremote's own soft reset before each call only made each step slower, and on
+    # the simulated board (the unix port's REPL) a soft reset ends the REPL as Ctrl-D does.
+    argv = cmd + ["connect", port, "resume"] + args
     try:
         proc = subprocess.run(argv, capture_output=True, text=True, timeout=MPREMOTE_TIMEOUT)
     except FileNotFoundError:
@@ -271,10 +279,17 @@ def run_mpremote(cmd, port, args, step):
     return proc
 
 
-# Run on the board before copying. MicroPython imports foo.py before foo.mpy, so a source module
-# left from an older install would shadow the new bytecode (and not fit the heap); the REPL flag
-# file (main.py) would make the next boot skip the app.
+# Run on the board before copying. It says whether a flash was cut short (FLASHING is there), then
+# sets FLASHING, which stays until the reset step removes it. MicroPython imports foo.py before
+# foo.mpy, so a source module left from an older install would shadow the new bytecode (and not
+# fit the heap); the REPL flag file (main.py) would make the next boot skip the app.
 PREPARE = """import os
+try:
+    os.stat('%(flag)s')
+    print('UNFINISHED')
+except OSError:
+    pass
+open('%(flag)s', 'w').close()
 try:
     os.mkdir('maester_fw')
 except OSError:
@@ -286,11 +301,12 @@ try:
     os.remove('stay_in_repl')
 except OSError:
     pass
-"""
+""" % {"flag": FLASHING}
+FINISH = "import os\nos.remove('%s')" % FLASHING  # every file is there: the next boot may run them
 
 
 def flash(port, profile_name=profiles.DEFAULT, out=None, src=FIRMWARE_SRC, no_build=False,
-          mpremote=None, repl_wait=2.0, say=print, board="pico"):
+          mpremote=None, repl_wait=2.0, say=print, board="pico", hello_timeout=HELLO_TIMEOUT):
     profile = profiles.load(profile_name)
     try:
         raw = config_bytes(profile, board)
@@ -319,7 +335,9 @@ def flash(port, profile_name=profiles.DEFAULT, out=None, src=FIRMWARE_SRC, no_bu
         "unacked": "the firmware answered but did not confirm the REPL command; trying mpremote anyway",
     }.get(outcome, "trying mpremote anyway"))
 
-    run_mpremote(cmd, port, ["exec", PREPARE], "prepare the board (mkdir maester_fw, remove old sources)")
+    prepared = run_mpremote(cmd, port, ["exec", PREPARE], "prepare the board (mkdir maester_fw, remove old sources)")
+    if "UNFINISHED" in prepared.stdout:
+        say("  the last flash to this board did not finish (it has stayed at the REPL since): this one repairs it")
     total = sum(f["bytes"] for f in files)
     done = 0
     for i, f in enumerate(files, 1):
@@ -327,10 +345,26 @@ def flash(port, profile_name=profiles.DEFAULT, out=None, src=FIRMWARE_SRC, no_bu
         say("  [%*d/%d] %-26s %7d bytes  (%d/%d)" % (len(str(len(files))), i, len(files), f["path"], f["bytes"],
                                                      done, total))
         run_mpremote(cmd, port, ["fs", "cp", str(out / f["path"]), ":" + f["path"]], "copy %s" % f["path"])
-    run_mpremote(cmd, port, ["reset"], "reset the board")
+    run_mpremote(cmd, port, ["exec", FINISH, "reset"], "reset the board")
     say("flashed %d files, %d bytes, with the config for profile %s; the board is restarting"
         % (len(files), total, profile_name))
-    say("check it with: maester doctor --port %s" % port)
+    check_flashed(port, raw, profile_name, hello_timeout, say)
+
+
+def check_flashed(port, raw, profile_name, timeout, say=print):
+    """Wait for the restarted board's HELLO; it must report the firmware and the config just written."""
+    rep = check_board(_usb_port(port), timeout)
+    if "firmware" not in rep:
+        raise FirmwareError("the board on %s did not say HELLO within %.0f s of the reset: is main.py there? "
+                            "(maester firmware repl --port %s, or run `maester doctor --port %s`)"
+                            % (port, timeout, port, port))
+    crc = "%04x" % wire.crc16(raw)
+    if rep["config"]["bytes"] != len(raw) or rep["config"]["crc"] != crc:
+        raise FirmwareError("the board restarted with a config of %d bytes, crc %s, not the %d bytes, crc %s just "
+                            "flashed: %s" % (rep["config"]["bytes"], rep["config"]["crc"], len(raw), crc,
+                                             "; ".join(m["message"] for m in rep["messages"]) or "no error reported"))
+    say("the board says HELLO: firmware %s (protocol %s), boot id %s, config %d bytes, crc %s, as flashed for "
+        "profile %s" % (rep["firmware"], rep["proto"], rep["boot_id"], len(raw), crc, profile_name))
 
 
 # ---------------------------------------------------------------- doctor

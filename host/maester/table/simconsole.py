@@ -20,22 +20,29 @@ STRIP_EVERY = 0.1  # seconds between two looks at the strip
 class SimBoardProcess:
     """The board and its command language; `run(lines)` reads commands until quit or the end."""
 
-    def __init__(self, profile, board="pico", trace=False, out=None):
+    def __init__(self, profile, board="pico", trace=False, out=None, fs=None):
         self.profile = profile
         self.readers = [r["name"] for r in profile["readers"]]
         self.out = out or sys.stdout
         self.lock = threading.Lock()  # the control channel takes one command at a time
         self.say_lock = threading.Lock()
+        if fs is not None:  # the board's own filesystem (--fs): what was flashed onto it stands
+            self.board = SimBoard(trace=trace, fs=fs)
+        else:
+            self.board = self._flashed_board(profile, board, trace)
+        self.last_strip = None
+        self.stopped = threading.Event()
+
+    @staticmethod
+    def _flashed_board(profile, board, trace):
         # The config a board flashed for this profile holds, byte for byte, so `play` finds it fits.
         fd, path = tempfile.mkstemp(prefix="maester-board-", suffix=".json")
         with os.fdopen(fd, "wb") as f:
             f.write(config_bytes(profile, board))
         try:
-            self.board = SimBoard(config=path, trace=trace)
+            return SimBoard(config=path, trace=trace)
         finally:
             os.unlink(path)
-        self.last_strip = None
-        self.stopped = threading.Event()
 
     def say(self, text):
         with self.say_lock:
