@@ -31,6 +31,11 @@ def tap_choices(state, ask, card, place=None):
             if c == ["leader", target] or (c[0] == "council" and c[1] in shared)]
 
 
+def moves_card(state, ask, choice):
+    """Kneeling turns the seat's leader card sideways: a card moves, even with no other choice."""
+    return choice == ["kneel"]
+
+
 def segments(view):
     """{segment name: (level, (r, g, b), pattern, period_ms)} from the public view."""
     # Both tracks are "dot" segments: level k lights pixel k, counted from 1 (0 lights none).
