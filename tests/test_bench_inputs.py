@@ -8,6 +8,7 @@ import pytest
 
 from board_driver import maester_cmd
 from maester.bench import inputs
+from maester.table import asking
 from maester.games import DEFAULT_PLAYERS, NAMES
 
 
@@ -34,12 +35,21 @@ def test_every_decision_of_a_game_is_counted(game):
     assert out["taps_per_round"]["mean"] + out["presses_per_round"]["mean"] == pytest.approx(per_round["mean"], abs=0.02)
 
 
-def test_a_lone_pass_costs_a_press_and_counts_as_a_single_choice_prompt():
-    state = {"game": "lcg", "asks": [], "g": {}}
+def test_every_ask_counts_each_lone_pass_as_a_single_choice_prompt_and_a_press():
+    before = inputs.run("lcg", 2, games=1, seed=2, auto=None)
+    after = inputs.run("lcg", 2, games=1, seed=2)
+    assert before["decisions"] == before["asks_put_to_people"] == after["decisions"]
+    assert before["single_choice_prompts"] > 0 and not before["table_answers"]
+    # Every lone answer was a press on a page (none moves a card), and each is gone after.
+    assert before["presses_per_round"]["mean"] > after["presses_per_round"]["mean"]
+    assert after["single_choice_prompts"] == 0
+
+
+def test_what_moves_a_card():
     ask = {"id": 7, "seat": 1, "kind": "response", "choices": [["pass"]], "prompt": ""}
-    assert not inputs.moves_card(state, ask, ["pass"])
-    assert inputs.moves_card(state, ask, ["drew", "S5#1"])  # a card named: the cardboard follows
-    assert inputs.moves_card({"game": "btwixt"}, ask, ["kneel"])  # B'Twixt's leader card turns
+    assert not asking.moves_card({"game": "lcg"}, ask, ["pass"])
+    assert asking.moves_card({"game": "lcg"}, ask, ["drew", "S5#1"])  # a card named: the cardboard follows
+    assert asking.moves_card({"game": "btwixt"}, ask, ["kneel"])  # B'Twixt's leader card turns
 
 
 def test_bad_options_are_refused():

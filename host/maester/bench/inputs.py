@@ -12,7 +12,8 @@ as the people at a built table would have to make it: chance is observed from ta
 
 Every decision put to a person is also counted for its seat (`asks_by_seat`), and those whose only
 legal answer moves no card are the single-choice prompts (`single_choice_prompts`): the figure issue
-28 brings to zero. What the table layer answers itself costs nothing (table/asking.py, when there).
+28 brings to zero. What the table answers itself costs nothing (table/asking.py: a lone answer
+that moves no card, a window that runs out); --every-ask counts as before, every decision put to a person.
 
 Figures are per round of play, all seats together (the setup before the first round of the LCG and
 Westeros Intrigue is apart: `setup_inputs`), as the median and 90th percentile over every round of
@@ -28,7 +29,7 @@ import sys
 from ..engine import core
 from ..engine.bots import RandomBot, card_info, decide, make_bot
 from ..games import DEFAULT_PLAYERS, part
-from ..table import profile as P
+from ..table import asking, profile as P
 from ..table.simtable import pick_for, tap_for
 
 SETUP = 0  # the round number of the setup, in the games that count rounds from 1 (the LCG, Intrigue)
@@ -38,20 +39,6 @@ def round_of(g):
     """The round under way: games that count rounds played (B'Twixt, Oathbreaker) from 1; the others'
     own round number, 0 during setup."""
     return g["rounds_played"] + 1 if "rounds_played" in g else g.get("round", 1)
-
-
-def moves_card(state, ask, choice):
-    """Whether answering `ask` with `choice` moves a physical card (or token): it names a card
-    instance, or a tap of a card stands for it (the game's table module: tap_cards), or the game says
-    so (moves_card: B'Twixt's kneel turns the leader card)."""
-    if any(type(x) is str and "#" in x for x in choice):
-        return True
-    table = part(state["game"], "table")
-    hook = getattr(table, "moves_card", None)
-    if hook is not None and hook(state, ask, choice):
-        return True
-    more = getattr(table, "tap_cards", None)
-    return bool(more is not None and more(state, {"seat": ask["seat"], "ask": ask["id"], "choice": choice}))
 
 
 def cost(state, places, ask, choice):
@@ -64,10 +51,16 @@ def cost(state, places, ask, choice):
     return 0, 1
 
 
-def play_counted(game, config, seed, bots="heuristic", auto=None):
+def table_answers(state, ask, choice):
+    """Whether the table layer gives this answer itself (table/asking.py): a lone answer that moves
+    no card, or a pass in a window, which its end gives."""
+    return not asking.needs_person(state, ask, choice)
+
+
+def play_counted(game, config, seed, bots="heuristic", auto=table_answers):
     """Play one game; returns its rows, one per decision: (round, phase, seat, taps, presses,
-    put to a person, a single-choice prompt). `auto(state, ask, choice)` says which decisions the
-    table answers itself (none when None)."""
+    put to a person, a single-choice prompt, a window that ran out). `auto(state, ask, choice)` says
+    which decisions the table answers itself (None: every one is put to a person, as before issue 28)."""
     state, _ = core.new_game(game, config, seed)
     places = P.places(P.for_game(game, state["config"]["players"]))
     info = card_info(state)
@@ -82,11 +75,11 @@ def play_counted(game, config, seed, bots="heuristic", auto=None):
         choice = decide(bot, state, seat, ask, core.view)
         g = state["g"]
         if auto is not None and auto(state, ask, choice):
-            row = (round_of(g), g.get("phase"), seat, 0, 0, False, False)
+            row = (round_of(g), g.get("phase"), seat, 0, 0, False, False, asking.is_window(state, ask))
         else:
             taps, presses = cost(state, places, ask, choice)
-            single = len(ask["choices"]) == 1 and not moves_card(state, ask, choice)
-            row = (round_of(g), g.get("phase"), seat, taps, presses, True, single)
+            single = len(ask["choices"]) == 1 and not asking.moves_card(state, ask, choice)
+            row = (round_of(g), g.get("phase"), seat, taps, presses, True, single, False)
         rows.append(row)
         result = core.apply(state, {"seat": seat, "ask": ask["id"], "choice": choice})
         if not result.ok:
@@ -107,11 +100,11 @@ def spread(values):
             "mean": round(statistics.fmean(values), 2) if values else None}
 
 
-def run(game, players, games=20, seed=1, bots="heuristic", variants=(), auto=None, progress=None):
+def run(game, players, games=20, seed=1, bots="heuristic", variants=(), auto=table_answers, progress=None):
     """Play `games` games (seed, seed+1, ...) and gather the figures `bench inputs` prints."""
     observe = list(getattr(importlib.import_module("maester.games." + game), "OBSERVABLE", ()))
     config = {"players": players, "variants": list(variants), "observe": observe}
-    per_round, taps_round, presses_round, keys_round = [], [], [], []
+    per_round, taps_round, presses_round, keys_round, windows_round = [], [], [], [], []
     setup, per_game = [], []
     phases = {}
     by_seat = {}
@@ -120,8 +113,9 @@ def run(game, players, games=20, seed=1, bots="heuristic", variants=(), auto=Non
         rows = play_counted(game, config, seed + i, bots, auto)
         decisions += len(rows)
         rounds = {}
-        for rnd, phase, seat, taps, presses, asked, single in rows:
-            r = rounds.setdefault(rnd, {"inputs": 0, "taps": 0, "presses": 0, "keys": 0, "phases": {}})
+        for rnd, phase, seat, taps, presses, asked, single, ran_out in rows:
+            r = rounds.setdefault(rnd, {"inputs": 0, "taps": 0, "presses": 0, "keys": 0, "windows": 0, "phases": {}})
+            r["windows"] += ran_out
             r["inputs"] += taps + presses
             r["taps"] += taps
             r["presses"] += presses
@@ -141,6 +135,7 @@ def run(game, players, games=20, seed=1, bots="heuristic", variants=(), auto=Non
             taps_round.append(r["taps"])
             presses_round.append(r["presses"])
             keys_round.append(r["keys"])
+            windows_round.append(r["windows"])
             for phase, k in r["phases"].items():
                 phases.setdefault(phase, []).append(k)
         per_game.append(sum(r["inputs"] for r in rounds.values()))
@@ -155,6 +150,8 @@ def run(game, players, games=20, seed=1, bots="heuristic", variants=(), auto=Non
         "presses_per_round": spread(presses_round),
         "keyboard_per_round": spread(keys_round),
         "inputs_per_game": spread(per_game),
+        # windows that ran out with nobody acting: each costs the table --window-ms of waiting
+        "windows_run_out_per_round": spread(windows_round),
         "single_choice_prompts": singles,
         "decisions": decisions,
         "asks_put_to_people": put,
@@ -177,14 +174,16 @@ def _num(x):
 
 def report(out, file=None):
     file = file or sys.stdout
-    print("%s, %d players, %s bots: %d games, %d rounds, %d decisions, %d put to people"
+    print("%s, %d players, %s bots: %d games, %d rounds, %d decisions, %d put to people%s"
           % (out["game"], out["players"], out["bots"], out["games"], out["rounds"], out["decisions"],
-             out["asks_put_to_people"]), file=file)
+             out["asks_put_to_people"], "" if out["table_answers"] else " (--every-ask)"), file=file)
     print(_line("inputs per round", out["inputs_per_round"]), file=file)
     print(_line("  taps", out["taps_per_round"]), file=file)
     print(_line("  page presses", out["presses_per_round"]), file=file)
     print(_line("keyboard per round", out["keyboard_per_round"]), file=file)
     print(_line("inputs per game", out["inputs_per_game"]), file=file)
+    if out["table_answers"]:
+        print(_line("windows run out/round", out["windows_run_out_per_round"]), file=file)
     if "setup_inputs" in out:
         print(_line("setup (before round 1)", out["setup_inputs"]), file=file)
     print("  single-choice prompts: %d (%.2f a game)" % (out["single_choice_prompts"],
@@ -202,7 +201,7 @@ def cmd_inputs(args):
         print("\r%d/%d games" % (done, total), end="", file=sys.stderr, flush=True)
     tty = not args.json and sys.stderr.isatty()
     out = run(args.game, players, args.games, args.seed, bots, args.variant or (),
-              progress=progress if tty else None)
+              auto=None if args.every_ask else table_answers, progress=progress if tty else None)
     if tty:
         print("\r" + " " * 20 + "\r", end="", file=sys.stderr)
     if args.json:

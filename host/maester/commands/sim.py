@@ -239,6 +239,9 @@ def register(sub):
                    help="fuzz: how many frames (cases) per side, 1 to 100000000 (default %(default)s)")
     p.add_argument("--side", choices=("host", "board", "both"), default="both",
                    help="fuzz: the host's decoder under CPython, the board's under MicroPython, or both (default)")
+    p.add_argument("--every-ask", action="store_true",
+                   help="inputs: count every decision as put to a person, as before issue 28 (no answer "
+                        "given by the table itself, no window that runs out)")
     p.add_argument("--rounds", type=int_range(1, 1000), default=5, metavar="R",
                    help="peers: interleaved rounds; each side's figure is its median round (default %(default)s)")
     _options(p, None)

@@ -7,10 +7,11 @@ keyboard, the readers). Two kinds of decision are not put to anyone:
   only seat a target can be) is answered at once, with that answer. A single answer that moves a
   card stays a tap: the cardboard must follow the game.
 - **Windows.** An ask of a kind the game names in its table module's WINDOW_KINDS (the LCG's action,
-  response, save and cancel windows) is one where the choices hang on a hidden hand: whether the
-  seat holds a card that could act. The engine asks it on public facts only (games/lcg/timing.py),
-  and here it closes on one public rule whatever the hand: it stays open `window_ms` for every
-  seat, and then passes. A seat that wants to act does so within that time, or holds the window
+  response, save and cancel windows, and its setup) is one where the choices hang on a hidden hand:
+  whether the seat holds a card that could act. The engine asks it on public facts only
+  (games/lcg/timing.py), and here it closes on one public rule whatever the hand: it stays open
+  `window_ms` for every seat, and then closes with the answer the game names for its end (pass;
+  done, for the setup). A seat that wants to act does so within that time, or holds the window
   (`hold`: the clock stops until it answers). Any seat asked may hold, so a hold tells nothing
   certain either. A seat with nothing to play is not prompted at all: its window runs out.
 
@@ -30,11 +31,12 @@ from .. import games
 from ..engine import core
 
 WINDOW_MS = 2000  # --window-ms: long enough to see one's own page light up and tap "hold"
-PASS = ["pass"]
 
 
-def window_kinds(game):
-    return getattr(games.part(game, "table"), "WINDOW_KINDS", ())
+def window_end(state, ask):
+    """The answer that closes `ask` when its window runs out, or None when `ask` is no window."""
+    end = getattr(games.part(state["game"], "table"), "WINDOW_KINDS", {}).get(ask["kind"])
+    return end if end is not None and end in ask["choices"] else None
 
 
 def moves_card(state, ask, choice):
@@ -60,7 +62,7 @@ def single(state, ask):
 
 
 def is_window(state, ask):
-    return ask["kind"] in window_kinds(state["game"]) and PASS in ask["choices"]
+    return window_end(state, ask) is not None
 
 
 def answers_itself(state, ask):
@@ -68,11 +70,18 @@ def answers_itself(state, ask):
     return is_window(state, ask) or single(state, ask) is not None
 
 
+def put_to_person(state, ask):
+    """Whether `ask` is shown to its seat as a decision: not when it has a lone answer that moves no
+    card (a window with nothing but pass included: its end answers it)."""
+    return ask is not None and single(state, ask) is None
+
+
 def needs_person(state, ask, choice):
     """Whether a person must act for `ask` to be answered with `choice`: False for what the table
     answers itself (a lone answer, or a pass in a window, which the window's end gives)."""
-    if is_window(state, ask):
-        return choice != PASS
+    end = window_end(state, ask)
+    if end is not None:
+        return choice != end
     return single(state, ask) is None
 
 
@@ -94,13 +103,14 @@ class Asking:
             if ask["seat"] not in self.people:
                 continue
             live.add(ask["id"])
-            if is_window(state, ask):
+            end = window_end(state, ask)
+            if end is not None:
                 start = self.opened.setdefault(ask["id"], now)
                 if ask["id"] in self.held:
                     continue
                 left = start + self.window_ms / 1000.0 - now
                 if left <= 0:
-                    out.append({"seat": ask["seat"], "ask": ask["id"], "choice": PASS})
+                    out.append({"seat": ask["seat"], "ask": ask["id"], "choice": end})
                 else:
                     wait = left if wait is None else min(wait, left)
                 continue
@@ -126,8 +136,8 @@ class Asking:
         for a seat that holds a card that could act and one that does not."""
         out = []
         for ask in state["asks"]:
-            if ask["id"] in self.opened and is_window(state, ask):
-                left = self.opened[ask["id"]] + self.window_ms / 1000.0 - now
+            if ask["seat"] in self.people and is_window(state, ask):
+                left = self.opened.setdefault(ask["id"], now) + self.window_ms / 1000.0 - now
                 held = ask["id"] in self.held
                 out.append({"ask": ask["id"], "seat": ask["seat"], "held": held,
                             "left_ms": None if held else max(0, int(left * 1000))})

@@ -11,10 +11,12 @@ import time
 from ..engine import core
 from ..engine.bots import card_info, decide, make_bot
 from ..engine.session import EngineFault
+from ..table import asking
+from ..table.asking import Pacer
 from ..table.board import BoardTable
 from ..table.opening import report
 from ..table.simtable import SimTable
-from ..web.launch import serving
+from ..web.launch import serving, window_ms
 from .screen import Quit, Screen
 
 
@@ -31,15 +33,21 @@ def run(session, humans, bots_kind, delay, plain, note="", table=False, board=No
         sim = BoardTable(board, session, board.tags, report=report, foreign=board.foreign)
     elif table:
         sim = SimTable(session, report=report)
+    # The table answers the people's decisions that need no person, and times their windows
+    # (table/asking.py); its answers go the way a page's do (the runner's submit on a table).
+    runner = getattr(sim, "runner", None)
+    pacer = Pacer(session, humans, window_ms(), submit=runner.submit if runner is not None else None)
     try:
-        with serving(session, sim, humans, board=board is not None) as web:
+        with serving(session, sim, humans, board=board is not None, pacer=pacer) as web:
             if board is not None and web is None:
                 report("no seat pages (--no-web): only what a tap can say can be played")
-            status = _loop(session, humans, bots_kind, delay, plain, note, sim, pages=web is not None)
+            pacer.start()
+            status = _loop(session, humans, bots_kind, delay, plain, note, sim, pages=web is not None, pacer=pacer)
             if web is not None and session.state["over"]:
                 _keep_pages_up()
             return status
     finally:
+        pacer.stop()
         if sim is not None:
             sim.close()
 
@@ -67,7 +75,7 @@ def _wait_for_page(session, ask_id, poll=0.05):
         time.sleep(poll)
 
 
-def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False):
+def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False, pacer=None):
     state = session.state
     game = core.get_game(state["game"])
     info = card_info(state)
@@ -82,9 +90,21 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False):
     try:
         screen.start(note)
         while not session.state["over"]:
-            state = session.state
-            ask = state["asks"][0]
+            with session.lock:  # read whole: the table (pacer) and the pages answer from other threads
+                state = session.state
+                if state["over"]:
+                    break
+                ask = state["asks"][0]
             seat = ask["seat"]
+            if seat in humans and not asking.put_to_person(state, ask):
+                # Nothing to choose: the table answers it, at once or when its window runs out.
+                if asking.is_window(state, ask):
+                    screen.waiting("%s may respond: the window closes in %.1f s…"
+                                   % ("The table" if seat == core.TABLE else "Seat %s" % seat,
+                                      pacer.asking.window_ms / 1000.0))
+                _wait_for_page(session, ask["id"])
+                screen.after(seat)
+                continue
             if seat in humans and pages:
                 # With seat pages, a person decides on their own page: the shared screen shows
                 # only the public table, so no hand needs hiding while it changes hands.
@@ -94,10 +114,13 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False):
                 screen.after(seat)
                 continue
             if seat in humans:
+                if asking.is_window(state, ask):
+                    pacer.hold(seat, ask["id"])  # at the keyboard the prompt holds the window
                 choice = screen.ask_human(ask)
             else:
                 bot = bots[seat]
-                choice = decide(bot, state, seat, ask, core.view)
+                with session.lock:  # the table's answers (pacer) and the pages may change the state meanwhile
+                    choice = decide(bot, state, seat, ask, core.view)
             result = submit({"seat": seat, "ask": ask["id"], "choice": choice})
             if not result.ok:
                 if seat not in bots:

@@ -10,6 +10,10 @@ from . import zones as Z
 from ...table.lights import seat_lights
 
 LEADER_TAG = "leader:"
+# Robb Stark's questions hang on a hidden Betrayal: every leader is asked (abilities.ab_robb), and at a
+# table each question stays open the same time whatever the hand, then closes with this answer
+# (table/asking.py).
+WINDOW_KINDS = {"robb_kill": ["decline"], "robb_cancel": ["accept"]}
 SEASON_COLOURS = {"summer": (255, 180, 0), "autumn": (255, 70, 0), "winter": (60, 120, 255)}
 FIRST = (255, 160, 0)
 KNELT = (120, 0, 0)

@@ -47,6 +47,11 @@ from . import model as M
 from .text import Names, describe_choice
 
 CHOOSE_AFTER_TAP = True
+# The asks whose choices hang on a hidden hand (timing.py asks its windows on public facts alone; every
+# seat sets up and marshals, whatever its hand can pay for): at a table each stays open the same time
+# for every seat, whatever it holds, then closes with this answer (table/asking.py).
+WINDOW_KINDS = {"action": ["pass"], "response": ["pass"], "save": ["pass"], "cancel": ["pass"], "setup": ["done"],
+                "marshal": ["done"]}
 CROSS = ("target", "top")  # choices a card answers from another seat's reader: the card lies there (a target; the top card of a deck Raff looks at)
 TYPES = ("military", "intrigue", "power")
 POWER_PIXELS = 15  # each seat's power bar in the profiles: one pixel per power toward 15

@@ -68,6 +68,7 @@ function drawSeat(ctx) {
 function drawDecisions(ctx, into, about) {
   const p = ctx.p;
   if (p.notice) into.appendChild(el("p", "notice", "Your tap was refused: " + p.notice));
+  drawWindows(ctx, into);
   if (p.pending) {
     into.appendChild(el("h2", "", "Where does " + p.pending.card_name + " go?"));
     const row = el("div", "options");
@@ -136,6 +137,38 @@ function drawPicker(ctx, d, options, row, about) {
   });
 }
 
+// The open windows (table/asking.py): each closes by itself when its countdown ends, the same for
+// every seat whatever it holds. The seat asked may act within it, or hold it to answer in its own time.
+function drawWindows(ctx, into) {
+  (ctx.p.windows || []).forEach((w) => {
+    const mine = SEAT_PAGE && w.seat === ctx.p.seat;
+    const who = mine ? "Your window" : (w.seat === "table" ? "The table's window" : ctx.seat(w.seat) + "'s window");
+    const line = el("p", "window" + (mine ? " mine" : ""));
+    line.dataset.window = w.ask;
+    if (w.held) line.appendChild(el("span", "", who + " is held" + (mine ? ": act or pass when ready" : "")));
+    else {
+      line.appendChild(el("span", "", who + " closes in "));
+      const left = el("span", "countdown", "");
+      left.dataset.until = String(Date.now() + w.left_ms);
+      line.appendChild(left);
+      tick(left);
+      if (mine && ctx.p.can_choose) {
+        const b = el("button", "option hold", "Hold");
+        b.onclick = () => send({ ask: w.ask, hold: true }, line);
+        line.appendChild(b);
+      }
+    }
+    into.appendChild(line);
+  });
+}
+
+function tick(span) {
+  const left = Math.max(0, Number(span.dataset.until) - Date.now());
+  span.textContent = (left / 1000).toFixed(1) + " s";
+}
+
+setInterval(() => document.querySelectorAll(".countdown").forEach(tick), 100);
+
 function waitingLine(ctx) {
   const v = ctx.view;
   if (v.over) return el("h2", "over", "The game is over");
@@ -191,6 +224,7 @@ function drawTable(ctx) {
   const p = ctx.p;
   const head = byId("waiting");
   head.replaceChildren(waitingLine(ctx));
+  drawWindows(ctx, head);
   drawStrip(ctx, byId("strip"));
   const board = byId("board");
   board.replaceChildren();
