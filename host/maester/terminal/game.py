@@ -99,8 +99,8 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False, pace
             if seat in humans and not asking.put_to_person(state, ask):
                 # Nothing to choose: the table answers it, at once or when its window runs out.
                 if asking.is_window(state, ask):
-                    screen.waiting("%s may respond: the window closes in %.1f s…"
-                                   % ("The table" if seat == core.TABLE else "Seat %s" % seat,
+                    screen.waiting("%s window closes in %.1f s…"
+                                   % ("The table's" if seat == core.TABLE else "Seat %s's" % seat,
                                       pacer.asking.window_ms / 1000.0))
                 _wait_for_page(session, ask["id"])
                 screen.after(seat)
