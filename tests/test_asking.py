@@ -233,3 +233,42 @@ def test_a_window_shows_the_same_countdown_on_every_page_and_a_seat_may_hold_it(
     finally:
         web.close()
         pacer.stop()
+
+
+def test_the_countdown_and_hold_show_on_the_seat_page_and_the_table_page(chromium):
+    """In headless Chromium: the window's countdown on the seat's phone page and on the TV's table
+    page, the Hold button on the seat's page only; a press on it stops the clock on both."""
+    from maester.web.app import build_app, WebGame
+    from maester.web.server import WebServer
+    from page_checks import problems
+    session = Session.new("lcg", {"players": 2}, 3)
+    state = session.state
+    while not any(asking.is_window(state, a) and len(a["choices"]) > 1 for a in state["asks"]):
+        ask = state["asks"][0]
+        assert session.submit({"seat": ask["seat"], "ask": ask["id"], "choice": ask["choices"][-1]}).ok
+    window = next(a for a in state["asks"] if asking.is_window(state, a))
+    seat = window["seat"]
+    pacer = asking.Pacer(session, [0, 1], 60000)  # not started: nothing closes the window meanwhile
+    web = WebGame(session, pacer=pacer)
+    pacer.on_change = web.changed
+    try:
+        with WebServer(build_app(web)) as server:
+            phone = chromium.new_page(viewport={"width": 390, "height": 844})
+            tv = chromium.new_page(viewport={"width": 1920, "height": 1080})
+            try:
+                phone.goto("%s/seat/%d/%s" % (server.base, seat, web.tokens[seat]))
+                tv.goto(server.base + "/table")
+                for page in (phone, tv):
+                    page.wait_for_selector(".window .countdown")
+                    assert page.inner_text(".window").endswith(" s") or "closes in" in page.inner_text(".window")
+                assert phone.locator("button.hold").count() == 1 and tv.locator("button.hold").count() == 0
+                assert not problems(phone, core.view(state, seat)) and not problems(tv, core.view(state, PUBLIC), tv=True)
+                phone.click("button.hold")
+                tv.wait_for_function("document.querySelector('.window') && "
+                                     "document.querySelector('.window').textContent.includes('held')")
+                assert phone.locator(".window .countdown").count() == 0 or "held" in phone.inner_text(".window")
+            finally:
+                phone.close()
+                tv.close()
+    finally:
+        web.close()

@@ -154,6 +154,7 @@ class Pacer:
         self.submit = submit or session.submit
         self.clock = clock
         self.on_change = on_change  # told when a countdown starts or stops (the pages redraw)
+        self.failed = None  # the exception that stopped the thread, if one did
         self._wake = threading.Event()
         self._stop = threading.Event()
         self.thread = threading.Thread(target=self._run, name="maester-asking", daemon=True)
@@ -187,15 +188,29 @@ class Pacer:
         with self.session.lock:
             return self.asking.countdown(self.session.state, self.clock())
 
-    def _run(self):
-        while not self._stop.is_set():
+    def wait_closed(self, ask_id, poll=0.05):
+        """Wait until the table (or the seat, acting) has answered `ask_id`. Raises what stopped the
+        table's answers, should a write or a rule fail on its thread."""
+        while True:
+            if self.failed is not None:
+                raise self.failed
             with self.session.lock:
-                if self.session.state["over"]:
+                if self.session.state["over"] or core.find_ask(self.session.state, ask_id) is None:
                     return
-                commands, wait = self.asking.due(self.session.state, self.clock())
-            for command in commands:
-                self.submit(command)  # a command closed meanwhile is refused, harmlessly
-            if commands:
-                continue  # the answers may have opened new asks
-            self._wake.wait(wait)
-            self._wake.clear()
+            time.sleep(poll)
+
+    def _run(self):
+        try:
+            while not self._stop.is_set():
+                with self.session.lock:
+                    if self.session.state["over"]:
+                        return
+                    commands, wait = self.asking.due(self.session.state, self.clock())
+                # A command closed meanwhile (the seat acted first) is refused, harmlessly.
+                accepted = [self.submit(command).ok for command in commands]
+                if any(accepted):
+                    continue  # the answers may have opened new asks
+                self._wake.wait(wait)
+                self._wake.clear()
+        except Exception as e:  # noqa: BLE001 — a failed write or rule: the loop waiting on us says so
+            self.failed = e

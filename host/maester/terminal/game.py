@@ -102,7 +102,7 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False, pace
                     screen.waiting("%s window closes in %.1f s…"
                                    % ("The table's" if seat == core.TABLE else "Seat %s's" % seat,
                                       pacer.asking.window_ms / 1000.0))
-                _wait_for_page(session, ask["id"])
+                pacer.wait_closed(ask["id"])
                 screen.after(seat)
                 continue
             if seat in humans and pages:
