@@ -256,6 +256,8 @@ def test_the_countdown_and_hold_show_on_the_seat_page_and_the_table_page(chromiu
             phone = chromium.new_page(viewport={"width": 390, "height": 844})
             tv = chromium.new_page(viewport={"width": 1920, "height": 1080})
             try:
+                phone.set_default_timeout(120000)
+                tv.set_default_timeout(120000)
                 phone.goto("%s/seat/%d/%s" % (server.base, seat, web.tokens[seat]))
                 tv.goto(server.base + "/table")
                 for page in (phone, tv):

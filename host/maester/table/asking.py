@@ -24,11 +24,11 @@ hooks: `Asking.due(state, now)` says what to submit at time `now` and when to lo
 runs it on a thread beside a live game.
 """
 
-import threading
 import time
 
 from .. import games
 from ..engine import core
+from ..engine.session import WokenThread
 
 WINDOW_MS = 2000  # --window-ms: long enough to see one's own page light up and tap "hold"
 
@@ -144,37 +144,17 @@ class Asking:
         return out
 
 
-class Pacer:
+class Pacer(WokenThread):
     """Runs an Asking beside a live game: wakes on every accepted command (Session.watchers) and at
     each window's end, and submits what is due through `submit` (a TableRunner's, else the session's)."""
 
     def __init__(self, session, people, window_ms=WINDOW_MS, submit=None, clock=time.monotonic, on_change=None):
-        self.session = session
+        super().__init__(session, "maester-asking")
         self.asking = Asking(people, window_ms)
         self.submit = submit or session.submit
         self.clock = clock
         self.on_change = on_change  # told when a countdown starts or stops (the pages redraw)
         self.failed = None  # the exception that stopped the thread, if one did
-        self._wake = threading.Event()
-        self._stop = threading.Event()
-        self.thread = threading.Thread(target=self._run, name="maester-asking", daemon=True)
-        session.watchers.append(self._changed)
-
-    def _changed(self, command=None):
-        self._wake.set()  # under the session lock: only wake the thread
-
-    def start(self):
-        self._wake.set()
-        self.thread.start()
-        return self
-
-    def stop(self, timeout=5.0):
-        self._stop.set()
-        self._wake.set()
-        if self.thread.is_alive():
-            self.thread.join(timeout)
-        if self._changed in self.session.watchers:
-            self.session.watchers.remove(self._changed)
 
     def hold(self, seat, ask_id):
         with self.session.lock:
