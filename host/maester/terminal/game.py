@@ -96,13 +96,18 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False, pace
                     break
                 ask = state["asks"][0]
             seat = ask["seat"]
-            if seat in humans and not asking.put_to_person(state, ask):
-                # Nothing to choose: the table answers it, at once or when its window runs out.
-                if asking.is_window(state, ask):
-                    screen.waiting("%s window closes in %.1f s…"
-                                   % ("The table's" if seat == core.TABLE else "Seat %s's" % seat,
-                                      pacer.asking.window_ms / 1000.0))
+            window = seat in humans and asking.is_window(state, ask)
+            if window and (pages or not asking.put_to_person(state, ask)):
+                # A window: this shared screen says the same whether the seat could act or not; the
+                # seat acts on its page or with a tap, or the table closes it when its time is up.
+                screen.waiting("%s window closes in %.1f s…"
+                               % ("The table's" if seat == core.TABLE else "Seat %s's" % seat,
+                                  pacer.asking.window_ms / 1000.0))
                 pacer.wait_closed(ask["id"])
+                screen.after(seat)
+                continue
+            if seat in humans and not asking.put_to_person(state, ask):
+                pacer.wait_closed(ask["id"])  # a lone answer that moves no card: the table gives it
                 screen.after(seat)
                 continue
             if seat in humans and pages:
@@ -114,7 +119,7 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False, pace
                 screen.after(seat)
                 continue
             if seat in humans:
-                if asking.is_window(state, ask):
+                if window:
                     pacer.hold(seat, ask["id"])  # at the keyboard the prompt holds the window
                 choice = screen.ask_human(ask)
             else:
