@@ -274,3 +274,12 @@ def test_the_countdown_and_hold_show_on_the_seat_page_and_the_table_page(chromiu
                 tv.close()
     finally:
         web.close()
+
+
+def test_at_the_keyboard_a_window_with_a_choice_waits_for_its_prompt_and_one_without_runs_out():
+    a = asking.Asking([0, 1], WINDOW_MS)
+    a.prompted = {0, 1}
+    state = fake_state("lcg", an_ask(3, 0, "response", ("respond", "S5#0", 0), ("pass",)),
+                       an_ask(4, 1, "response", ("pass",)))
+    assert a.due(state, 0.0) == ([], 1.5)
+    assert a.due(state, 60.0) == ([{"seat": 1, "ask": 4, "choice": ["pass"]}], None)

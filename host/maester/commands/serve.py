@@ -24,10 +24,10 @@ def _with_web(func, default_on):
 
 
 WINDOW_MS = int_range(100, 60000)
-WINDOW_HELP = ("how long an LCG action, response or save window stays open for a person who does not act, "
-               "in ms, %s (default 2000): the same for every seat, whatever it holds, so that being asked "
-               "tells nobody what is in a hand; act within it, or press Hold on your page to stop its clock"
-               % WINDOW_MS.span)
+WINDOW_HELP = ("how long a window stays open for a person who does not act (the LCG's action, response, save, "
+               "marshalling and setup windows; B'Twixt's Robb Stark question), in ms, %s (default 2000): the "
+               "same for every seat, whatever it holds, so that being asked tells nobody what is in a hand; act "
+               "within it, or press Hold on your page to stop its clock" % WINDOW_MS.span)
 
 
 def add_web_options(parser, default_on):

@@ -7,11 +7,12 @@ keyboard, the readers). Two kinds of decision are not put to anyone:
   only seat a target can be) is answered at once, with that answer. A single answer that moves a
   card stays a tap: the cardboard must follow the game.
 - **Windows.** An ask of a kind the game names in its table module's WINDOW_KINDS (the LCG's action,
-  response, save and cancel windows, and its setup) is one where the choices hang on a hidden hand:
-  whether the seat holds a card that could act. The engine asks it on public facts only
-  (games/lcg/timing.py), and here it closes on one public rule whatever the hand: it stays open
-  `window_ms` for every seat, and then closes with the answer the game names for its end (pass;
-  done, for the setup). A seat that wants to act does so within that time, or holds the window
+  response, save and cancel windows, its marshalling and setup; B'Twixt's questions when Robb Stark
+  is claimed) is one where the choices hang on a hidden hand: whether the seat holds a card that
+  could act. The engine asks it on public facts only (games/lcg/timing.py, the Robb Stark step in
+  games/btwixt/abilities.py), and here it closes on one public rule whatever the hand: it stays
+  open `window_ms` for every seat, and then closes with the answer the game names for its end
+  (pass; done; decline). A seat that wants to act does so within that time, or holds the window
   (`hold`: the clock stops until it answers). Any seat asked may hold, so a hold tells nothing
   certain either. A seat with nothing to play is not prompted at all: its window runs out.
 
@@ -65,11 +66,6 @@ def is_window(state, ask):
     return window_end(state, ask) is not None
 
 
-def answers_itself(state, ask):
-    """Whether the table, not a person, closes `ask` unless the person acts (a window), or at once."""
-    return is_window(state, ask) or single(state, ask) is not None
-
-
 def put_to_person(state, ask):
     """Whether `ask` is shown to its seat as a decision: not when it has a lone answer that moves no
     card (a window with nothing but pass included: its end answers it)."""
@@ -93,6 +89,9 @@ class Asking:
         self.window_ms = window_ms
         self.opened = {}  # ask id -> when this layer first saw it open (a window's clock starts there)
         self.held = set()  # ask ids whose window a seat holds
+        # Seats played at the keyboard, where input cannot be timed: their windows with a choice wait
+        # for the prompt (a window with nothing but its end still runs out).
+        self.prompted = set()
 
     def due(self, state, now):
         """(commands to submit now, seconds until the next look or None). Only the people's asks:
@@ -106,7 +105,7 @@ class Asking:
             end = window_end(state, ask)
             if end is not None:
                 start = self.opened.setdefault(ask["id"], now)
-                if ask["id"] in self.held:
+                if ask["id"] in self.held or ask["seat"] in self.prompted and single(state, ask) is None:
                     continue
                 left = start + self.window_ms / 1000.0 - now
                 if left <= 0:

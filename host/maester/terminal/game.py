@@ -41,6 +41,8 @@ def run(session, humans, bots_kind, delay, plain, note="", table=False, board=No
         with serving(session, sim, humans, board=board is not None, pacer=pacer) as web:
             if board is not None and web is None:
                 report("no seat pages (--no-web): only what a tap can say can be played")
+            if web is None:  # at the keyboard a prompt cannot be timed: a window with a choice waits for it
+                pacer.asking.prompted = set(humans)
             pacer.start()
             status = _loop(session, humans, bots_kind, delay, plain, note, sim, pages=web is not None, pacer=pacer)
             if web is not None and session.state["over"]:
@@ -119,8 +121,6 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False, pace
                 screen.after(seat)
                 continue
             if seat in humans:
-                if window:
-                    pacer.hold(seat, ask["id"])  # at the keyboard the prompt holds the window
                 choice = screen.ask_human(ask)
             else:
                 bot = bots[seat]
