@@ -28,7 +28,7 @@ import sys
 
 from ..engine import core
 from ..engine.bots import RandomBot, card_info, decide, make_bot
-from ..games import DEFAULT_PLAYERS, part
+from ..games import DEFAULT_PLAYERS
 from ..table import asking, profile as P
 from ..table.simtable import pick_for, tap_for
 
