@@ -18,8 +18,12 @@ from ..web.launch import serving
 from .screen import Quit, Screen
 
 
-def run(session, humans, bots_kind, delay, plain, note="", table=False, board=None):
+def run(session, humans, bots_kind, delay, plain, note="", table=False, board=None, pages=None):
     """Play `session` to its end (or until a person quits). Returns the exit status.
+
+    `humans`: the people's seats; `pages`: those of them who decide on their seat page (`--page`),
+    the others at this keyboard (`--human`). None: every person on a page (a board's table). A seat
+    meant for a page is asked at the keyboard when no pages are served (--no-web).
 
     With `table`, every move that a tap can express is made on a simulated board (a `maester
     sim-board` process, opened by its port name) and the LED strip is drawn under the table.
@@ -32,10 +36,12 @@ def run(session, humans, bots_kind, delay, plain, note="", table=False, board=No
     elif table:
         sim = SimTable(session, report=report)
     try:
-        with serving(session, sim, humans, board=board is not None) as web:
+        on_pages = list(humans) if pages is None else [s for s in humans if s in pages]
+        with serving(session, sim, on_pages, board=board is not None) as web:
             if board is not None and web is None:
                 report("no seat pages (--no-web): only what a tap can say can be played")
-            status = _loop(session, humans, bots_kind, delay, plain, note, sim, pages=web is not None)
+            status = _loop(session, humans, bots_kind, delay, plain, note, sim,
+                           on_pages=on_pages if web is not None else ())
             if web is not None and session.state["over"]:
                 _keep_pages_up()
             return status
@@ -67,16 +73,16 @@ def _wait_for_page(session, ask_id, poll=0.05):
         time.sleep(poll)
 
 
-def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False):
+def _loop(session, humans, bots_kind, delay, plain, note, sim, on_pages=()):
     state = session.state
     game = core.get_game(state["game"])
     info = card_info(state)
     seats = range(game.seat_count(state))
     bots = {s: make_bot(state["game"], bots_kind, state["seed"], s, info) for s in seats if s not in humans}
-    screen = Screen(session, humans, delay, plain)
+    keyboard = [s for s in humans if s not in on_pages]
+    screen = Screen(session, keyboard, delay, plain)
     screen.strip = getattr(sim, "strip_text", None)  # a real strip is on the table, not on screen
     screen.profile = getattr(sim, "profile", None)
-    screen.on_pages = pages
     submit = getattr(sim, "submit", None) or session.submit
     path = session.log.path if session.log else None
     try:
@@ -85,7 +91,7 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False):
             state = session.state
             ask = state["asks"][0]
             seat = ask["seat"]
-            if seat in humans and pages:
+            if seat in on_pages:
                 # With seat pages, a person decides on their own page: the shared screen shows
                 # only the public table, so no hand needs hiding while it changes hands.
                 screen.waiting("Waiting for %s (a tap, or their page)…" % ("the table" if seat == core.TABLE
@@ -93,7 +99,7 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False):
                 _wait_for_page(session, ask["id"])
                 screen.after(seat)
                 continue
-            if seat in humans:
+            if seat in keyboard:
                 choice = screen.ask_human(ask)
             else:
                 bot = bots[seat]
@@ -106,7 +112,7 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False):
                 raise RuntimeError("bot %s chose an illegal move: %s" % (seat, result.reason))
             screen.after(seat)
     except Quit as q:
-        if len(humans) > 1:
+        if len(keyboard) > 1:
             screen.clear()  # do not leave a hand on the screen
         screen.leave(table=True)
         screen.say("\n%s The game is saved in %s (%d moves); continue it with: maester resume --log %s"
