@@ -64,12 +64,20 @@ def _keep_pages_up():
         print()
 
 
-def _wait_for_page(session, ask_id, poll=0.05):
-    """Wait until a seat's page answered `ask_id` (the page submits through the session's lock)."""
+def _wait_for_page(session, ask_id, on_change, poll=0.05):
+    """Wait until a seat's page answered `ask_id` (the page submits through the session's lock),
+    calling `on_change` (under the lock) whenever another command was accepted meanwhile: with several
+    decisions open at once (every seat tapping its hand, plots chosen together) the others' answers
+    must show while this one is still awaited."""
+    seq = None
     while True:
         with session.lock:
-            if session.state["over"] or all(a["id"] != ask_id for a in session.state["asks"]):
+            state = session.state
+            if state["over"] or all(a["id"] != ask_id for a in state["asks"]):
                 return
+            if seq is not None and state["seq"] != seq:
+                on_change()
+            seq = state["seq"]
         time.sleep(poll)
 
 
@@ -94,9 +102,10 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, on_pages=()):
             if seat in on_pages:
                 # With seat pages, a person decides on their own page: the shared screen shows
                 # only the public table, so no hand needs hiding while it changes hands.
-                screen.waiting("Waiting for %s (a tap, or their page)…" % ("the table" if seat == core.TABLE
-                                                                           else "seat %s" % seat))
-                _wait_for_page(session, ask["id"])
+                text = "Waiting for %s (a tap, or their page)…" % ("the table" if seat == core.TABLE
+                                                                    else "seat %s" % seat)
+                screen.waiting(text)
+                _wait_for_page(session, ask["id"], lambda: screen.catch_up(text))
                 screen.after(seat)
                 continue
             if seat in keyboard:

@@ -167,6 +167,18 @@ class Screen:
         if seat not in self.humans and self.delay and any(core.visible(e, self.watcher()) for e in events):
             time.sleep(self.delay)  # a bot's move that shows nothing (a pass in a window) takes no pause
 
+    def catch_up(self, status):
+        """Show what others changed while the game still waits (`status` says for whom): their new
+        lines with `plain`, else the table redrawn under the same status."""
+        events = self.session.events[self.shown:]
+        self.shown = len(self.session.events)
+        if self.plain:
+            for line in self.lines(events, PUBLIC):
+                self.say(line)
+        else:
+            self.status = status
+            self.draw(self.watcher())
+
     def waiting(self, text):
         """Who the game waits for (their page, a tap): a line, or the status under the table."""
         if self.plain:
