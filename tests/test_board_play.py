@@ -219,3 +219,18 @@ def test_bench_hil_times_taps_through_a_sim_board_process():
     # the stages add up to the whole, tap by tap, so their medians cannot exceed it by much
     assert sum(s["p50_ms"] for s in stages.values()) <= out["max_ms"] * 1.5
     assert out["bytes_per_tap"] > 0 and out["polls_per_s"] > 0
+
+
+def test_a_board_set_up_for_another_game_is_not_offered_as_this_games_profile():
+    """An LCG game on a board flashed for B'Twixt: the fix is to flash an LCG profile, never to play
+    with --profile btwixt-3p (which `play lcg` then refuses); another table of the same game may be."""
+    from types import SimpleNamespace
+
+    from maester.table import profile as P
+    from maester.table.board import fit_problem
+    board = SimpleNamespace(config_len=100, config_crc=1, board="btwixt-3p", reader_count=7, pixels=60)
+    said = fit_problem(board, P.for_game("lcg", 2), "/dev/ttyACM0")
+    assert "--profile lcg-2p" in said and "--profile btwixt-3p" not in said
+    said = fit_problem(board, P.for_game("btwixt", 4), "/dev/ttyACM0")
+    assert "play on the board as it is with --profile btwixt-3p" in said
+
