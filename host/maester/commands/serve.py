@@ -17,7 +17,11 @@ BOT_DELAY = seconds(0, 60)  # serve --delay, as play's
 
 def _with_web(func, default_on):
     def run(args):
-        on = args.web if args.web is not None else (args.lan or (default_on and sys.stdout.isatty()))
+        pages = getattr(args, "page", None)  # `play --page SEAT`: that seat is played on its page
+        if pages and args.web is False:
+            raise ValueError("--page %d plays that seat on its seat page: drop --no-web, or play it at the "
+                             "keyboard with --human %d" % (pages[0], pages[0]))
+        on = args.web if args.web is not None else (args.lan or bool(pages) or (default_on and sys.stdout.isatty()))
         with launch.wanting(args.lan, args.web_port, on, args.web is False, args.window_ms):
             return func(args)
     return run

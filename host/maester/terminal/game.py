@@ -20,8 +20,12 @@ from ..web.launch import serving, window_ms
 from .screen import Quit, Screen
 
 
-def run(session, humans, bots_kind, delay, plain, note="", table=False, board=None):
+def run(session, humans, bots_kind, delay, plain, note="", table=False, board=None, pages=None):
     """Play `session` to its end (or until a person quits). Returns the exit status.
+
+    `humans`: the people's seats; `pages`: those of them who decide on their seat page (`--page`),
+    the others at this keyboard (`--human`). None: every person on a page (a board's table). A seat
+    meant for a page is asked at the keyboard when no pages are served (--no-web).
 
     With `table`, every move that a tap can express is made on a simulated board (a `maester
     sim-board` process, opened by its port name) and the LED strip is drawn under the table.
@@ -38,13 +42,15 @@ def run(session, humans, bots_kind, delay, plain, note="", table=False, board=No
     runner = getattr(sim, "runner", None)
     pacer = Pacer(session, humans, window_ms(), submit=runner.submit if runner is not None else None)
     try:
-        with serving(session, sim, humans, board=board is not None, pacer=pacer) as web:
+        on_pages = list(humans) if pages is None else [s for s in humans if s in pages]
+        with serving(session, sim, on_pages, board=board is not None, pacer=pacer) as web:
             if board is not None and web is None:
                 report("no seat pages (--no-web): only what a tap can say can be played")
-            if web is None:  # at the keyboard a prompt cannot be timed: a window with a choice waits for it
-                pacer.asking.prompted = set(humans)
+            on_pages = on_pages if web is not None else ()
+            # At the keyboard a prompt cannot be timed: a window with a choice waits for it.
+            pacer.asking.prompted = {s for s in humans if s not in on_pages}
             pacer.start()
-            status = _loop(session, humans, bots_kind, delay, plain, note, sim, pages=web is not None, pacer=pacer)
+            status = _loop(session, humans, bots_kind, delay, plain, note, sim, on_pages=on_pages, pacer=pacer)
             if web is not None and session.state["over"]:
                 _keep_pages_up()
             return status
@@ -68,25 +74,33 @@ def _keep_pages_up():
         print()
 
 
-def _wait_for_page(session, ask_id, poll=0.05):
-    """Wait until a seat's page answered `ask_id` (the page submits through the session's lock)."""
+def _wait_for_page(session, ask_id, on_change, poll=0.05):
+    """Wait until a seat's page answered `ask_id` (the page submits through the session's lock),
+    calling `on_change` (under the lock) whenever another command was accepted meanwhile: with several
+    decisions open at once (every seat tapping its hand, plots chosen together) the others' answers
+    must show while this one is still awaited."""
+    seq = None
     while True:
         with session.lock:
-            if session.state["over"] or all(a["id"] != ask_id for a in session.state["asks"]):
+            state = session.state
+            if state["over"] or all(a["id"] != ask_id for a in state["asks"]):
                 return
+            if seq is not None and state["seq"] != seq:
+                on_change()
+            seq = state["seq"]
         time.sleep(poll)
 
 
-def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False, pacer=None):
+def _loop(session, humans, bots_kind, delay, plain, note, sim, on_pages=(), pacer=None):
     state = session.state
     game = core.get_game(state["game"])
     info = card_info(state)
     seats = range(game.seat_count(state))
     bots = {s: make_bot(state["game"], bots_kind, state["seed"], s, info) for s in seats if s not in humans}
-    screen = Screen(session, humans, delay, plain)
+    keyboard = [s for s in humans if s not in on_pages]
+    screen = Screen(session, keyboard, delay, plain)
     screen.strip = getattr(sim, "strip_text", None)  # a real strip is on the table, not on screen
     screen.profile = getattr(sim, "profile", None)
-    screen.on_pages = pages
     submit = getattr(sim, "submit", None) or session.submit
     path = session.log.path if session.log else None
     try:
@@ -99,7 +113,7 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False, pace
                 ask = state["asks"][0]
             seat = ask["seat"]
             window = seat in humans and asking.is_window(state, ask)
-            if window and (pages or not asking.put_to_person(state, ask)):
+            if window and (seat in on_pages or not asking.put_to_person(state, ask)):
                 # A window: this shared screen says the same whether the seat could act or not; the
                 # seat acts on its page or with a tap, or the table closes it when its time is up.
                 screen.waiting("%s window closes in %.1f s…"
@@ -112,15 +126,16 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False, pace
                 pacer.wait_closed(ask["id"])  # a lone answer that moves no card: the table gives it
                 screen.after(seat)
                 continue
-            if seat in humans and pages:
+            if seat in on_pages:
                 # With seat pages, a person decides on their own page: the shared screen shows
                 # only the public table, so no hand needs hiding while it changes hands.
-                screen.waiting("Waiting for %s (a tap, or their page)…" % ("the table" if seat == core.TABLE
-                                                                           else "seat %s" % seat))
-                _wait_for_page(session, ask["id"])
+                text = "Waiting for %s (a tap, or their page)…" % ("the table" if seat == core.TABLE
+                                                                    else "seat %s" % seat)
+                screen.waiting(text)
+                _wait_for_page(session, ask["id"], lambda: screen.catch_up(text))
                 screen.after(seat)
                 continue
-            if seat in humans:
+            if seat in keyboard:
                 choice = screen.ask_human(ask)
             else:
                 bot = bots[seat]
@@ -134,7 +149,7 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False, pace
                 raise RuntimeError("bot %s chose an illegal move: %s" % (seat, result.reason))
             screen.after(seat)
     except Quit as q:
-        if len(humans) > 1:
+        if len(keyboard) > 1:
             screen.clear()  # do not leave a hand on the screen
         screen.leave(table=True)
         screen.say("\n%s The game is saved in %s (%d moves); continue it with: maester resume --log %s"

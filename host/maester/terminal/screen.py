@@ -86,7 +86,6 @@ class Screen:
         self.private_shown = {s: self.shown for s in self.humans}  # private lines printed (plain)
         self.strip = None  # the simulated table's LED strip, as text, when there is one
         self.profile = None  # the table profile that names the strip's segments (for its legend)
-        self.on_pages = False  # people decide on their seat pages, not at this screen
         self.note = ""  # the game's title line, printed on the normal screen when the view closes
         self.status = ""  # a line under the table: who is awaited, a move that was refused
         self.alt = False  # drawing on the terminal's alternate screen
@@ -121,11 +120,8 @@ class Screen:
     # --- screens -------------------------------------------------------------------------------
 
     def watcher(self):
-        """Who the screen belongs to between turns: a lone human, else the public.
-
-        With seat pages, the screen is the table's: everyone's secrets are on their own pages."""
-        if self.on_pages:
-            return PUBLIC
+        """Who the screen belongs to between turns: the lone person at the keyboard, else the public
+        (several share it, or everyone decides on their own seat page)."""
         return self.humans[0] if len(self.humans) == 1 else PUBLIC
 
     def draw(self, viewer):
@@ -170,6 +166,18 @@ class Screen:
             self.draw(self.watcher())
         if seat not in self.humans and self.delay and any(core.visible(e, self.watcher()) for e in events):
             time.sleep(self.delay)  # a bot's move that shows nothing (a pass in a window) takes no pause
+
+    def catch_up(self, status):
+        """Show what others changed while the game still waits (`status` says for whom): their new
+        lines with `plain`, else the table redrawn under the same status."""
+        events = self.session.events[self.shown:]
+        self.shown = len(self.session.events)
+        if self.plain:
+            for line in self.lines(events, PUBLIC):
+                self.say(line)
+        else:
+            self.status = status
+            self.draw(self.watcher())
 
     def waiting(self, text):
         """Who the game waits for (their page, a tap): a line, or the status under the table."""

@@ -92,13 +92,16 @@ def describe_choice(state, ask, choice, viewer=None):
              "attacker": "Attack with %s", "defender": "Defend with %s", "kill": "Kill %s",
              "dup": "Discard a duplicate to save (%s)", "drew": "Drew %s", "target": "Target %s",
              "kneel_influence": "Kneel %s for influence", "stand": "Stand %s", "card": "On %s",
-             "ambush": "Ambush: put %s into play", "discard": "Discard %s", "take": "Take %s"}
+             "ambush": "Ambush: put %s into play", "discard": "Discard %s", "take": "Take %s",
+             "kneel": "Kneel %s", "top": "The top card is %s"}
     if kind in words and len(choice) > 1 and isinstance(choice[1], str):
         return words[kind] % c(choice[1]) + _detail(state, kind, choice[1])
     if kind == "keep" and len(choice) > 1:  # Fleeing to the Wall
         return "Keep %s" % c(choice[1])
     return {"redirect": "Redirect the challenge", "pay_gold": "Pay 1 gold",  # (pay_gold, to_hand: Ser Davos)
-            "to_hand": "Return it to your hand"}.get(kind, " ".join(str(x) for x in choice))
+            "to_hand": "Return it to your hand",
+            "deck_top": "Discard the top card of your deck", "discard_hound": "Discard The Hound",  # The Hound
+            }.get(kind, " ".join(str(x) for x in choice))
 
 
 def _detail(state, kind, inst):
@@ -127,7 +130,7 @@ def describe_event(g, e, viewer=PUBLIC, cards=None):
     if k == "phase":
         return "%s phase" % e["phase"].capitalize()
     if k == "drew":
-        return "%s draws %d" % (s(e["seat"]), e["count"])
+        return "%s draws %d card%s" % (s(e["seat"]), e["count"], "" if e["count"] == 1 else "s")
     if k == "drew_cards":
         return "You drew %s" % names.cards_text(e["cards"])
     if k == "placed_face_down":
