@@ -20,7 +20,10 @@ from rich.text import Text
 
 from .. import games
 from ..engine import PUBLIC, cardtables, core
+from ..games.text import about_card
 from . import draw
+
+HELP = ("?", "help")  # at a prompt: what the cards of the options are (`? 3`: option 3's; `? ned`: by name)
 
 FRAME_GAP = 0.05  # bots playing with no delay: at most a frame this often (the rest could not be read anyway)
 
@@ -233,10 +236,14 @@ class Screen:
         for i, label in enumerate(labels, 1):
             self.say("  %d. %s" % (i, label))
         while True:
-            text = self.read("Your choice, %s (1-%d, q to quit): " % (who, len(labels)))
+            text = self.read("Your choice, %s (1-%d, ? about a card, q to quit): " % (who, len(labels)))
             if text.isdigit() and 1 <= int(text) <= len(labels):
                 return ask["choices"][int(text) - 1]
-            self.say("%r is not one of the options: type a number from 1 to %d, or q to quit."
+            if _asks_help(text):
+                for line in self.card_help(ask, text):
+                    self.say(line)
+                continue
+            self.say("%r is not one of the options: type a number from 1 to %d, ? about a card, or q to quit."
                      % (text, len(labels)))
 
     def choose(self, seat, ask, labels, who):
@@ -252,13 +259,62 @@ class Screen:
             page %= len(pages)
             self.frame(seat, footer=prompt + pages[page] + [note], parts=parts)
             more = ", m more" if len(pages) > 1 else ""
-            text = self.read("Your choice, %s (1-%d%s, q to quit): " % (who, len(labels), more))
+            text = self.read("Your choice, %s (1-%d%s, ? about a card, q to quit): " % (who, len(labels), more))
             if more and text.lower() == "m":
                 page, note = page + 1, ""
                 continue
             if text.isdigit() and 1 <= int(text) <= len(labels):
                 return ask["choices"][int(text) - 1]
-            note = "%r is not one of the options: type a number from 1 to %d, or q to quit." % (text, len(labels))
+            if _asks_help(text):
+                self.show_help(seat, self.card_help(ask, text))
+                note = ""
+                continue
+            note = ("%r is not one of the options: type a number from 1 to %d, ? about a card, or q to quit."
+                    % (text, len(labels)))
+
+    def card_help(self, ask, text):
+        """Lines about the cards `text` asks for: `?` every option's cards, `? N` option N's, `? word`
+        the cards of the seat's own view whose name holds the word. Only cards its view names."""
+        state = self.session.state
+        words = text.split(None, 1)
+        arg = words[1].strip() if len(words) > 1 else ""
+        if arg.isdigit() and 1 <= int(arg) <= len(ask["choices"]):
+            found = _card_ids(ask["choices"][int(arg) - 1])
+        elif arg:
+            names = self.text.Names(state["g"], cardtables.of_config(self.config))
+            found = [c for c in _card_ids(self.session.view(ask["seat"])) if arg.lower() in names.card(c).lower()]
+        else:
+            found = _card_ids(ask["choices"])
+        out, seen = [], set()
+        for card in found:
+            about = about_card(state["game"], card)
+            if about is None or about["name"] in seen:
+                continue
+            seen.add(about["name"])
+            out.append("%s — %s" % (about["name"], about["lines"][0]))
+            out += ["  " + line for line in about["lines"][1:]]
+        if not out:
+            return ["No card %s. Type ? for the options' cards, ? 3 for option 3's, ? and a name for a card you "
+                    "can see." % ("matches %r" % arg if arg else "is named by these options")]
+        return out
+
+    def show_help(self, seat, lines):
+        """Card text under the seat's table, a page at a time (`m`), until Enter brings the options back."""
+        page = 0
+        while True:
+            width, height = self.size()
+            parts = self.parts(self.session.view(seat))
+            rows = [row for line in lines for row in (textwrap.wrap(line, width, subsequent_indent="    ") or [""])]
+            room = max(3, height - 2 - draw.min_rows(self.console, parts, width))
+            pages = [rows[i:i + room] for i in range(0, len(rows), room)] or [[]]
+            page %= len(pages)
+            self.frame(seat, footer=pages[page], parts=parts)
+            more = ", m: more (%d of %d)" % (page + 1, len(pages)) if len(pages) > 1 else ""
+            if not (more and self.read("Enter: back to the options%s " % more).lower() == "m"):
+                if not more:
+                    self.read("Enter: back to the options ")
+                return
+            page += 1
 
     def finish(self):
         view = self.session.view(PUBLIC)
@@ -342,3 +398,23 @@ class Screen:
         with self.console.capture() as cap:
             self.console.print(Segments(segs), end="", crop=False, soft_wrap=True)
         return cap.get().split("\n")
+
+
+def _asks_help(text):
+    words = text.split()
+    return bool(words) and words[0].lower() in HELP
+
+
+def _card_ids(value, out=None):
+    """The card ids (`S12#1`) in a choice, a list of choices or a view, in order, each once."""
+    out = [] if out is None else out
+    if isinstance(value, str):
+        if "#" in value and value not in out:
+            out.append(value)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _card_ids(v, out)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _card_ids(v, out)
+    return out

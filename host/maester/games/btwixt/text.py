@@ -214,3 +214,14 @@ def describe_event(g, event, viewer=PUBLIC, cards=None):
     if k == "game_over":
         return "Game over after %d rounds: %s." % (event.get("rounds", 0), winners_line(nm, event["winners"]))
     return generic_line(event)
+
+
+def about_lines(rec):
+    """A card's facts for a person who asks; its ability is cards_db's `text` (games/text.py adds it)."""
+    if "power" in rec:
+        return ["ally · power %d" % rec["power"]]
+    if "value" in rec:
+        kind = {"standard": "influence card", "event": "event card", "leader": "leader's influence card"}
+        return ["%s %s · value %d%s" % (rec.get("colour", ""), kind.get(rec.get("kind"), "influence card"),
+                                        rec["value"], " · Triumph" if rec.get("triumph") else "")]
+    return ["leader"]

@@ -278,3 +278,40 @@ def describe_event(g, e, viewer=PUBLIC, cards=None):
         return "Game over: %s win%s" % (" and ".join(s(w) for w in e["winners"]), "" if len(e["winners"]) > 1 else "s")
     fields = ", ".join("%s %s" % (key, v) for key, v in e.items() if key not in ("e", "vis"))
     return "%s%s" % (k.replace("_", " ").capitalize(), (": " + fields) if fields else "")
+
+
+KEYWORD_WORDS = {"immune_character": "immune to character abilities",
+                 "immune_opponent_character": "immune to opponents' character abilities",
+                 "no_attachments": "takes no attachments", "no_attachments_except_weapon": "takes only Weapon attachments"}
+
+
+def about_lines(rec):
+    """A card's facts for a person who asks (`?` at a prompt, a tap on its name): the card data's fields,
+    and its ability as cards_db words it (our paraphrase, never the printed text); games/text.py."""
+    houses = ", ".join(HOUSES.get(h, h.capitalize()) for h in rec.get("houses") or ()) or "neutral"
+    lines = ["%s%s · %s" % ("unique " if rec.get("unique") else "", rec["type"], houses)]
+    facts = []
+    if rec.get("cost") is not None:
+        facts.append("cost %d gold" % rec["cost"])
+    if rec.get("str") is not None:
+        facts.append("STR %d" % rec["str"])
+    if rec.get("icons"):
+        facts.append("icons: " + ", ".join(rec["icons"]))
+    plot = rec.get("plot")
+    if plot:
+        facts.append("income %s, initiative %s, claim %s" % (plot["income"], plot["initiative"], plot["claim"]))
+    if rec.get("income"):
+        facts.append("+%d gold a round" % rec["income"])
+    if rec.get("influence"):
+        facts.append("%d influence" % rec["influence"])
+    lines.append(" · ".join(facts))
+    if rec.get("crests"):
+        lines.append("Crests: " + ", ".join(rec["crests"]))
+    if rec.get("traits"):
+        lines.append("Traits: " + ", ".join(rec["traits"]))
+    if rec.get("keywords"):
+        lines.append("Keywords: " + ", ".join(KEYWORD_WORDS.get(k, k) for k in rec["keywords"]))
+    lines.append("Ability: %s" % rec["ability"] if rec.get("ability") else "No ability beyond its keywords and icons.")
+    if rec.get("errata"):
+        lines.append(rec["errata"])
+    return lines

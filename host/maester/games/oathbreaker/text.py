@@ -342,3 +342,19 @@ def winners_line(names, winners):
     if len(winners) == 1:
         return "%s wins" % names.seat(winners[0])
     return "the winners are %s" % ", ".join(names.seat(s) for s in winners)
+
+
+def about_lines(rec):
+    """A card's facts for a person who asks; its text is cards_db's (games/text.py adds it)."""
+    if "success" in rec:
+        return ["mission · %s" % rec["influence"].capitalize(),
+                "on success: %s" % (cubes(rec["success"]) or "nothing"),
+                "on failure: %s" % (cubes(rec["failure"]) or "nothing")]
+    if "decree" in rec:
+        return ["decree · %s%s" % (rec["decree"], "" if rec["decree"] == "proclamation" else " %d" % rec["value"])]
+    if "icons" in rec:
+        icons = cubes({k: v for k, v in rec["icons"].items() if v}) or "none printed"
+        return ["influence card · icons: %s" % icons.replace("any", "any mission")]
+    if "board" in rec:
+        return ["character · %s board · costs %d cubes" % (rec["board"].capitalize(), rec["cost"])]
+    return ["ambition · needs %s" % (cubes({r: rec[r] for r in RES}) or "nothing")]

@@ -13,6 +13,7 @@ const FEED_LINES = 4;
 const TV_LOG_LINES = 14;  // what a room can read at a glance; the whole log is in the file
 let updates = 0;
 let picked = null;  // the card chosen first in a two-step choice (a card, then its place)
+let shown = null;  // the payload drawn last: what a tap on a card's name reads its text from
 
 function status(text, cls) {
   const s = document.getElementById("status");
@@ -25,6 +26,7 @@ function byId(id) {
 }
 
 function draw(p) {
+  shown = p;
   const ctx = new Ctx(p);
   const who = SEAT_PAGE ? ctx.seat(p.seat).replace(" (you)", "") : "table";
   byId("title").textContent = SEAT_PAGE ? who : p.title;
@@ -240,6 +242,34 @@ function drawTable(ctx) {
   else drawView(ctx, board, []);
   drawLog(ctx, byId("log"), TV_LOG_LINES);
 }
+
+// --- a card's text, on a tap on its name (both pages) ------------------------------------------------
+// The payload carries each named card's facts and ability in our words (payload.Words.about), only for
+// the cards its view names; a tap on a name shows them in a box that a second tap closes.
+
+function showCard(id) {
+  const about = shown && shown.about && shown.about[String(id).split("#")[0]];
+  if (!about) return;
+  let box = byId("card-about");
+  if (!box) {
+    box = el("div", "card-about");
+    box.id = "card-about";
+    box.setAttribute("role", "dialog");
+    box.onclick = () => { box.hidden = true; };
+    document.body.appendChild(box);
+  }
+  box.replaceChildren(el("h3", "", about.name));
+  about.lines.forEach((line) => box.appendChild(el("p", "", line)));
+  box.appendChild(el("p", "muted", "Tap to close."));
+  box.hidden = false;
+}
+
+document.addEventListener("click", (ev) => {
+  const chip = ev.target.closest && ev.target.closest(".card[data-card]");
+  // A card that is a place to tap in a two-step choice answers that choice instead.
+  if (!chip || chip.classList.contains("legal") || chip.closest("button")) return;
+  showCard(chip.dataset.card);
+});
 
 function connect(delay) {
   const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + BASE + "/ws");
