@@ -122,3 +122,21 @@ def test_page_with_no_web_is_refused_in_one_line(tmp_path):
     assert r.returncode == 2
     assert "--page 0 plays that seat on its seat page: drop --no-web" in r.stderr
     assert not (tmp_path / "g.sqlite").exists()
+
+
+def test_while_a_page_decides_q_at_the_keyboard_stops_the_game_and_other_keys_say_how(tmp_path):
+    """Issue 28, item 7: typed keys were only echoed while the terminal waited for a page or a tap (as
+    under `play --port`, where every seat is on its page); now a line is read: q stops and saves."""
+    term, log = start(tmp_path, "--page", "0")
+    try:
+        term.until(b"press Enter to start")
+        term.type("\n")
+        term.until(PAGE_WAIT)
+        term.type("x\n")
+        term.until(b"q and Enter stops the game")
+        term.type("q\n")
+        term.until(b"continue it with: maester resume")
+        assert term.proc.wait(30) == 0
+    finally:
+        term.close()
+    assert GameLog.open(str(log)).header()["extra"]["pages"] == [0]

@@ -74,11 +74,12 @@ def _keep_pages_up():
         print()
 
 
-def _wait_for_page(session, ask_id, on_change, poll=0.05):
+def _wait_for_page(session, ask_id, on_change, wait, poll=0.05):
     """Wait until a seat's page answered `ask_id` (the page submits through the session's lock),
     calling `on_change` (under the lock) whenever another command was accepted meanwhile: with several
     decisions open at once (every seat tapping its hand, plots chosen together) the others' answers
-    must show while this one is still awaited."""
+    must show while this one is still awaited. `wait(poll)` passes the time between two looks (the
+    screen reads what is typed meanwhile: q stops the game)."""
     seq = None
     while True:
         with session.lock:
@@ -88,7 +89,7 @@ def _wait_for_page(session, ask_id, on_change, poll=0.05):
             if seq is not None and state["seq"] != seq:
                 on_change()
             seq = state["seq"]
-        time.sleep(poll)
+        wait(poll)
 
 
 def _loop(session, humans, bots_kind, delay, plain, note, sim, on_pages=(), pacer=None):
@@ -132,7 +133,7 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, on_pages=(), pace
                 text = "Waiting for %s (a tap, or their page)…" % ("the table" if seat == core.TABLE
                                                                     else "seat %s" % seat)
                 screen.waiting(text)
-                _wait_for_page(session, ask["id"], lambda: screen.catch_up(text))
+                _wait_for_page(session, ask["id"], lambda: screen.catch_up(text), lambda t: screen.typed(t, text))
                 screen.after(seat)
                 continue
             if seat in keyboard:

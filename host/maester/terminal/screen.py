@@ -9,6 +9,7 @@ game's name; a game without a drawing is shown as its view, pretty-printed.
 """
 
 import os
+import select
 import sys
 import textwrap
 import time
@@ -93,6 +94,7 @@ class Screen:
         self.status = ""  # a line under the table: who is awaited, a move that was refused
         self.alt = False  # drawing on the terminal's alternate screen
         self.drawn = 0.0  # when the last frame was drawn (time.monotonic)
+        self.keyboard = sys.stdin.isatty()  # someone may type here while pages decide (`typed`)
         if not plain:
             self.console = Console(highlight=False)
 
@@ -181,6 +183,25 @@ class Screen:
         else:
             self.status = status
             self.draw(self.watcher())
+
+    def typed(self, wait, status):
+        """While the game waits for a page or a tap (`status` says for whom): wait up to `wait` seconds
+        for a line typed here. `q` (or `quit`) stops the game as at a prompt; anything else is answered
+        with how to, since typed keys make no move here. Without a terminal on stdin it only waits."""
+        if not self.keyboard:
+            time.sleep(wait)
+            return
+        ready, _, _ = select.select([sys.stdin], [], [], wait)
+        if not ready:
+            return
+        line = sys.stdin.readline()
+        if not line:  # the input ended: nothing more to read, the pages and taps go on
+            self.keyboard = False
+            return
+        if line.strip().lower() in ("q", "quit"):
+            raise Quit()
+        self.waiting("%s Decisions are made on the seat pages and with taps; q and Enter stops the game "
+                     "(it is saved)." % status)
 
     def waiting(self, text):
         """Who the game waits for (their page, a tap): a line, or the status under the table."""
