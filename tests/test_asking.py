@@ -266,8 +266,8 @@ def test_the_countdown_and_hold_show_on_the_seat_page_and_the_table_page(chromiu
                 assert phone.locator("button.hold").count() == 1 and tv.locator("button.hold").count() == 0
                 assert not problems(phone, core.view(state, seat)) and not problems(tv, core.view(state, PUBLIC), tv=True)
                 phone.click("button.hold")
-                tv.wait_for_function("document.querySelector('.window') && "
-                                     "document.querySelector('.window').textContent.includes('held')")
+                # A locator, not wait_for_function: a polled string is an eval, which the pages' CSP forbids.
+                tv.locator(".window", has_text="held").wait_for()
                 assert phone.locator(".window .countdown").count() == 0 or "held" in phone.inner_text(".window")
             finally:
                 phone.close()

@@ -22,6 +22,7 @@ from rich.text import Text
 from .. import games
 from ..engine import PUBLIC, cardtables, core
 from ..games.text import about_card
+from ..web import payload
 from . import draw
 
 HELP = ("?", "help")  # at a prompt: what the cards of the options are (`? 3`: option 3's; `? ned`: by name)
@@ -297,15 +298,16 @@ class Screen:
         """Lines about the cards `text` asks for: `?` every option's cards, `? N` option N's, `? word`
         the cards of the seat's own view whose name holds the word. Only cards its view names."""
         state = self.session.state
-        words = text.split(None, 1)
-        arg = words[1].strip() if len(words) > 1 else ""
+        typed = text.split(None, 1)
+        arg = typed[1].strip() if len(typed) > 1 else ""
+        view = self.session.view(ask["seat"])
+        words = payload.Words(state, view, ask["seat"])  # the cards a page would name, by the same walk
         if arg.isdigit() and 1 <= int(arg) <= len(ask["choices"]):
-            found = _card_ids(ask["choices"][int(arg) - 1])
+            found = list(words.names_in(ask["choices"][int(arg) - 1]))
         elif arg:
-            names = self.text.Names(state["g"], cardtables.of_config(self.config))
-            found = [c for c in _card_ids(self.session.view(ask["seat"])) if arg.lower() in names.card(c).lower()]
+            found = [c for c, name in words.names_in(view).items() if arg.lower() in name.lower()]
         else:
-            found = _card_ids(ask["choices"])
+            found = list(words.names_in(ask["choices"]))
         out, seen = [], set()
         for card in found:
             about = about_card(state["game"], card)
@@ -424,18 +426,3 @@ class Screen:
 def _asks_help(text):
     words = text.split()
     return bool(words) and words[0].lower() in HELP
-
-
-def _card_ids(value, out=None):
-    """The card ids (`S12#1`) in a choice, a list of choices or a view, in order, each once."""
-    out = [] if out is None else out
-    if isinstance(value, str):
-        if "#" in value and value not in out:
-            out.append(value)
-    elif isinstance(value, dict):
-        for v in value.values():
-            _card_ids(v, out)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            _card_ids(v, out)
-    return out
