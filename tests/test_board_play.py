@@ -175,16 +175,33 @@ def test_a_foreign_sticker_and_two_cards_on_a_reader_are_refused_without_a_move(
     assert t.moves() == 0
 
 
+def test_sim_board_taps_in_one_command_lists_its_cards_and_refuses_a_typo_by_name(tmp_path):
+    """Driven by hand (issue 28, item 7): `tap` lays and lifts; `cards` names what may be tapped; a
+    mistyped card is refused at the board with the closest names; `q` stops it."""
+    script = tmp_path / "hand.txt"
+    script.write_text("cards cersei\ntap 0 betrayl#2\ntap deck leader:cersei\nq\n")
+    r = subprocess.run(maester_cmd("sim-board", "--game", "btwixt", "--players", "3", "--script", str(script),
+                                   "--no-strip"), capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    lines = r.stdout.splitlines()
+    assert r.returncode == 0, r.stderr
+    assert "Leader cards:" in lines and any(l.split() == ["leader:cersei", "Leader", "card:", "Cersei", "Lannister"]
+                                            for l in lines)
+    refused = [l for l in lines if l.startswith("error: no card 'betrayl#2'")]
+    assert refused and "did you mean betrayal#" in refused[0] and "(Betrayal, copy" in refused[0]
+    assert "ok: tap deck leader:cersei" in lines  # laid and lifted: the reader is empty again
+    assert lines[-1] == "ok: tap deck leader:cersei"  # q stopped it, stdin never read
+
+
 def test_sim_board_script_and_strip(tmp_path):
     script = tmp_path / "taps.txt"
-    script.write_text("# a card on the deck reader, then off\ntap deck leader:cersei\nwait 100\nstrip\n"
+    script.write_text("# a card on the deck reader, then off\nplace deck leader:cersei\nwait 100\nstrip\n"
                       "lift 0\ntap 9 x\nquit\n")
     r = subprocess.run(maester_cmd("sim-board", "--game", "btwixt", "--players", "3", "--script", str(script),
                                    "--no-strip"), capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     lines = r.stdout.splitlines()
     assert r.returncode == 0, r.stderr
     assert lines[0].startswith("port: /") and lines[0].endswith("/ttyMAESTER")  # a stable name for the pty
-    assert "ok: tap deck leader:cersei" in lines and "ok: lift 0" in lines
+    assert "ok: place deck leader:cersei" in lines and "ok: lift 0" in lines
     assert any(line.startswith("strip: [") for line in lines)
     assert any(line.startswith("error: no reader '9'") for line in lines)
 
@@ -203,3 +220,18 @@ def test_bench_hil_times_taps_through_a_sim_board_process():
     # the stages add up to the whole, tap by tap, so their medians cannot exceed it by much
     assert sum(s["p50_ms"] for s in stages.values()) <= out["max_ms"] * 1.5
     assert out["bytes_per_tap"] > 0 and out["polls_per_s"] > 0
+
+
+def test_a_board_set_up_for_another_game_is_not_offered_as_this_games_profile():
+    """An LCG game on a board flashed for B'Twixt: the fix is to flash an LCG profile, never to play
+    with --profile btwixt-3p (which `play lcg` then refuses); another table of the same game may be."""
+    from types import SimpleNamespace
+
+    from maester.table import profile as P
+    from maester.table.board import fit_problem
+    board = SimpleNamespace(config_len=100, config_crc=1, board="btwixt-3p", reader_count=7, pixels=60)
+    said = fit_problem(board, P.for_game("lcg", 2), "/dev/ttyACM0")
+    assert "--profile lcg-2p" in said and "--profile btwixt-3p" not in said
+    said = fit_problem(board, P.for_game("btwixt", 4), "/dev/ttyACM0")
+    assert "play on the board as it is with --profile btwixt-3p" in said
+

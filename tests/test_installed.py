@@ -152,10 +152,10 @@ def test_demo_plays_a_whole_game_through_the_simulated_board(product):
 
 def test_sim_board_runs_a_script(product):
     script = product.base / "taps.txt"
-    script.write_text("tap deck leader:cersei\nwait 100\nstrip\nlift 0\nquit\n")
+    script.write_text("place deck leader:cersei\nwait 100\nstrip\nlift 0\nquit\n")
     lines = product.maester("sim-board", "--game", "btwixt", "--players", "3", "--script", str(script),
                             "--no-strip", timeout=120).stdout.splitlines()
-    assert lines[0].startswith("port: /") and "ok: tap deck leader:cersei" in lines and "ok: lift 0" in lines
+    assert lines[0].startswith("port: /") and "ok: place deck leader:cersei" in lines and "ok: lift 0" in lines
     assert any(line.startswith("strip: [") for line in lines)
 
 

@@ -87,7 +87,14 @@ def get(t, path):
 
 
 def page_text(doc):
-    return json.dumps(doc, ensure_ascii=False)
+    """A page's data as text to look for card names in. Its cards' own text (`about`, issue 28: what a
+    tap on a card's name shows) is given only for cards the page names (checked here), and it is the
+    card's fixed text, so its prose is left out: its words are not names ("helps a Sword mission"
+    on Oathbreaker's Sword or sabotage is not the Sword card)."""
+    about = doc.get("about") or {}
+    named = {card.split("#", 1)[0] for card in doc.get("names") or {}}
+    assert set(about) <= named, sorted(set(about) - named)
+    return json.dumps({k: v for k, v in doc.items() if k != "about"}, ensure_ascii=False)
 
 
 def wait_for(what, predicate):

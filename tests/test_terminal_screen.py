@@ -297,3 +297,51 @@ def test_long_option_lists_fit_in_columns_or_pages():
     assert sorted(seen) == list(range(1, 41))
     short = draw.option_pages(["Kneel", "Pass", "Bid", "Decline", "Accept", "Done"], 80, 2)
     assert len(short) == 1 and len(short[0]) == 2  # in columns, no paging
+
+
+# --- several decisions open at once: the screen keeps up (issue 28, item 3) ---------------------------
+
+def _page_answer(url, kind, every=False):
+    """Answer the seat's open decision of `kind` on its page (its first option); with `every`, until
+    the page offers none (a page's choice is applied before its POST returns)."""
+    import httpx  # the web extra: only this test talks to a page
+    deadline, answered = time.monotonic() + 60, 0
+    while time.monotonic() < deadline:
+        mine = [d for d in httpx.get(url + "/state", timeout=5).json()["decisions"] if d["kind"] == kind]
+        if not mine and answered:
+            return
+        if mine:
+            r = httpx.post(url + "/choose", json={"ask": mine[0]["ask"], "choice": mine[0]["options"][0]["choice"]},
+                           timeout=5)
+            assert r.status_code == 200, r.text
+            answered += 1
+            if not every:
+                return
+        time.sleep(0.05)
+    raise AssertionError("seat page %s never offered a %s decision" % (url, kind))
+
+
+def test_the_screen_redraws_while_it_waits_for_one_of_several_open_decisions(tmp_path):
+    """Both seats choose their plots at once, each on its page. The terminal waits on seat 0's; seat 1's
+    choice must show at once (80×24), not when seat 0 has chosen too."""
+    log = tmp_path / "g.sqlite"
+    run = Run(tmp_path, 80, 24, "play", "lcg", "--sim", "--no-table", "--page", "0", "--page", "1", "--seed", "4",
+              "--delay", "0", "--log", str(log))
+    try:
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "g.sqlite.links").exists() or b"press Enter" not in run.term.everything().encode():
+            assert time.monotonic() < deadline, run.term.everything()
+            run.pump()
+        urls = dict((int(s), u) for u, s in re.findall(r"(http://\S+/seat/(\d)/\S+)",
+                                                       (tmp_path / "g.sqlite.links").read_text()))
+        run.type("\n")
+        _page_answer(urls[1], "setup", every=True)
+        _page_answer(urls[0], "setup", every=True)
+        run.until(r"Waiting for seat 0")
+        _page_answer(urls[1], "plot")  # seat 0's plot is still awaited
+        rows = run.until(r"has chosen a plot", timeout=20)
+        assert any("Waiting for seat 0" in row for row in rows), "\n".join(rows)
+    finally:
+        run.proc.kill()
+        run.proc.wait(10)
+        os.close(run.master)

@@ -85,7 +85,7 @@ def state(url):
 def test_resume_and_serve_give_the_same_links_as_play(tmp_path):
     log = tmp_path / "g.sqlite"
     play = maester(tmp_path, "play", "intrigue", "--sim", "--no-table", "--plain", "--web", "--players", "3",
-                   "--human", "0", "--human", "2", "--seed", "4", "--delay", "0", "--log", str(log))
+                   "--page", "0", "--page", "2", "--seed", "4", "--delay", "0", "--log", str(log))
     try:
         first = printed_links(read_until(play, "also in"))
     finally:
@@ -167,7 +167,7 @@ def test_tokens_are_kept_once_and_a_racing_second_save_reads_the_first_back(tmp_
 def test_a_bot_seats_url_is_403_under_play_and_serve_even_with_its_kept_token(tmp_path):
     log = tmp_path / "g.sqlite"
     play = maester(tmp_path, "play", "intrigue", "--sim", "--no-table", "--plain", "--web", "--players", "2",
-                   "--human", "0", "--seed", "4", "--delay", "0", "--log", str(log))
+                   "--page", "0", "--seed", "4", "--delay", "0", "--log", str(log))
     serve = None
     try:
         table, seats = printed_links(read_until(play, "also in"))

@@ -32,7 +32,7 @@ def test_a_human_seat_plays_from_its_page_and_the_game_is_logged(tmp_path):
     log = tmp_path / "game.sqlite"
     env = dict(os.environ, MAESTER_HOME=str(tmp_path))
     proc = subprocess.Popen([str(MAESTER), "play", "btwixt", "--sim", "--no-table", "--plain", "--web",
-                             "--human", "0", "--seed", "3", "--delay", "0", "--log", str(log)],
+                             "--page", "0", "--seed", "3", "--delay", "0", "--log", str(log)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
                             text=True, env=env)
     try:

@@ -232,8 +232,23 @@ def load(game, owner=True):
     return data
 
 
+_INDEX = {}  # game -> (the card data it was made from, {card id: its record})
+
+
+def find(game, card):
+    """The record of `card` (an id, or a copy's id: `S12#1`) in `game`'s card data, or None: what a
+    person reads about a card (its facts, and its ability in our own words) at a prompt or a page."""
+    data = load(game)
+    hit = _INDEX.get(game)
+    if hit is None or hit[0] is not data:
+        sections = SECTIONS.get(game, ()) + (("leaders",) if game == "btwixt" else ())
+        hit = _INDEX[game] = (data, {r["id"]: r for _, r in records(data, sections) if isinstance(r, dict)})
+    return hit[1].get(card_id(card))
+
+
 def forget_cache():
     _CACHE.clear()
+    _INDEX.clear()
     _TABLES.clear()
 
 

@@ -78,22 +78,28 @@ def _config(game, players, variants, decks_text=None):
     return config
 
 
-def _start(game, players, humans, variants, seed, bots_kind, delay, log, plain, title, table=False, decks=None):
+def _start(game, players, humans, variants, seed, bots_kind, delay, log, plain, title, table=False, decks=None,
+           pages=()):
     config = _config(game, players, variants, decks)
     players = config["players"]
-    humans = sorted(set(humans or []))
+    pages = sorted(set(pages or []))
+    humans = sorted(set(humans or []) | set(pages))
     for h in humans:
         if not 0 <= h < players:
-            raise ValueError("--human %d: the seats of a %d-player game are 0 to %d" % (h, players, players - 1))
+            raise ValueError("--%s %d: the seats of a %d-player game are 0 to %d"
+                             % ("page" if h in pages else "human", h, players, players - 1))
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
     path = _log_path(log, game)
+    # "pages": the people who decide on their seat page; the other humans type at the keyboard (resume keeps both).
     extra = {"humans": humans, "bots": bots_kind, "delay": delay, "table": table}
+    if pages:
+        extra["pages"] = pages
     session = engine_session.Session.new(game, config, seed, str(path), extra)
     _remember(path)
     note = "%s: %d players, seed %d, log %s" % (title, players, seed, path)
     try:
-        return terminal_game.run(session, humans, bots_kind, delay, plain, note, table=table)
+        return terminal_game.run(session, humans, bots_kind, delay, plain, note, table=table, pages=pages)
     finally:
         session.close()
 
@@ -138,7 +144,8 @@ def cmd_play(args):
     _no_pi_with_sim(args.table)
     delay = PLAY_DELAY if args.delay is None else args.delay
     return _start(args.game, args.players, args.human, args.variant, args.seed, args.bots, delay, args.log,
-                  _plain(args), games.TITLES[args.game], table=args.table is not False, decks=args.decks)
+                  _plain(args), games.TITLES[args.game], table=args.table is not False, decks=args.decks,
+                  pages=args.page)
 
 
 def cmd_demo(args):
@@ -173,7 +180,8 @@ def cmd_resume(args):
                                      note, board=board)
         _no_pi_with_sim(args.table)
         table = extra.get("table", False) if args.table is None else args.table
-        return terminal_game.run(session, humans, extra.get("bots", "heuristic"), delay, plain, note, table=table)
+        return terminal_game.run(session, humans, extra.get("bots", "heuristic"), delay, plain, note, table=table,
+                                 pages=extra.get("pages", []))
     finally:
         session.close()
 
@@ -239,7 +247,10 @@ def register(sub):
                         "so nothing needs enrolling")
     p.add_argument("--players", type=SEATS, metavar="N", help=PLAYERS_HELP)
     p.add_argument("--human", type=int, action="append", metavar="SEAT",
-                   help="a seat (from 0) played by a person; repeat for several")
+                   help="a seat (from 0) played by a person at this keyboard; repeat for several")
+    p.add_argument("--page", type=int, action="append", metavar="SEAT",
+                   help="a seat (from 0) played by a person on its own seat page, e.g. on a phone (turns the "
+                        "pages on); repeat for several")
     p.add_argument("--bots", default="heuristic", choices=("random", "heuristic", "search"),
                    help="the bot at the other seats (default heuristic; search: the LCG's search bot, "
                         "50 ms a decision)")

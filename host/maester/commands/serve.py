@@ -17,10 +17,21 @@ BOT_DELAY = seconds(0, 60)  # serve --delay, as play's
 
 def _with_web(func, default_on):
     def run(args):
-        on = args.web if args.web is not None else (args.lan or (default_on and sys.stdout.isatty()))
-        with launch.wanting(args.lan, args.web_port, on, args.web is False):
+        pages = getattr(args, "page", None)  # `play --page SEAT`: that seat is played on its page
+        if pages and args.web is False:
+            raise ValueError("--page %d plays that seat on its seat page: drop --no-web, or play it at the "
+                             "keyboard with --human %d" % (pages[0], pages[0]))
+        on = args.web if args.web is not None else (args.lan or bool(pages) or (default_on and sys.stdout.isatty()))
+        with launch.wanting(args.lan, args.web_port, on, args.web is False, args.window_ms):
             return func(args)
     return run
+
+
+WINDOW_MS = int_range(100, 60000)
+WINDOW_HELP = ("how long a window stays open for a person who does not act (the LCG's action, response, save, "
+               "marshalling and setup windows; B'Twixt's Robb Stark question), in ms, %s (default 2000): the "
+               "same for every seat, whatever it holds, so that being asked tells nobody what is in a hand; act "
+               "within it, or press Hold on your page to stop its clock" % WINDOW_MS.span)
 
 
 def add_web_options(parser, default_on):
@@ -34,13 +45,15 @@ def add_web_options(parser, default_on):
     parser.add_argument("--web-port", type=WEB_PORT, default=0, metavar="N",
                         help="the web port, %s (default: the game's port as before if free, else a free "
                              "one)" % WEB_PORT.span)
+    parser.add_argument("--window-ms", type=WINDOW_MS, metavar="MS", help=WINDOW_HELP)
     parser.set_defaults(func=_with_web(parser.get_default("func"), default_on))
 
 
 def cmd_serve(args):
     session = engine_session.Session.resume(args.log)  # LogError (a ValueError) → exit 2, the file untouched
     try:
-        return launch.serve(session, args.log, args.lan, args.web_port, not args.no_qr, args.delay)
+        return launch.serve(session, args.log, args.lan, args.web_port, not args.no_qr, args.delay,
+                            args.window_ms)
     finally:
         session.close()
 
@@ -60,6 +73,7 @@ def register(sub):
                    help="the web port, %s (default: the game's port as before if free, else a free "
                         "one)" % WEB_PORT.span)
     p.add_argument("--no-qr", action="store_true", help="print the links without QR codes")
+    p.add_argument("--window-ms", type=WINDOW_MS, metavar="MS", help=WINDOW_HELP)
     p.add_argument("--delay", type=BOT_DELAY, metavar="SECONDS",
                    help="pause before each bot move, %s (default: as the game was started, else 0.4)"
                         % BOT_DELAY.span)

@@ -16,6 +16,8 @@ sim = lazy.Module("maester.sim")
 compiled = lazy.Module("maester.compiled")
 
 MAX_GAMES = 1000000
+BENCH_GAMES = 500  # bench's --games, but for inputs: each of its games counts every decision of people
+INPUTS_GAMES = 20
 MAX_JOBS = 256
 
 
@@ -52,6 +54,7 @@ def _print_summary(stats):
 
 
 def cmd_sim(args):
+    args.bots = args.bots or "random"
     players, decks = sim.players_and_decks(args.game, args.players, args.decks)
     if "search" in sim.parse_bots(args.bots) and args.game != "lcg":
         raise ValueError("--bots search: the search bot plays the LCG only")
@@ -78,10 +81,13 @@ def cmd_sim(args):
 # `maester bench WHAT`: each measurement other than the engine's lives in a module of its own, imported
 # only when asked for, so `maester --help` and `bench engine` pay nothing for the others.
 BENCH_MODULES = {"hil": ("bench.hil", "cmd_hil"), "peers": ("bench.peers", "cmd_peers"),
-                 "chaos": ("bench.chaos", "cmd_chaos"), "fuzz": ("bench.fuzz", "cmd_fuzz")}
+                 "chaos": ("bench.chaos", "cmd_chaos"), "fuzz": ("bench.fuzz", "cmd_fuzz"),
+                 "inputs": ("bench.inputs", "cmd_inputs")}
 
 
 def cmd_bench(args):
+    if args.games is None:
+        args.games = INPUTS_GAMES if args.what == "inputs" else BENCH_GAMES
     args.build = args.build or compiled.label()  # default: the build this maester runs (maester --version)
     if args.what in BENCH_MODULES:
         module, func = BENCH_MODULES[args.what]
@@ -135,11 +141,12 @@ def _options(p, default_games):
                        "%s %d to %d (default %d)" % (names[g], lo, hi, games.DEFAULT_PLAYERS[g])
                        for g, (lo, hi) in sorted(games.PLAYERS.items())))
     p.add_argument("--games", type=int_range(1, MAX_GAMES), default=default_games, metavar="G",
-                   help="how many games, 1 to %d (default %%(default)s)" % MAX_GAMES)
+                   help="how many games, 1 to %d (default %s)" % (
+                       MAX_GAMES, default_games or "%d; bench inputs: %d" % (BENCH_GAMES, INPUTS_GAMES)))
     p.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i (bench fuzz: the seed of the frames drawn)")
-    p.add_argument("--bots", default="random", metavar="KIND[,KIND...]",
+    p.add_argument("--bots", metavar="KIND[,KIND...]",
                    help="the bot at every seat, or one per seat comma-separated (repeated round the table): "
-                        "random, heuristic, search (LCG) (default random)")
+                        "random, heuristic, search (LCG) (default random; bench inputs: heuristic)")
     p.add_argument("--think-ms", type=int_range(1, 60000), default=50, metavar="MS",
                    help="LCG search bot: thinking time per decision (default %(default)s; not reproducible)")
     p.add_argument("--playouts", type=int_range(1, 10000), metavar="N",
@@ -206,7 +213,11 @@ def register(sub):
                                    "mutated frames into the receive path of the host (CPython) and of the board "
                                    "(its .mpy build under the MicroPython unix port), checked against an oracle; "
                                    "prints frames accepted and rejected by reason, crashes and frames/s (exit 1 on "
-                                   "any crash or corrupt frame accepted).")
+                                   "any crash or corrupt frame accepted). inputs: whole games of --game with a bot "
+                                   "deciding for every seat, as at a built table, counting what the people "
+                                   "would do: taps, page presses, keyboard entries, per round (median, p90) and "
+                                   "per game, the prompts with a single choice that moves no card, the asks each "
+                                   "seat saw, the LCG's per phase.")
     p.add_argument("what", choices=("engine",) + tuple(BENCH_MODULES), help="what to measure")
     p.add_argument("--taps", type=int_range(1, 100000), default=1000, metavar="N",
                    help="hil: how many taps, 1 to 100000 (default %(default)s)")
@@ -228,7 +239,10 @@ def register(sub):
                    help="fuzz: how many frames (cases) per side, 1 to 100000000 (default %(default)s)")
     p.add_argument("--side", choices=("host", "board", "both"), default="both",
                    help="fuzz: the host's decoder under CPython, the board's under MicroPython, or both (default)")
+    p.add_argument("--every-ask", action="store_true",
+                   help="inputs: count every decision as put to a person, as before issue 28 (no answer "
+                        "given by the table itself, no window that runs out)")
     p.add_argument("--rounds", type=int_range(1, 1000), default=5, metavar="R",
                    help="peers: interleaved rounds; each side's figure is its median round (default %(default)s)")
-    _options(p, 500)
+    _options(p, None)
     p.set_defaults(func=cmd_bench)

@@ -7,14 +7,19 @@ strip, behind a pty. The first line printed is `port: PATH`, a symlink to the pt
 /dev/ttyACM0, and cannot tell the difference. Then the board takes commands,
 one a line, from stdin (or from --script FILE first):
 
-    tap READER CARD|UID   lay a card on a reader and leave it there (READER: number or name,
-                          CARD: a card id such as betrayal#2 or leader:cersei, or a tag UID in hex)
+    tap READER CARD|UID   tap a card: lay it on a reader and lift it once the board has read it
+                          (READER: number or name; CARD: a card id such as betrayal#2 or
+                          leader:cersei, or a tag UID in hex; an id this table has no card for
+                          is refused, with the closest names)
+    place READER CARD|UID lay a card on a reader and leave it there (a card resting in play)
     lift READER           take the card off (answered once the board has seen it gone)
+    cards [WORD]          the cards that may be tapped, id and name, per seat or kind (only those
+                          matching WORD: cards seat 1, cards cersei)
     unplug / replug       pull the USB cable (the port disappears) / plug it back (same name)
     reboot                power-cycle the firmware (a new boot id; the cards stay on the table)
     wait MS               pause the script
     strip                 print the LED strip now
-    quit                  stop the board
+    quit (or q)           stop the board
 
 When the firmware is not running (after `maester firmware repl`, or nothing flashed yet) the port is
 the MicroPython unix port's own REPL, working in the board's filesystem: `maester firmware flash
@@ -22,8 +27,9 @@ the MicroPython unix port's own REPL, working in the board's filesystem: `maeste
 firmware again from what is now on it. --fs DIR keeps that filesystem in DIR across runs (an empty
 DIR: a board with plain MicroPython, to flash); by default it is fresh, the firmware already on it.
 
-Every command is answered with `ok: ...` or `error: ...`; whenever the LED strip changes it is drawn
-as `strip: [...]` (one character a pixel: . dark, R G B Y C M W colours, lower case dim).
+Every command is answered with `ok: ...` or `error: ...`; when the LED strip has changed it is drawn
+as `strip: [...]`, once a second at most (one character a pixel: . dark, R G B Y C M W colours, lower
+case dim), unless --no-strip.
 """
 
 import argparse

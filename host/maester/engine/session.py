@@ -110,3 +110,35 @@ def replay(log):
             raise LogError("entry %d of %s does not replay: %s" % (seq, log.path, result.reason))
         events.extend(result.events)
     return state, events
+
+
+class WokenThread:
+    """A background thread beside a live session, woken by every command it accepts (a watcher) and
+    by `start`; its `_run` waits on `_wake` and ends when `_stop` is set. The bots of `maester serve`
+    (web/seatbots.py) and the table's own answers (table/asking.py) run on one each."""
+
+    def __init__(self, session, name):
+        self.session = session
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
+        session.watchers.append(self._changed)
+
+    def _changed(self, command=None):
+        self._wake.set()  # runs under the session lock: only wake the thread, never wait here
+
+    def _run(self):
+        raise NotImplementedError
+
+    def start(self):
+        self._wake.set()  # the first move may be the thread's own
+        self.thread.start()
+        return self
+
+    def stop(self, timeout=5.0):
+        self._stop.set()
+        self._wake.set()
+        if self.thread.is_alive():
+            self.thread.join(timeout)
+        if self._changed in self.session.watchers:
+            self.session.watchers.remove(self._changed)

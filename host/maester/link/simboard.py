@@ -468,6 +468,18 @@ class SimBoard:
                 raise SimBoardError("reader %d was not polled after the card was lifted" % reader)
             time.sleep(0.02)
 
+    def press(self, reader, uid, timeout=5.0):
+        """Tap a card: lay it on a reader, leave it until the firmware has read it (SETTLE_POLLS polls,
+        more than the presence confirm count), then lift it and wait until it is seen gone."""
+        before = self.polls()[reader] if self.alive else 0
+        self.tap(reader, uid)
+        deadline = time.monotonic() + timeout
+        while self.alive and self.polls()[reader] < before + SETTLE_POLLS:
+            if time.monotonic() > deadline:
+                raise SimBoardError("reader %d was not polled while the card lay on it" % reader)
+            time.sleep(0.02)
+        self.lift(reader, uid, settle=True, timeout=timeout)
+
     def polls(self):
         """How often each reader has been asked for a card since the firmware started."""
         return self.command({"cmd": "polls"})["polls"]

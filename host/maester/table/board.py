@@ -73,7 +73,8 @@ def fit_problem(status, profile, port):
     elif status.board != profile["name"]:
         what = ("the board is set up for table profile %r (%d readers, %d LEDs); this game wants %r (%d readers, "
                 "%d LEDs)" % (status.board, status.reader_count, status.pixels, profile["name"], readers, pixels))
-        fix += ", or play on the board as it is with --profile %s" % status.board
+        if status.board.split("-")[0] == profile["game"]:  # another table of this game: it plays as it is
+            fix += ", or play on the board as it is with --profile %s" % status.board
     else:
         what = ("the board's config for %r is not the one this host writes for that profile (%d readers, %d LEDs "
                 "on the board; %d readers, %d LEDs here): the profile or the host changed since it was flashed"
@@ -95,6 +96,7 @@ class Board:
         # was down is a move and one played before the kill is not played again.
         self.early = []
         self.lock = threading.Lock()
+        self.lost = None  # the notice of a lost board (connect): silenced when the host itself closes the link
 
     def _tap(self, tap):
         with self.lock:
@@ -148,6 +150,8 @@ class Board:
             return seen
 
     def close(self):
+        if self.lost is not None:
+            self.lost.armed = False  # the host lets go of the board (the game ended, Ctrl-C): nothing was lost
         self.link.close()
 
 
@@ -171,6 +175,7 @@ def connect(port, profile, report=print, timeout=CONNECT_TIMEOUT, **link_options
                      on_snapshot=lambda snap: board._snapshot(snap) if board is not None else None,
                      on_status=on_status, refind=True, **link_options)
     board = Board(link, port, profile)
+    board.lost = lost
     link.start()
     try:
         if not link.wait_connected(timeout):

@@ -11,6 +11,7 @@ passes its own `board` (anything with tap(reader, card), lift(reader), stop()) a
 host should open (its fault proxy's).
 """
 
+import copy
 import json
 import os
 import re
@@ -23,11 +24,14 @@ import urllib.request
 from maester.engine import apply, new_game
 from maester.engine.session import Session
 from maester.link.simboard import _die_with_parent
-from maester.table import profile as P
+from maester.table import asking, profile as P
 from maester.table.runner import sim_tags
 from maester.table.simtable import SimBoardClient, pick_for, tap_for
 
 STEP_TIMEOUT = 20.0
+# The players' windows stay open far longer than a step takes: the driver passes on the page as it
+# acts, so no window runs out under it (the window rule itself: tests/test_asking.py).
+WINDOW_MS = "60000"
 
 
 def enroll_all(home, game, state, but=()):
@@ -76,13 +80,13 @@ class TableGame:
 
     def start(self, *extra, wait=True):
         args = ["play", self.game, "--players", str(self.players), "--port", self.port, "--seed", str(self.seed),
-                "--log", str(self.log), "--plain", *extra]
+                "--log", str(self.log), "--plain", "--window-ms", WINDOW_MS, *extra]
         for v in self.variants:
             args += ["--variant", v]
         return self._spawn(args, wait)
 
     def resume(self):
-        return self._spawn(["resume", "--log", str(self.log), "--plain"], True)
+        return self._spawn(["resume", "--log", str(self.log), "--plain", "--window-ms", WINDOW_MS], True)
 
     def _spawn(self, args, wait):
         links = self.tmp / "game.sqlite.links"
@@ -170,6 +174,14 @@ class TableGame:
     def step(self, command):
         """Make `command` at the table (a tap if it can be one, else its seat's page) and wait for it."""
         done = self.direct["seq"]
+        ask = next(a for a in self.direct["asks"] if a["id"] == command["ask"])
+        if asking.single(self.direct, ask) is not None and not asking.is_window(self.direct, ask):
+            # A lone answer that moves no card: the host's table gives it itself (table/asking.py).
+            self.await_move(done + 1, command, None)
+            result = apply(self.direct, command)
+            assert result.ok
+            self.events.extend(result.events)
+            return
         found = tap_for(self.direct, self.places, command)
         pick = None if found is not None else pick_for(self.direct, self.places, command)
         if pick is not None:
@@ -198,6 +210,21 @@ class TableGame:
         result = apply(self.direct, command)
         assert result.ok
         self.events.extend(result.events)
+
+    def table_gives(self, command):
+        """How many moves the host's table makes by itself right after `command`: the lone answers
+        that move no card (table/asking.py), one after another."""
+        state = copy.deepcopy(self.direct)
+        apply(state, command)
+        given = 0
+        while not state["over"]:
+            ask = next((a for a in state["asks"] if asking.single(state, a) is not None
+                        and not asking.is_window(state, a)), None)
+            if ask is None:
+                return given
+            apply(state, {"seat": ask["seat"], "ask": ask["id"], "choice": ask["choices"][0]})
+            given += 1
+        return given
 
     def await_move(self, n, command, tap):
         """Wait for move `n` (`command`, made by `tap` (place, card) or on a page: tap None)."""

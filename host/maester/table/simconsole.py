@@ -1,5 +1,5 @@
-"""A simulated board driven by typed commands, one a line: tap, lift, unplug, replug, reboot, wait,
-strip, quit (the language commands/sim_board.py describes). `maester sim-board` runs one in its own
+"""A simulated board driven by typed commands, one a line: tap, place, lift, cards, unplug, replug,
+reboot, wait, strip, quit (the language commands/sim_board.py describes). `maester sim-board` runs one in its own
 process for `maester play --port`; `maester bench chaos` drives one behind a fault proxy."""
 
 import os
@@ -12,9 +12,11 @@ import time
 from ..link.simboard import SimBoard, SimBoardError
 from ..nfc.tags import sim_uid
 from .hwconfig import config_bytes
+from .simcards import SimCards
 
 UID_RE = re.compile(r"^(?:[0-9a-fA-F]{8}|[0-9a-fA-F]{14}|[0-9a-fA-F]{20})$")
-STRIP_EVERY = 0.1  # seconds between two looks at the strip
+STRIP_EVERY = 1.0  # seconds between two looks at the strip: a changed strip is printed once a second at most
+COMMANDS = "tap, place, lift, cards, unplug, replug, reboot, wait, strip, quit (or q)"
 
 
 class SimBoardProcess:
@@ -32,6 +34,8 @@ class SimBoardProcess:
             self.board = self._flashed_board(profile, board, trace)
         self.last_strip = None
         self.stopped = threading.Event()
+        self._cards = None  # the table's cards by name (SimCards), made at the first card typed
+        self._cards_lock = threading.Lock()
 
     @staticmethod
     def _flashed_board(profile, board, trace):
@@ -43,6 +47,12 @@ class SimBoardProcess:
             return SimBoard(config=path, trace=trace)
         finally:
             os.unlink(path)
+
+    def cards(self):
+        with self._cards_lock:
+            if self._cards is None:
+                self._cards = SimCards(self.profile["game"], self.profile["players"])
+            return self._cards
 
     def say(self, text):
         with self.say_lock:
@@ -56,10 +66,12 @@ class SimBoardProcess:
         raise ValueError("no reader %r: this table has %s (or 0 to %d)"
                          % (word, ", ".join(self.readers), len(self.readers) - 1))
 
-    @staticmethod
-    def uid(word):
+    def uid(self, word):
+        """A tag UID in hex as it is; a card id checked against this table's cards (a typo is refused
+        here, with the closest names, not sent on to be "an unknown sticker" at the host)."""
         if UID_RE.match(word):
             return word.lower()
+        self.cards().check(word)
         return sim_uid(word)  # a card id: the sticker the simulated table puts on that card
 
     def strip_text(self):
@@ -87,10 +99,15 @@ class SimBoardProcess:
         if not words or words[0].startswith("#"):
             return True
         what, args = words[0].lower(), words[1:]
-        want = {"tap": 2, "lift": 1, "wait": 1, "unplug": 0, "replug": 0, "reboot": 0, "strip": 0, "quit": 0,
-                "trace": 0, "polls": 0}
+        what = "quit" if what in ("q", "exit") else what
+        want = {"tap": 2, "place": 2, "lift": 1, "wait": 1, "unplug": 0, "replug": 0, "reboot": 0, "strip": 0,
+                "quit": 0, "trace": 0, "polls": 0}
+        if what == "cards":  # cards [WORD]: what may be tapped, by name, per seat or kind
+            for text in self.cards().listing(" ".join(args) or None):
+                self.say(text)
+            return True
         if what not in want:
-            raise ValueError("unknown command %r (tap, lift, unplug, replug, reboot, wait, strip, quit)" % what)
+            raise ValueError("unknown command %r (%s)" % (what, COMMANDS))
         if len(args) != want[what]:
             raise ValueError("%s takes %d argument%s" % (what, want[what], "" if want[what] == 1 else "s"))
         if what == "quit":
@@ -109,6 +126,8 @@ class SimBoardProcess:
         else:
             with self.lock:
                 if what == "tap":
+                    self.board.press(self.reader(args[0]), self.uid(args[1]))
+                elif what == "place":
                     self.board.tap(self.reader(args[0]), self.uid(args[1]))
                 elif what == "lift":
                     self.board.lift(self.reader(args[0]), settle=True)

@@ -147,7 +147,7 @@ class SimBoardClient:
         return got
 
     def tap(self, reader, card):
-        self.command("tap %d %s" % (reader, card))
+        self.command("place %d %s" % (reader, card))  # lifted by `lift`, as a hand does
 
     def lift(self, reader):
         self.command("lift %d" % reader)

@@ -11,15 +11,21 @@ import time
 from ..engine import core
 from ..engine.bots import card_info, decide, make_bot
 from ..engine.session import EngineFault
+from ..table import asking
+from ..table.asking import Pacer
 from ..table.board import BoardTable
 from ..table.opening import report
 from ..table.simtable import SimTable
-from ..web.launch import serving
+from ..web.launch import serving, window_ms
 from .screen import Quit, Screen
 
 
-def run(session, humans, bots_kind, delay, plain, note="", table=False, board=None):
+def run(session, humans, bots_kind, delay, plain, note="", table=False, board=None, pages=None):
     """Play `session` to its end (or until a person quits). Returns the exit status.
+
+    `humans`: the people's seats; `pages`: those of them who decide on their seat page (`--page`),
+    the others at this keyboard (`--human`). None: every person on a page (a board's table). A seat
+    meant for a page is asked at the keyboard when no pages are served (--no-web).
 
     With `table`, every move that a tap can express is made on a simulated board (a `maester
     sim-board` process, opened by its port name) and the LED strip is drawn under the table.
@@ -31,15 +37,25 @@ def run(session, humans, bots_kind, delay, plain, note="", table=False, board=No
         sim = BoardTable(board, session, board.tags, report=report, foreign=board.foreign)
     elif table:
         sim = SimTable(session, report=report)
+    # The table answers the people's decisions that need no person, and times their windows
+    # (table/asking.py); its answers go the way a page's do (the runner's submit on a table).
+    runner = getattr(sim, "runner", None)
+    pacer = Pacer(session, humans, window_ms(), submit=runner.submit if runner is not None else None)
     try:
-        with serving(session, sim, humans, board=board is not None) as web:
+        on_pages = list(humans) if pages is None else [s for s in humans if s in pages]
+        with serving(session, sim, on_pages, board=board is not None, pacer=pacer) as web:
             if board is not None and web is None:
                 report("no seat pages (--no-web): only what a tap can say can be played")
-            status = _loop(session, humans, bots_kind, delay, plain, note, sim, pages=web is not None)
+            on_pages = on_pages if web is not None else ()
+            # At the keyboard a prompt cannot be timed: a window with a choice waits for it.
+            pacer.asking.prompted = {s for s in humans if s not in on_pages}
+            pacer.start()
+            status = _loop(session, humans, bots_kind, delay, plain, note, sim, on_pages=on_pages, pacer=pacer)
             if web is not None and session.state["over"]:
                 _keep_pages_up()
             return status
     finally:
+        pacer.stop()
         if sim is not None:
             sim.close()
 
@@ -58,46 +74,74 @@ def _keep_pages_up():
         print()
 
 
-def _wait_for_page(session, ask_id, poll=0.05):
-    """Wait until a seat's page answered `ask_id` (the page submits through the session's lock)."""
+def _wait_for_page(session, ask_id, on_change, wait, poll=0.05):
+    """Wait until a seat's page answered `ask_id` (the page submits through the session's lock),
+    calling `on_change` (under the lock) whenever another command was accepted meanwhile: with several
+    decisions open at once (every seat tapping its hand, plots chosen together) the others' answers
+    must show while this one is still awaited. `wait(poll)` passes the time between two looks (the
+    screen reads what is typed meanwhile: q stops the game)."""
+    seq = None
     while True:
         with session.lock:
-            if session.state["over"] or all(a["id"] != ask_id for a in session.state["asks"]):
+            state = session.state
+            if state["over"] or all(a["id"] != ask_id for a in state["asks"]):
                 return
-        time.sleep(poll)
+            if seq is not None and state["seq"] != seq:
+                on_change()
+            seq = state["seq"]
+        wait(poll)
 
 
-def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False):
+def _loop(session, humans, bots_kind, delay, plain, note, sim, on_pages=(), pacer=None):
     state = session.state
     game = core.get_game(state["game"])
     info = card_info(state)
     seats = range(game.seat_count(state))
     bots = {s: make_bot(state["game"], bots_kind, state["seed"], s, info) for s in seats if s not in humans}
-    screen = Screen(session, humans, delay, plain)
+    keyboard = [s for s in humans if s not in on_pages]
+    screen = Screen(session, keyboard, delay, plain)
     screen.strip = getattr(sim, "strip_text", None)  # a real strip is on the table, not on screen
     screen.profile = getattr(sim, "profile", None)
-    screen.on_pages = pages
     submit = getattr(sim, "submit", None) or session.submit
     path = session.log.path if session.log else None
     try:
         screen.start(note)
         while not session.state["over"]:
-            state = session.state
-            ask = state["asks"][0]
+            with session.lock:  # read whole: the table (pacer) and the pages answer from other threads
+                state = session.state
+                if state["over"]:
+                    break
+                ask = state["asks"][0]
             seat = ask["seat"]
-            if seat in humans and pages:
-                # With seat pages, a person decides on their own page: the shared screen shows
-                # only the public table, so no hand needs hiding while it changes hands.
-                screen.waiting("Waiting for %s (a tap, or their page)…" % ("the table" if seat == core.TABLE
-                                                                           else "seat %s" % seat))
-                _wait_for_page(session, ask["id"])
+            window = seat in humans and asking.is_window(state, ask)
+            if window and (seat in on_pages or not asking.put_to_person(state, ask)):
+                # A window: this shared screen says the same whether the seat could act or not; the
+                # seat acts on its page or with a tap, or the table closes it when its time is up.
+                screen.waiting("%s window closes in %.1f s…"
+                               % ("The table's" if seat == core.TABLE else "Seat %s's" % seat,
+                                  pacer.asking.window_ms / 1000.0))
+                pacer.wait_closed(ask["id"])
                 screen.after(seat)
                 continue
-            if seat in humans:
+            if seat in humans and not asking.put_to_person(state, ask):
+                pacer.wait_closed(ask["id"])  # a lone answer that moves no card: the table gives it
+                screen.after(seat)
+                continue
+            if seat in on_pages:
+                # With seat pages, a person decides on their own page: the shared screen shows
+                # only the public table, so no hand needs hiding while it changes hands.
+                text = "Waiting for %s (a tap, or their page)…" % ("the table" if seat == core.TABLE
+                                                                    else "seat %s" % seat)
+                screen.waiting(text)
+                _wait_for_page(session, ask["id"], lambda: screen.catch_up(text), lambda t: screen.typed(t, text))
+                screen.after(seat)
+                continue
+            if seat in keyboard:
                 choice = screen.ask_human(ask)
             else:
                 bot = bots[seat]
-                choice = decide(bot, state, seat, ask, core.view)
+                with session.lock:  # the table's answers (pacer) and the pages may change the state meanwhile
+                    choice = decide(bot, state, seat, ask, core.view)
             result = submit({"seat": seat, "ask": ask["id"], "choice": choice})
             if not result.ok:
                 if seat not in bots:
@@ -106,7 +150,7 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, pages=False):
                 raise RuntimeError("bot %s chose an illegal move: %s" % (seat, result.reason))
             screen.after(seat)
     except Quit as q:
-        if len(humans) > 1:
+        if len(keyboard) > 1:
             screen.clear()  # do not leave a hand on the screen
         screen.leave(table=True)
         screen.say("\n%s The game is saved in %s (%d moves); continue it with: maester resume --log %s"

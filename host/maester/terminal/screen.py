@@ -9,6 +9,7 @@ game's name; a game without a drawing is shown as its view, pretty-printed.
 """
 
 import os
+import select
 import sys
 import textwrap
 import time
@@ -20,7 +21,11 @@ from rich.text import Text
 
 from .. import games
 from ..engine import PUBLIC, cardtables, core
+from ..games.text import about_card
+from ..web import payload
 from . import draw
+
+HELP = ("?", "help")  # at a prompt: what the cards of the options are (`? 3`: option 3's; `? ned`: by name)
 
 FRAME_GAP = 0.05  # bots playing with no delay: at most a frame this often (the rest could not be read anyway)
 
@@ -86,11 +91,11 @@ class Screen:
         self.private_shown = {s: self.shown for s in self.humans}  # private lines printed (plain)
         self.strip = None  # the simulated table's LED strip, as text, when there is one
         self.profile = None  # the table profile that names the strip's segments (for its legend)
-        self.on_pages = False  # people decide on their seat pages, not at this screen
         self.note = ""  # the game's title line, printed on the normal screen when the view closes
         self.status = ""  # a line under the table: who is awaited, a move that was refused
         self.alt = False  # drawing on the terminal's alternate screen
         self.drawn = 0.0  # when the last frame was drawn (time.monotonic)
+        self.keyboard = sys.stdin.isatty()  # someone may type here while pages decide (`typed`)
         if not plain:
             self.console = Console(highlight=False)
 
@@ -121,11 +126,8 @@ class Screen:
     # --- screens -------------------------------------------------------------------------------
 
     def watcher(self):
-        """Who the screen belongs to between turns: a lone human, else the public.
-
-        With seat pages, the screen is the table's: everyone's secrets are on their own pages."""
-        if self.on_pages:
-            return PUBLIC
+        """Who the screen belongs to between turns: the lone person at the keyboard, else the public
+        (several share it, or everyone decides on their own seat page)."""
         return self.humans[0] if len(self.humans) == 1 else PUBLIC
 
     def draw(self, viewer):
@@ -170,6 +172,37 @@ class Screen:
             self.draw(self.watcher())
         if seat not in self.humans and self.delay and any(core.visible(e, self.watcher()) for e in events):
             time.sleep(self.delay)  # a bot's move that shows nothing (a pass in a window) takes no pause
+
+    def catch_up(self, status):
+        """Show what others changed while the game still waits (`status` says for whom): their new
+        lines with `plain`, else the table redrawn under the same status."""
+        events = self.session.events[self.shown:]
+        self.shown = len(self.session.events)
+        if self.plain:
+            for line in self.lines(events, PUBLIC):
+                self.say(line)
+        else:
+            self.status = status
+            self.draw(self.watcher())
+
+    def typed(self, wait, status):
+        """While the game waits for a page or a tap (`status` says for whom): wait up to `wait` seconds
+        for a line typed here. `q` (or `quit`) stops the game as at a prompt; anything else is answered
+        with how to, since typed keys make no move here. Without a terminal on stdin it only waits."""
+        if not self.keyboard:
+            time.sleep(wait)
+            return
+        ready, _, _ = select.select([sys.stdin], [], [], wait)
+        if not ready:
+            return
+        line = sys.stdin.readline()
+        if not line:  # the input ended: nothing more to read, the pages and taps go on
+            self.keyboard = False
+            return
+        if line.strip().lower() in ("q", "quit"):
+            raise Quit()
+        self.waiting("%s Decisions are made on the seat pages and with taps; q and Enter stops the game "
+                     "(it is saved)." % status)
 
     def waiting(self, text):
         """Who the game waits for (their page, a tap): a line, or the status under the table."""
@@ -225,10 +258,14 @@ class Screen:
         for i, label in enumerate(labels, 1):
             self.say("  %d. %s" % (i, label))
         while True:
-            text = self.read("Your choice, %s (1-%d, q to quit): " % (who, len(labels)))
+            text = self.read("Your choice, %s (1-%d, ? about a card, q to quit): " % (who, len(labels)))
             if text.isdigit() and 1 <= int(text) <= len(labels):
                 return ask["choices"][int(text) - 1]
-            self.say("%r is not one of the options: type a number from 1 to %d, or q to quit."
+            if _asks_help(text):
+                for line in self.card_help(ask, text):
+                    self.say(line)
+                continue
+            self.say("%r is not one of the options: type a number from 1 to %d, ? about a card, or q to quit."
                      % (text, len(labels)))
 
     def choose(self, seat, ask, labels, who):
@@ -244,13 +281,63 @@ class Screen:
             page %= len(pages)
             self.frame(seat, footer=prompt + pages[page] + [note], parts=parts)
             more = ", m more" if len(pages) > 1 else ""
-            text = self.read("Your choice, %s (1-%d%s, q to quit): " % (who, len(labels), more))
+            text = self.read("Your choice, %s (1-%d%s, ? about a card, q to quit): " % (who, len(labels), more))
             if more and text.lower() == "m":
                 page, note = page + 1, ""
                 continue
             if text.isdigit() and 1 <= int(text) <= len(labels):
                 return ask["choices"][int(text) - 1]
-            note = "%r is not one of the options: type a number from 1 to %d, or q to quit." % (text, len(labels))
+            if _asks_help(text):
+                self.show_help(seat, self.card_help(ask, text))
+                note = ""
+                continue
+            note = ("%r is not one of the options: type a number from 1 to %d, ? about a card, or q to quit."
+                    % (text, len(labels)))
+
+    def card_help(self, ask, text):
+        """Lines about the cards `text` asks for: `?` every option's cards, `? N` option N's, `? word`
+        the cards of the seat's own view whose name holds the word. Only cards its view names."""
+        state = self.session.state
+        typed = text.split(None, 1)
+        arg = typed[1].strip() if len(typed) > 1 else ""
+        view = self.session.view(ask["seat"])
+        words = payload.Words(state, view, ask["seat"])  # the cards a page would name, by the same walk
+        if arg.isdigit() and 1 <= int(arg) <= len(ask["choices"]):
+            found = list(words.names_in(ask["choices"][int(arg) - 1]))
+        elif arg:
+            found = [c for c, name in words.names_in(view).items() if arg.lower() in name.lower()]
+        else:
+            found = list(words.names_in(ask["choices"]))
+        out, seen = [], set()
+        for card in found:
+            about = about_card(state["game"], card)
+            if about is None or about["name"] in seen:
+                continue
+            seen.add(about["name"])
+            out.append("%s — %s" % (about["name"], about["lines"][0]))
+            out += ["  " + line for line in about["lines"][1:]]
+        if not out:
+            return ["No card %s. Type ? for the options' cards, ? 3 for option 3's, ? and a name for a card you "
+                    "can see." % ("matches %r" % arg if arg else "is named by these options")]
+        return out
+
+    def show_help(self, seat, lines):
+        """Card text under the seat's table, a page at a time (`m`), until Enter brings the options back."""
+        page = 0
+        while True:
+            width, height = self.size()
+            parts = self.parts(self.session.view(seat))
+            rows = [row for line in lines for row in (textwrap.wrap(line, width, subsequent_indent="    ") or [""])]
+            room = max(3, height - 2 - draw.min_rows(self.console, parts, width))
+            pages = [rows[i:i + room] for i in range(0, len(rows), room)] or [[]]
+            page %= len(pages)
+            self.frame(seat, footer=pages[page], parts=parts)
+            more = ", m: more (%d of %d)" % (page + 1, len(pages)) if len(pages) > 1 else ""
+            if not (more and self.read("Enter: back to the options%s " % more).lower() == "m"):
+                if not more:
+                    self.read("Enter: back to the options ")
+                return
+            page += 1
 
     def finish(self):
         view = self.session.view(PUBLIC)
@@ -334,3 +421,8 @@ class Screen:
         with self.console.capture() as cap:
             self.console.print(Segments(segs), end="", crop=False, soft_wrap=True)
         return cap.get().split("\n")
+
+
+def _asks_help(text):
+    words = text.split()
+    return bool(words) and words[0].lower() in HELP

@@ -36,6 +36,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
 from ..engine import core
+from ..table import asking
 from . import keys, payload
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -52,11 +53,13 @@ SEAT_CAP = 4  # sockets per seat: a phone and a laptop, each reloaded once
 class WebGame:
     """A game as the pages see it: the session (or table runner), the seat tokens, the broadcast."""
 
-    def __init__(self, session, runner=None, answerable=None, tokens=None):
+    def __init__(self, session, runner=None, answerable=None, tokens=None, pacer=None):
         """`answerable`: the seats decided on their pages (default all); `tokens`: seat -> token,
-        as kept beside the game's log (default: fresh ones, kept in memory only)."""
+        as kept beside the game's log (default: fresh ones, kept in memory only); `pacer`: the table's
+        answers and windows (table/asking.py), whose countdowns the pages show and a seat may hold."""
         self.session = session
         self.runner = runner
+        self.pacer = pacer
         state = session.state
         self.players = core.get_game(state["game"]).seat_count(state)
         self.answerable = set(range(self.players)) if answerable is None else set(answerable)
@@ -143,11 +146,25 @@ class WebGame:
             held = self._pending(seat)
             data = payload.seat_payload(self.session.state, self.session.events, seat, held,
                                         seat in self.answerable, self.notices.get(seat))
+            self._paced(data)
             return json.dumps(data, sort_keys=True)
 
     def table_json(self):
         with self.session.lock:
-            return json.dumps(payload.table_payload(self.session.state, self.session.events), sort_keys=True)
+            data = payload.table_payload(self.session.state, self.session.events)
+            self._paced(data)
+            return json.dumps(data, sort_keys=True)
+
+    def _paced(self, data):
+        """The open windows' countdowns (the same on every page), and no button for a decision the
+        table answers itself (a lone answer that moves no card, a window with nothing but pass)."""
+        if self.pacer is None:
+            return
+        data["windows"] = self.pacer.countdown()
+        state = self.session.state
+        if data.get("decisions"):
+            data["decisions"] = [d for d in data["decisions"]
+                                 if asking.put_to_person(state, core.find_ask(state, d["ask"]))]
 
     def _pending(self, seat):
         if self.runner is None:
@@ -168,6 +185,11 @@ class WebGame:
         # JSON types count: true is not decision 1, nor 2.0 decision 2 (the engine matches the same way).
         if not isinstance(body, dict) or type(body.get("ask")) is not int:
             return 400, {"ok": False, "reason": "send {\"ask\": id, \"choice\": [...]}"}
+        if body.get("hold") is True:  # stop the clock of this seat's window: it answers in its own time
+            if self.pacer is None:
+                return 409, {"ok": False, "reason": "no window is timed here"}
+            reason = self.pacer.hold(seat, body["ask"])
+            return (200, {"ok": True, "reason": None}) if reason is None else (409, {"ok": False, "reason": reason})
         if "pending" in body:
             if self.runner is None or type(body["pending"]) is not int:
                 return 400, {"ok": False, "reason": "no tapped card is waiting for a position"}

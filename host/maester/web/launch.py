@@ -25,6 +25,7 @@ import sys
 
 from ..engine import core
 from ..engine.bots import PLAY_DELAY
+from ..table import asking
 from . import keys, payload
 from .seatbots import BotSeats
 
@@ -158,22 +159,30 @@ def _bind(server):
 
 
 @contextlib.contextmanager
-def wanting(lan, port, on, off):
+def wanting(lan, port, on, off, window_ms=None):
     """Run the block with pages wanted (`on`), or refused (`off`: --no-web), on `port` (0: the game's
-    own, else a free one), to the whole network with `lan`: what `serving` then does."""
-    token = _WANTED.set({"lan": lan, "port": port, "on": bool(on), "off": off})
+    own, else a free one), to the whole network with `lan`: what `serving` then does. `window_ms`:
+    how long a window stays open for a person (--window-ms; table/asking.py)."""
+    token = _WANTED.set({"lan": lan, "port": port, "on": bool(on), "off": off, "window_ms": window_ms})
     try:
         yield
     finally:
         _WANTED.reset(token)
 
 
+def window_ms():
+    """--window-ms of the command running, else the default."""
+    wanted = _WANTED.get()
+    return (wanted or {}).get("window_ms") or asking.WINDOW_MS
+
+
 @contextlib.contextmanager
-def serving(session, sim=None, humans=(), board=False):
+def serving(session, sim=None, humans=(), board=False, pacer=None):
     """Serve `session`'s pages while the block runs, if the command line asked for them.
 
     On a real table (`board`) the pages are how people make the choices a tap cannot say, so
-    they are on unless the command line said --no-web.
+    they are on unless the command line said --no-web. `pacer` (table/asking.py): the windows whose
+    countdowns the pages show, and which a seat holds from its page.
     """
     wanted = _WANTED.get()
     if wanted is None or not (wanted["on"] or board and not wanted["off"]):
@@ -183,7 +192,9 @@ def serving(session, sim=None, humans=(), board=False):
     runner = getattr(sim, "runner", None)
     tokens, server = open_pages(session, _host(wanted["lan"]), wanted.get("port") or 0)
     # The people's seats decide on their pages; bots' seats have none.
-    web = WebGame(session, runner, answerable=[s for s in humans if isinstance(s, int)], tokens=tokens)
+    web = WebGame(session, runner, answerable=[s for s in humans if isinstance(s, int)], tokens=tokens, pacer=pacer)
+    if pacer is not None:
+        pacer.on_change = web.changed
     server.app = build_app(web)
     try:
         save = session.log.path + ".links" if session.log is not None else None
@@ -217,15 +228,19 @@ def _bot_delay(delay, extra):
     return delay if type(delay) in (int, float) and 0 <= delay <= 60 else PLAY_DELAY
 
 
-def serve(session, log, lan=False, port=0, qr=True, delay=None):
+def serve(session, log, lan=False, port=0, qr=True, delay=None, window=None):
     """`maester serve`: `session`'s pages until Ctrl-C, the people deciding on their pages and the
-    bots' seats played by bots (a pause of `delay` before each move, default as the game was started)."""
+    bots' seats played by bots (a pause of `delay` before each move, default as the game was started);
+    the table answers what needs no person and closes the people's windows after `window` ms (None:
+    the default)."""
     from .app import WebGame, build_app  # starlette and uvicorn only when serving (start-up)
     extra = session.log.header().get("extra") or {}
     seats = core.get_game(session.state["game"]).seat_count(session.state)
     people = served_people(extra, seats)
     tokens, server = open_pages(session, _host(lan), port)
-    web = WebGame(session, answerable=people, tokens=tokens)
+    pacer = asking.Pacer(session, people, window or asking.WINDOW_MS)
+    web = WebGame(session, answerable=people, tokens=tokens, pacer=pacer)
+    pacer.on_change = web.changed
     bots = None
     try:
         bots = BotSeats(session, [s for s in range(seats) if s not in people], extra.get("bots", "heuristic"),
@@ -239,6 +254,7 @@ def serve(session, log, lan=False, port=0, qr=True, delay=None):
         print("Serving %s (%d moves%s). Ctrl-C stops." % (log, session.state["seq"],
                                                           ", over" if session.state["over"] else ""))
         sys.stdout.flush()
+        pacer.start()
         bots.start()
         _until_stopped(server, bots)
     except KeyboardInterrupt:
@@ -246,6 +262,7 @@ def serve(session, log, lan=False, port=0, qr=True, delay=None):
     finally:
         if bots is not None:
             bots.stop()
+        pacer.stop()
         server.stop()
         web.close()
     return 0

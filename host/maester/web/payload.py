@@ -10,6 +10,7 @@ these payloads for states that differ only in what the viewer may not see.
 
 from .. import games
 from ..engine import PUBLIC, cardtables, core
+from ..games.text import about_card
 from . import hints, leds
 
 LOG_LINES = 80  # enough to follow a round; the whole log stays in the game's log file
@@ -58,6 +59,18 @@ class Words:
                 self.names_in(v, out)
         return out
 
+    def about(self, names):
+        """{card id without its copy: {"name", "lines"}}: what a tap on a card's name shows (item 6 of
+        issue 28), for the cards `names` holds (those the view mentions, and only those)."""
+        out = {}
+        for card in names:
+            base = card.split("#", 1)[0]
+            if base not in out:
+                about = about_card(self.state["game"], card)
+                if about is not None:
+                    out[base] = about
+        return out
+
     def event(self, e):
         describe = getattr(self.text, "describe_event", None)
         if describe is not None:
@@ -102,10 +115,11 @@ def log(words, events, viewer):
 def _common(state, view, words, viewer):
     game = core.get_game(state["game"])
     players = game.seat_count(state)
+    names = words.names_in(view)
     return {
         "game": state["game"], "title": game.title or state["game"], "players": players,
         "seat_names": [words.seat(s) for s in range(players)], "view": view,
-        "names": words.names_in(view), "hints": hints.for_game(state["game"]),
+        "names": names, "about": words.about(names), "hints": hints.for_game(state["game"]),
         "waiting": waiting(view, words),
     }
 

@@ -11,38 +11,19 @@ import threading
 
 from ..engine.bots import card_info, decide, make_bot
 from ..engine import core
+from ..engine.session import WokenThread
 
 
-class BotSeats:
+class BotSeats(WokenThread):
     def __init__(self, session, seats, kind="heuristic", delay=0.4, say=print):
         state = session.state
         info = card_info(state)
-        self.session = session
         self.bots = {s: make_bot(state["game"], kind, state["seed"], s, info) for s in seats}
         self.delay = delay
         self.say = say
         self.refused = set()  # asks a bot answered illegally: left to wait rather than retried for ever
         self.over = threading.Event()  # set once the game has ended
-        self._wake = threading.Event()
-        self._stop = threading.Event()
-        self.thread = threading.Thread(target=self._run, name="maester-bots", daemon=True)
-        session.watchers.append(self._changed)
-
-    def _changed(self, command=None):
-        self._wake.set()  # runs under the session lock: only wake the thread, never wait here
-
-    def start(self):
-        self._wake.set()  # a bot may be the one to move first
-        self.thread.start()
-        return self
-
-    def stop(self, timeout=5.0):
-        self._stop.set()
-        self._wake.set()
-        if self.thread.is_alive():
-            self.thread.join(timeout)
-        if self._changed in self.session.watchers:
-            self.session.watchers.remove(self._changed)
+        super().__init__(session, "maester-bots")
 
     def _run(self):
         while not self._stop.is_set():

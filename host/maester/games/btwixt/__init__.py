@@ -1,10 +1,10 @@
 """A Game of Thrones: B'Twixt for 3-6 players, with the advanced game and every variant."""
 
 from ...cards import db as cardsdb
-from ...engine import PUBLIC, REFEREE, Game, register
+from ...engine import PUBLIC, REFEREE, Game, cardtables, register
 from ...engine import config as check
 from . import abilities, flow  # noqa: F401  (registers the steps)
-from . import zones as Z
+from .text import Names, choice_words
 from .zones import SEASONS, STEPS
 
 VARIANTS = ("advanced", "draft", "kingsmoot", "revealed", "short")
@@ -118,26 +118,8 @@ class BTwixt(Game):
         return out
 
     def describe_choice(self, state, ask, choice, viewer=None):
-        return describe(state["g"], choice)
-
-
-def card_name(g, inst):
-    rec = Z.card(g, inst)
-    if rec["type"] == "ally":
-        return "%s (power %d)" % (rec["name"], rec["power"])
-    return "%s (%d)" % (rec["name"], rec["value"])
-
-
-def describe(g, choice):
-    words = []
-    for x in choice:
-        if isinstance(x, str) and "#" in x:
-            words.append(card_name(g, x))
-        else:
-            words.append(str(x))
-    if choice and choice[0] == "council":
-        return "council %d (shared by seats %d and %d)" % (choice[1], choice[1], (choice[1] + 1) % g["n"])
-    return " ".join(words)
+        g = state["g"]
+        return choice_words(Names(g, cardtables.of_config(state["config"])), choice, g)
 
 
 GAME = register(BTwixt())

@@ -10,6 +10,10 @@ from . import zones as Z
 from ...table.lights import seat_lights
 
 LEADER_TAG = "leader:"
+# Robb Stark's questions hang on a hidden Betrayal: every leader is asked (abilities.ab_robb), and at a
+# table each question stays open the same time whatever the hand, then closes with this answer
+# (table/asking.py).
+WINDOW_KINDS = {"robb_kill": ["decline"], "robb_cancel": ["accept"]}
 SEASON_COLOURS = {"summer": (255, 180, 0), "autumn": (255, 70, 0), "winter": (60, 120, 255)}
 FIRST = (255, 160, 0)
 KNELT = (120, 0, 0)
@@ -29,6 +33,11 @@ def tap_choices(state, ask, card, place=None):
     shared = [c for c in Z.councils_of(g, seat) if Z.neighbour_via(g, seat, c) == target]
     return [c for c in ask["choices"]
             if c == ["leader", target] or (c[0] == "council" and c[1] in shared)]
+
+
+def moves_card(state, ask, choice):
+    """Kneeling turns the seat's leader card sideways: a card moves, even with no other choice."""
+    return choice == ["kneel"]
 
 
 def segments(view):

@@ -46,6 +46,43 @@ class Names:
         return "council %d (%s & %s)" % (c, self.leader(c), self.leader((c + 1) % n))
 
 
+# A choice's first word as a button says it; the rest of the choice is cards, councils and leaders.
+VERBS = {"take": "take", "discard": "discard", "keep": "keep", "kill": "kill", "top": "put back first",
+         "card": "tap", "ally": "the ally is", "play": "play", "move": "move"}
+ONE_WORD = {"kneel": "kneel", "skip": "skip this turn (The Silence)", "none": "take nothing", "decline": "decline",
+            "accept": "accept", "done": "done: the card is resolved", "discard": "discard a card"}
+
+
+def choice_words(nm, choice, g=None):
+    """A choice (or a change recorded by hand) in words: cards, councils and leaders by their names.
+    `g` (the game data) tells how many tokens lie in a council, to tell apart Corruption's buttons."""
+    op, args = choice[0], choice[1:]
+    if not args:
+        return ONE_WORD.get(op, op.replace("_", " "))
+    if op == "council":
+        return nm.council(args[0])
+    if op == "leader":
+        return nm.leader(args[0])
+    if op == "move" and len(args) == 2:  # Corruption: a face-down token, from its council to another
+        frm = next((c for c, council in enumerate(g["councils"]) if args[0] in council["tokens"]), None) if g else None
+        if frm is None:
+            return "move a power token to %s" % nm.council(args[1])
+        tokens = g["councils"][frm]["tokens"]
+        which = " (token %d of %d)" % (tokens.index(args[0]) + 1, len(tokens)) if len(tokens) > 1 else ""
+        return "move a power token%s from %s to %s" % (which, nm.council(frm), nm.council(args[1]))
+    if op == "gain_token":
+        return "gain a power token in %s" % nm.council(args[0])
+    if op == "claim_next":
+        return "claim the next ally into %s" % nm.council(args[0])
+    if op == "claim_dead":
+        return "claim %s from the dead into %s" % (nm.card(args[0]), nm.council(args[1]))
+    if op == "take_bid":
+        return "take %s from a bid pile into yours" % nm.card(args[0])
+    if op == "bid_to_hand":
+        return "take %s from your bid pile back into hand" % nm.card(args[0])
+    return "%s %s" % (VERBS.get(op, op.replace("_", " ")), nm.cards(args))
+
+
 def _you(names, seat, viewer):
     return "You" if viewer == seat else names.leader(seat)
 
@@ -163,13 +200,28 @@ def describe_event(g, event, viewer=PUBLIC, cards=None):
     if k == "events_added":
         return "%d event cards are shuffled into the influence deck." % event["count"]
     if k == "manual":
-        args = " ".join(nm.card(a) if isinstance(a, str) and "#" in a else str(a) for a in event.get("args", []))
-        return "%s records by hand: %s%s." % (nm.leader(event["seat"]), event["op"].replace("_", " "),
-                                              " " + args if args else "")
+        return "%s records by hand: %s." % (nm.leader(event["seat"]),
+                                            choice_words(nm, [event["op"]] + list(event.get("args", []))))
     if k == "resolved_by_hand":
         return "%s finished resolving %s by hand." % (nm.leader(event["seat"]), nm.card(event["card"]))
+    if k == "tapped_into_hand":  # a real table: the hand as dealt, one tap a card
+        return "%s %s %s into %s hand." % (who(), "tap" if viewer == event["seat"] else "taps",
+                                           nm.card(event["card"]), "your" if viewer == event["seat"] else "their")
+    if k == "tap_refused":
+        return "%s is not taken: %s." % (nm.card(event["card"]), why)
     if k == "tokens_revealed":
         return "The power tokens are turned face up."
     if k == "game_over":
         return "Game over after %d rounds: %s." % (event.get("rounds", 0), winners_line(nm, event["winners"]))
     return generic_line(event)
+
+
+def about_lines(rec):
+    """A card's facts for a person who asks; its ability is cards_db's `text` (games/text.py adds it)."""
+    if "power" in rec:
+        return ["ally · power %d" % rec["power"]]
+    if "value" in rec:
+        kind = {"standard": "influence card", "event": "event card", "leader": "leader's influence card"}
+        return ["%s %s · value %d%s" % (rec.get("colour", ""), kind.get(rec.get("kind"), "influence card"),
+                                        rec["value"], " · Triumph" if rec.get("triumph") else "")]
+    return ["leader"]

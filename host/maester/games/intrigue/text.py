@@ -135,3 +135,11 @@ def describe_event(g, event, viewer=PUBLIC, cards=None):
     if k == "game_over":
         return "Game over after %d rounds: %s." % (event.get("rounds", 0), winners_line(nm, event["winners"]))
     return generic_line(event)
+
+
+def about_lines(rec):
+    """A card's facts for a person who asks; its text is cards_db's (games/text.py adds it)."""
+    if "swords" in rec:
+        return ["Iron Throne card · worth %d off your penalties · %d sword%s"
+                % (rec["value"], rec["swords"], "" if rec["swords"] == 1 else "s")]
+    return ["character · House %s" % rec.get("house", "").capitalize()]

@@ -587,7 +587,8 @@ def stark_snowed_under(ctx, st, answer):
         choices = _snowed_choices(ctx.state, who)
         if choices:
             ctx.ask(st["seat"], "target", [["target", i] for i in choices],
-                    "Snowed Under: choose a kneeling card of seat %d to return to its owner's hand" % who,
+                    "Snowed Under: choose a kneeling card of Seat %d (%s) to return to its owner's hand"
+                    % (who, ctx.g["players"][who]["house"].capitalize()),
                     public="chooses a target")
             return
         st["i"] += 1

@@ -50,6 +50,11 @@ from . import model as M
 from .text import Names, describe_choice
 
 CHOOSE_AFTER_TAP = True
+# The asks whose choices hang on a hidden hand (timing.py asks its windows on public facts alone; every
+# seat sets up and marshals, whatever its hand can pay for): at a table each stays open the same time
+# for every seat, whatever it holds, then closes with this answer (table/asking.py).
+WINDOW_KINDS = {"action": ["pass"], "response": ["pass"], "save": ["pass"], "cancel": ["pass"], "setup": ["done"],
+                "marshal": ["done"]}
 # choices a card answers from another seat's reader: the card lies there (a target; the top card of a
 # deck Raff looks at; the card whose passive effect the first player has resolve next)
 CROSS = ("target", "top", "next")

@@ -94,13 +94,16 @@ def describe_choice(state, ask, choice, viewer=None):
              "attacker": "Attack with %s", "defender": "Defend with %s", "kill": "Kill %s",
              "dup": "Discard a duplicate to save (%s)", "drew": "Drew %s", "target": "Target %s",
              "kneel_influence": "Kneel %s for influence", "stand": "Stand %s", "card": "On %s",
-             "ambush": "Ambush: put %s into play", "discard": "Discard %s", "take": "Take %s"}
+             "ambush": "Ambush: put %s into play", "discard": "Discard %s", "take": "Take %s",
+             "kneel": "Kneel %s", "top": "The top card is %s"}
     if kind in words and len(choice) > 1 and isinstance(choice[1], str):
         return words[kind] % c(choice[1]) + _detail(state, kind, choice[1])
     if kind == "keep" and len(choice) > 1:  # Fleeing to the Wall
         return "Keep %s" % c(choice[1])
     return {"redirect": "Redirect the challenge", "pay_gold": "Pay 1 gold",  # (pay_gold, to_hand: Ser Davos)
-            "to_hand": "Return it to your hand"}.get(kind, " ".join(str(x) for x in choice))
+            "to_hand": "Return it to your hand",
+            "deck_top": "Discard the top card of your deck", "discard_hound": "Discard The Hound",  # The Hound
+            }.get(kind, " ".join(str(x) for x in choice))
 
 
 def _detail(state, kind, inst):
@@ -129,7 +132,7 @@ def describe_event(g, e, viewer=PUBLIC, cards=None):
     if k == "phase":
         return "%s phase" % e["phase"].capitalize()
     if k == "drew":
-        return "%s draws %d" % (s(e["seat"]), e["count"])
+        return "%s draws %d card%s" % (s(e["seat"]), e["count"], "" if e["count"] == 1 else "s")
     if k == "drew_cards":
         return "You drew %s" % names.cards_text(e["cards"])
     if k == "placed_face_down":
@@ -277,3 +280,40 @@ def describe_event(g, e, viewer=PUBLIC, cards=None):
         return "Game over: %s win%s" % (" and ".join(s(w) for w in e["winners"]), "" if len(e["winners"]) > 1 else "s")
     fields = ", ".join("%s %s" % (key, v) for key, v in e.items() if key not in ("e", "vis"))
     return "%s%s" % (k.replace("_", " ").capitalize(), (": " + fields) if fields else "")
+
+
+KEYWORD_WORDS = {"immune_character": "immune to character abilities",
+                 "immune_opponent_character": "immune to opponents' character abilities",
+                 "no_attachments": "takes no attachments", "no_attachments_except_weapon": "takes only Weapon attachments"}
+
+
+def about_lines(rec):
+    """A card's facts for a person who asks (`?` at a prompt, a tap on its name): the card data's fields,
+    and its ability as cards_db words it (our paraphrase, never the printed text); games/text.py."""
+    houses = ", ".join(HOUSES.get(h, h.capitalize()) for h in rec.get("houses") or ()) or "neutral"
+    lines = ["%s%s · %s" % ("unique " if rec.get("unique") else "", rec["type"], houses)]
+    facts = []
+    if rec.get("cost") is not None:
+        facts.append("cost %d gold" % rec["cost"])
+    if rec.get("str") is not None:
+        facts.append("STR %d" % rec["str"])
+    if rec.get("icons"):
+        facts.append("icons: " + ", ".join(rec["icons"]))
+    plot = rec.get("plot")
+    if plot:
+        facts.append("income %s, initiative %s, claim %s" % (plot["income"], plot["initiative"], plot["claim"]))
+    if rec.get("income"):
+        facts.append("+%d gold a round" % rec["income"])
+    if rec.get("influence"):
+        facts.append("%d influence" % rec["influence"])
+    lines.append(" · ".join(facts))
+    if rec.get("crests"):
+        lines.append("Crests: " + ", ".join(rec["crests"]))
+    if rec.get("traits"):
+        lines.append("Traits: " + ", ".join(rec["traits"]))
+    if rec.get("keywords"):
+        lines.append("Keywords: " + ", ".join(KEYWORD_WORDS.get(k, k) for k in rec["keywords"]))
+    lines.append("Ability: %s" % rec["ability"] if rec.get("ability") else "No ability beyond its keywords and icons.")
+    if rec.get("errata"):
+        lines.append(rec["errata"])
+    return lines

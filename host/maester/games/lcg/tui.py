@@ -23,6 +23,7 @@ def scores_lines(view, config):
 
 
 LCG_ICONS = (("military", "M"), ("intrigue", "I"), ("power", "P"))
+DECLARE_KINDS = ("challenge", "attackers", "defenders", "stealth")  # asks that weigh the characters in play
 
 
 class _LcgTable:
@@ -224,6 +225,16 @@ def parts(view, config):
         return Group(Text("In play (characters: STR, icons M I P)", style="bold"),
                      *(Text(r) for s in range(v["players"]) for r in play_rows(s, 10 ** 4)))
 
+    # Declaring a challenge, its attackers or its defenders, a seat weighs every character on the table:
+    # its own and those that could defend. Then no character is cut to "… and N more": the rows wrap, and
+    # the hand, of no use for this choice, gives way when the window is short.
+    declaring = any(a["seat"] == v.get("seat") and a["kind"] in DECLARE_KINDS for a in v.get("asks", ()))
+
+    def characters_wrapped(w):
+        return Group(*(Text("%s%s: %s" % (nm.seat(s), " (you)" if s == v.get("seat") else "",
+                                          "; ".join(t.card(e) for e in t.characters(s)) or "none"))
+                       for s in range(v["players"])))
+
     challenge = t.challenge()
     parts = [Part([lambda w: full.renderables[0],
                    lambda w: Group(one_line(Text("A Game of Thrones: The Card Game", style="bold"), w),
@@ -232,10 +243,12 @@ def parts(view, config):
              Part([lambda w: full.renderables[1],
                    lambda w: Group(*(Text(seat_row(s, 10 ** 4)) for s in range(v["players"]))),
                    lambda w: line_rows([seat_row(s, w) for s in range(v["players"])], w)], rank=1),
-             Part([lambda w: full.renderables[2], in_play_compact,
+             Part([lambda w: full.renderables[2], in_play_compact, characters_wrapped] if declaring else
+                  [lambda w: full.renderables[2], in_play_compact,
                    lambda w: line_rows([r for s in range(v["players"]) for r in play_rows(s, w)], w),
                    lambda w: line_rows([clip_list("%d in play: " % s, [t.card(e) for e in v["seats"][s]["play"]]
-                                                  or ["-"], w) for s in range(v["players"])], w)], rank=2)]
+                                                  or ["-"], w) for s in range(v["players"])], w)],
+                  rank=0 if declaring else 2)]
     k = 3
     if challenge:
         parts.append(Part([lambda w: full.renderables[3], lambda w: Text(challenge, style="red")], rank=0))
@@ -243,7 +256,8 @@ def parts(view, config):
     private = t.private()
     if private:
         parts.append(Part([lambda w: Group(*full.renderables[k:k + len(private)]),
-                           lambda w: Group(*(wrapped(h, text) for h, text in private))], rank=0))
+                           lambda w: Group(*(wrapped(h, text) for h, text in private))],
+                          rank=4 if declaring else 0, optional=declaring))
     return parts
 
 

@@ -18,8 +18,10 @@ def guess(ctx, st, answer):
     g = ctx.g
     target = st["target"]
     if answer is None:
+        who = g["characters"][target]  # the seat as the table knows it: by its character
+        who = "Seat %d (%s)" % (target, Z.table(g)["info"][Z.cid(who)]["name"]) if who else "Seat %d" % target
         ctx.ask(st["seat"], "guess", [["loyalist"], ["conspirator"]],
-                "Final Judgment: is seat %d a loyalist or a conspirator?" % target,
+                "Final Judgment: is %s a loyalist or a conspirator?" % who,
                 public="passing Final Judgment", target=target)
         return
     g["guesses"][target] = answer[1][0]
@@ -47,8 +49,8 @@ def reveal(ctx, st, answer):
         ctx.emit("revealed_identity", seat=seat, loyalty=loyal, ambition=g["ambition"][seat])
         fav, sus = decree_values(g, seat)
         right, wrong = (fav, sus) if loyal == "loyalist" else (sus, fav)
-        Z.move(ctx, "order", right, "decrees on seat %d" % seat)
-        Z.move(ctx, "chaos", wrong, "decrees on seat %d" % seat)
+        Z.move(ctx, "order", right, "decrees", seat=seat)
+        Z.move(ctx, "chaos", wrong, "decrees", seat=seat)
     correct = all(g["guesses"][s] == g["loyalty"][s] for s in g["nobles"])
     Z.move(ctx, "order" if correct else "chaos", g["bonus"], "judgment")
     if g["agent"] is not None:

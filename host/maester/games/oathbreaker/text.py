@@ -105,8 +105,9 @@ def describe_choice(state, ask, choice, viewer=None):
     if op in ("hand", "vote_for", "give"):
         return {"hand": "make %s the Hand of the King", "vote_for": "vote for %s", "give": "give it to %s"}[op] \
             % nm.seat(choice[1])
-    if op == "take" and len(choice) == 3:
-        return "take a %s cube from %s" % (choice[2], nm.seat(choice[1]))
+    edit = edit_words(nm, choice)
+    if edit:
+        return edit
     if op in ("card", "mission", "discard", "take", "offer", "accept"):
         verb = {"card": "", "mission": "", "discard": "discard ", "take": "take ", "offer": "offer ",
                 "accept": "accept, giving "}[op]
@@ -118,17 +119,27 @@ def describe_choice(state, ask, choice, viewer=None):
         return "use the ability, paying %s" % (paid or "nothing")
     if op == "cube":
         return "take a %s cube" % choice[1]
-    if op in ("gain", "lose"):
-        return "%s a %s cube" % (op, choice[1])
-    if op in ("order", "chaos"):
-        return "%s %+d" % (op.capitalize(), choice[1])
-    if op == "draw":
-        return "draw a card"
     if op == "done" and ask is not None and ask["kind"] == "play":
         return "done playing cards"
     if op in OTHER_CHOICES:
         return OTHER_CHOICES[op]
     return " ".join(str(x) for x in choice).replace("_", " ")
+
+
+def edit_words(nm, change):
+    """A change made by hand (manual.py), as its button and its log line say it; None for another choice."""
+    op = change[0]
+    if op == "take" and len(change) == 3:
+        return "take a %s cube from %s" % (change[2], nm.seat(change[1]))
+    if op in ("gain", "lose"):
+        return "%s a %s cube" % (op, change[1])
+    if op in ("order", "chaos"):
+        return "%s %+d" % (op.capitalize(), change[1])
+    if op == "draw":
+        return "draw a card"
+    if op == "discard" and len(change) == 1:  # the log's: which card stays with its owner
+        return "discard a card"
+    return None
 
 
 # Choices with nothing to name but themselves.
@@ -259,7 +270,8 @@ def describe_event(g, event, viewer=PUBLIC, cards=None):
             return "%s %s %s (%s)." % (who, _v(viewer, seat, "gain", "gains"), cubes(event["gained"]), event["why"])
         return "%s %s %s (%s)." % (who, _v(viewer, seat, "lose", "loses"), cubes(event["lost"]), event["why"])
     if k in ("order", "chaos"):
-        return "%s %+d, now %d (%s)." % (k.capitalize(), event["by"], event["to"], event["why"])
+        why = "decrees on %s" % nm.seat(event["seat"]) if "seat" in event else event["why"]
+        return "%s %+d, now %d (%s)." % (k.capitalize(), event["by"], event["to"], why)
     if k == "decree":
         how = "" if event.get("how") == "played" else " (%s)" % event.get("how")
         side = " sideways" if event.get("sideways") else ""
@@ -305,8 +317,8 @@ def describe_event(g, event, viewer=PUBLIC, cards=None):
     if k == "trade_declined":
         return "The Queen declines the trade."
     if k == "manual":
-        args = " ".join(str(a) for a in event.get("args") or [])
-        return "%s %s by hand: %s %s." % (who, _v(viewer, seat, "record", "records"), event["op"], args)
+        change = edit_words(nm, [event["op"]] + list(event.get("args") or [])) or event["op"].replace("_", " ")
+        return "%s %s by hand: %s." % (who, _v(viewer, seat, "record", "records"), change)
     if k == "resolved_by_hand":
         return "%s is resolved by hand." % nm.name(event["what"])
     if k == "final_judgment":
@@ -330,3 +342,19 @@ def winners_line(names, winners):
     if len(winners) == 1:
         return "%s wins" % names.seat(winners[0])
     return "the winners are %s" % ", ".join(names.seat(s) for s in winners)
+
+
+def about_lines(rec):
+    """A card's facts for a person who asks; its text is cards_db's (games/text.py adds it)."""
+    if "success" in rec:
+        return ["mission · %s" % rec["influence"].capitalize(),
+                "on success: %s" % (cubes(rec["success"]) or "nothing"),
+                "on failure: %s" % (cubes(rec["failure"]) or "nothing")]
+    if "decree" in rec:
+        return ["decree · %s%s" % (rec["decree"], "" if rec["decree"] == "proclamation" else " %d" % rec["value"])]
+    if "icons" in rec:
+        icons = cubes({k: v for k, v in rec["icons"].items() if v}) or "none printed"
+        return ["influence card · icons: %s" % icons.replace("any", "any mission")]
+    if "board" in rec:
+        return ["character · %s board · costs %d cubes" % (rec["board"].capitalize(), rec["cost"])]
+    return ["ambition · needs %s" % (cubes({r: rec[r] for r in RES}) or "nothing")]

@@ -256,13 +256,14 @@ def gain(ctx, seat, amounts, why):
         ctx.emit("cubes", seat=seat, gained=got, why=why)
 
 
-def move(ctx, track, k, why):
-    """Move the Order or Chaos marker `k` spaces (never below 0)."""
+def move(ctx, track, k, why, **about):
+    """Move the Order or Chaos marker `k` spaces (never below 0). `about`: whom it concerns, for the
+    log's words (the seat whose decrees moved it)."""
     g = ctx.g
     before = g[track]
     g[track] = max(0, before + k)
     if g[track] != before:
-        ctx.emit(track, by=g[track] - before, to=g[track], why=why)
+        ctx.emit(track, by=g[track] - before, to=g[track], why=why, **about)
 
 
 # --- a noble's play to the missions ---------------------------------------------------------------

@@ -13,6 +13,7 @@ const FEED_LINES = 4;
 const TV_LOG_LINES = 14;  // what a room can read at a glance; the whole log is in the file
 let updates = 0;
 let picked = null;  // the card chosen first in a two-step choice (a card, then its place)
+let shown = null;  // the payload drawn last: what a tap on a card's name reads its text from
 
 function status(text, cls) {
   const s = document.getElementById("status");
@@ -25,6 +26,7 @@ function byId(id) {
 }
 
 function draw(p) {
+  shown = p;
   const ctx = new Ctx(p);
   const who = SEAT_PAGE ? ctx.seat(p.seat).replace(" (you)", "") : "table";
   byId("title").textContent = SEAT_PAGE ? who : p.title;
@@ -68,6 +70,7 @@ function drawSeat(ctx) {
 function drawDecisions(ctx, into, about) {
   const p = ctx.p;
   if (p.notice) into.appendChild(el("p", "notice", "Your tap was refused: " + p.notice));
+  drawWindows(ctx, into);
   if (p.pending) {
     into.appendChild(el("h2", "", "Where does " + p.pending.card_name + " go?"));
     const row = el("div", "options");
@@ -136,6 +139,38 @@ function drawPicker(ctx, d, options, row, about) {
   });
 }
 
+// The open windows (table/asking.py): each closes by itself when its countdown ends, the same for
+// every seat whatever it holds. The seat asked may act within it, or hold it to answer in its own time.
+function drawWindows(ctx, into) {
+  (ctx.p.windows || []).forEach((w) => {
+    const mine = SEAT_PAGE && w.seat === ctx.p.seat;
+    const who = mine ? "Your window" : (w.seat === "table" ? "The table's window" : ctx.seat(w.seat) + "'s window");
+    const line = el("p", "window" + (mine ? " mine" : ""));
+    line.dataset.window = w.ask;
+    if (w.held) line.appendChild(el("span", "", who + " is held" + (mine ? ": act or pass when ready" : "")));
+    else {
+      line.appendChild(el("span", "", who + " closes in "));
+      const left = el("span", "countdown", "");
+      left.dataset.until = String(Date.now() + w.left_ms);
+      line.appendChild(left);
+      tick(left);
+      if (mine && ctx.p.can_choose) {
+        const b = el("button", "option hold", "Hold");
+        b.onclick = () => send({ ask: w.ask, hold: true }, line);
+        line.appendChild(b);
+      }
+    }
+    into.appendChild(line);
+  });
+}
+
+function tick(span) {
+  const left = Math.max(0, Number(span.dataset.until) - Date.now());
+  span.textContent = (left / 1000).toFixed(1) + " s";
+}
+
+setInterval(() => document.querySelectorAll(".countdown").forEach(tick), 100);
+
 function waitingLine(ctx) {
   const v = ctx.view;
   if (v.over) return el("h2", "over", "The game is over");
@@ -191,6 +226,7 @@ function drawTable(ctx) {
   const p = ctx.p;
   const head = byId("waiting");
   head.replaceChildren(waitingLine(ctx));
+  drawWindows(ctx, head);
   drawStrip(ctx, byId("strip"));
   const board = byId("board");
   board.replaceChildren();
@@ -206,6 +242,34 @@ function drawTable(ctx) {
   else drawView(ctx, board, []);
   drawLog(ctx, byId("log"), TV_LOG_LINES);
 }
+
+// --- a card's text, on a tap on its name (both pages) ------------------------------------------------
+// The payload carries each named card's facts and ability in our words (payload.Words.about), only for
+// the cards its view names; a tap on a name shows them in a box that a second tap closes.
+
+function showCard(id) {
+  const about = shown && shown.about && shown.about[String(id).split("#")[0]];
+  if (!about) return;
+  let box = byId("card-about");
+  if (!box) {
+    box = el("div", "card-about");
+    box.id = "card-about";
+    box.setAttribute("role", "dialog");
+    box.onclick = () => { box.hidden = true; };
+    document.body.appendChild(box);
+  }
+  box.replaceChildren(el("h3", "", about.name));
+  about.lines.forEach((line) => box.appendChild(el("p", "", line)));
+  box.appendChild(el("p", "muted", "Tap to close."));
+  box.hidden = false;
+}
+
+document.addEventListener("click", (ev) => {
+  const chip = ev.target.closest && ev.target.closest(".card[data-card]");
+  // A card that is a place to tap in a two-step choice answers that choice instead.
+  if (!chip || chip.classList.contains("legal") || chip.closest("button")) return;
+  showCard(chip.dataset.card);
+});
 
 function connect(delay) {
   const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + BASE + "/ws");

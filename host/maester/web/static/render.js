@@ -43,6 +43,7 @@ function chip(ctx, id) {
   c.title = id;
   const house = String(id).split("#")[0];
   c.dataset.base = house;
+  c.dataset.card = id;  // a tap shows the card (page.js, showCard)
   return c;
 }
 
