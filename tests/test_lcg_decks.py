@@ -87,7 +87,7 @@ def write(tmp_path, text, name="deck.txt"):
 
 def problems_of(text, table, casual=False):
     deck, entries, problems = D.parse(text, "t", table)
-    return problems + D.rules_problems(deck, table, casual, entries, D._house_line(text))
+    return problems + D.rules_problems(deck, table, casual, entries, D._house_line(list(enumerate(text.splitlines(), 1))))
 
 
 # --- the format -----------------------------------------------------------------------------------

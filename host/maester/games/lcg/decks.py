@@ -33,7 +33,7 @@ import difflib
 import re
 from pathlib import Path
 
-from ...files import read_text
+from . import deck_import
 from .cards import card_table
 
 PLOTS_NEEDED = 7
@@ -92,27 +92,45 @@ def _count(digits):
 
 
 def read(path):
-    """The text of the deck list at `path`: a file (not a folder, a device or a pipe) of at most
-    MAX_BYTES, in UTF-8. Raises ValueError saying why not (OSError when it cannot be opened)."""
-    return read_text(path, MAX_BYTES, "deck")
+    """The deck file at `path` ("-": standard input) as numbered deck-list lines, whatever its shape
+    (deck_import: our lists, deck builders' exports, OCTGN .o8d) -> (numbered, info, problems).
+    Raises ValueError saying why it is no deck file (OSError when it cannot be opened)."""
+    data = deck_import.read(str(path), MAX_BYTES)
+    return deck_import.lines(data, "standard input" if str(path) == "-" else path)
 
 
 def parse(text, name="deck", table=None):
-    """A deck list's text -> (deck, entries, problems).
+    """A deck list's text -> (deck, entries, problems) (parse_lines without the title)."""
+    return parse_lines(list(enumerate(text.splitlines(), 1)), name, table)[:3]
+
+
+def _is_title(no, line, numbered, table):
+    """A deck builder's title line: the first line, no count, a blank line after it, and no card's
+    name within reach (a misspelt card is the card's problem, not a title)."""
+    after = [text for n, text in numbered if n > no][:1]
+    names = [_key(c["name"]) for c in table["cards"].values()]
+    return after == [""] and not difflib.get_close_matches(_key(line), names, n=1, cutoff=0.8)
+
+
+def parse_lines(numbered, name="deck", table=None):
+    """Numbered deck-list lines [(line, text)] -> (deck, entries, problems, title).
 
     entries: one per card line {"line", "name", "count", "codes", "plot", "section"} in file order;
     problems: [(line, text)] for lines that are not a card, a House or a header (unknown names come
-    with the closest names)."""
+    with the closest names); title: a first line that names no card and has a blank line after it
+    (a deck builder's export starts so), else None."""
     table = table or _table()
     by_name = copies_by_name(table)
     houses = set(table["houses"])
     deck = {"name": name, "house": None, "draw": [], "plots": []}
     entries, problems = [], []
-    section = None
-    for no, raw in enumerate(text.splitlines(), 1):
+    section = title = None
+    first = True
+    for no, raw in numbered:
         line = raw.split("#", 1)[0].strip() if not raw.lstrip().startswith("#") else ""
         if not line:
             continue
+        was_first, first = first, False
         m = _HOUSE.match(line)
         if m:
             house = m.group(1).lower()
@@ -154,6 +172,9 @@ def parse(text, name="deck", table=None):
                 if codes is not None and inner in codes:
                     pick = inner
                 card = m2.group(1) if codes is not None else card
+        if codes is None and was_first and not m and _is_title(no, line, numbered, table):
+            title = line
+            continue
         if codes is None:
             close = suggest(card, table)
             problems.append((no, "unknown card %r%s" % (card, "; did you mean %s?" % _either(close) if close else "")))
@@ -183,7 +204,7 @@ def parse(text, name="deck", table=None):
             e["codes"] = [codes[(start + i) % len(codes)] for i in range(e["count"])]
             used[e["name"]] = start + e["count"]
         deck["plots" if e["plot"] else "draw"].extend(e["codes"])
-    return deck, entries, problems
+    return deck, entries, problems, title
 
 
 def entries_of(deck, table):
@@ -261,21 +282,71 @@ def rules_problems(deck, table=None, casual=False, entries=None, house_line=None
     return out
 
 
-def _house_line(text):
-    for no, raw in enumerate(text.splitlines(), 1):
+def _house_line(numbered):
+    for no, raw in numbered:
         if _HOUSE.match(raw.split("#", 1)[0].strip()):
             return no
     return None
 
 
+def _in_order(problems):
+    return sorted(problems, key=lambda p: (p[0] is None, p[0] or 0))
+
+
 def check(path, casual=False, table=None):
-    """(deck, [(line, text)]): every problem of the deck file at `path`, in line order."""
+    """(deck, [(line, text)]): every problem of the deck file at `path` (any shape deck_import
+    reads), in line order."""
     table = table or _table()
-    path = Path(path)
-    text = read(path)
-    deck, entries, problems = parse(text, path.stem, table)
-    problems = problems + rules_problems(deck, table, casual, entries, _house_line(text))
-    return deck, sorted(problems, key=lambda p: (p[0] is None, p[0] or 0))
+    numbered, _, problems = read(path)
+    deck, entries, more, _ = parse_lines(numbered, _deck_name(path), table)
+    problems = problems + more + rules_problems(deck, table, casual, entries, _house_line(numbered))
+    return deck, _in_order(problems)
+
+
+def _deck_name(path):
+    return "stdin" if str(path) == "-" else Path(path).stem
+
+
+def import_file(path, house=None, table=None):
+    """A deck file of any shape deck_import reads, made ready to be written as our deck list ->
+    (deck, entries, problems, info).
+
+    problems: what keeps it from being written (a line no card matched, with the closest names; an
+    agenda; no House): the deck construction rules are not among them (rules_problems says those).
+    The House: the file's, else `house`, else the one House all its House cards share.
+    info: deck_import's {"format", "game"} and "title", "house_from" ("file", "option", "cards")."""
+    table = table or _table()
+    numbered, info, problems = read(path)
+    deck, entries, more, info["title"] = parse_lines(numbered, _deck_name(path), table)
+    problems = problems + more
+    info["house_from"] = "file"
+    if deck["house"] is not None and house is not None and house != deck["house"]:
+        problems.append((_house_line(numbered), "the file's House is %s, and --house says %s"
+                         % (deck["house"].capitalize(), house.capitalize())))
+    elif deck["house"] is None and house is not None:
+        deck["house"], info["house_from"] = house, "option"
+    elif deck["house"] is None:
+        shared = _houses_shared(deck, table)
+        if len(shared) == 1:
+            deck["house"], info["house_from"] = shared[0], "cards"
+        else:
+            problems.append((None, "no House line, and the cards %s: give one with --house" % (
+                "are of no one House" if not shared else "fit %s" % _either([h.capitalize() for h in shared]))))
+    if not entries and not problems:
+        problems.append((None, "no cards: not a deck list (a line a card: `3x Eddard Stark`)"))
+    return deck, entries, _in_order(problems), info
+
+
+def _houses_shared(deck, table):
+    """The Houses every House card of the deck belongs to (neutral cards fit any), in the table's order."""
+    if all(not table["cards"][code]["houses"] for code in deck["draw"] + deck["plots"]):
+        return list(table["houses"])
+    shared = None
+    for code in deck["draw"] + deck["plots"]:
+        houses = table["cards"][code]["houses"]
+        if houses:
+            shared = set(houses) if shared is None else shared & set(houses)
+    return [h for h in table["houses"] if h in shared]
 
 
 def load(path, casual=True, table=None):
