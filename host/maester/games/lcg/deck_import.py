@@ -178,6 +178,8 @@ def _o8d(data, path):
         parser.Parse(data, True)
     except _Refused as e:
         raise ValueError("cannot read the deck %s: %s" % (path, e)) from None
+    except (LookupError, UnicodeError) as e:  # an encoding= that Python has no codec for, or bytes not in it
+        raise ValueError("cannot read the deck %s: its XML encoding cannot be read (%s)" % (path, e)) from None
     except expat.ExpatError as e:
         raise ValueError("cannot read the deck %s: it is not well-formed XML (line %d: %s)"
                          % (path, e.lineno, expat.ErrorString(e.code))) from None

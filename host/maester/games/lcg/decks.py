@@ -320,7 +320,9 @@ def import_file(path, house=None, table=None):
     deck, entries, more, info["title"] = parse_lines(numbered, _deck_name(path), table)
     problems = problems + more
     info["house_from"] = "file"
-    if deck["house"] is not None and house is not None and house != deck["house"]:
+    if not entries and not problems:
+        problems.append((None, "no cards: not a deck list (a line a card: `3x Eddard Stark`)"))
+    elif deck["house"] is not None and house is not None and house != deck["house"]:
         problems.append((_house_line(numbered), "the file's House is %s, and --house says %s"
                          % (deck["house"].capitalize(), house.capitalize())))
     elif deck["house"] is None and house is not None:
@@ -332,8 +334,6 @@ def import_file(path, house=None, table=None):
         else:
             problems.append((None, "no House line, and the cards %s: give one with --house" % (
                 "are of no one House" if not shared else "fit %s" % _either([h.capitalize() for h in shared]))))
-    if not entries and not problems:
-        problems.append((None, "no cards: not a deck list (a line a card: `3x Eddard Stark`)"))
     return deck, entries, _in_order(problems), info
 
 
