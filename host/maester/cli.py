@@ -30,7 +30,7 @@ COMMANDS = {
     "doctor": ("maester.commands.firmware", "find boards and show firmware, readers and health"),
     "enroll": ("maester.commands.enroll", "tap every card of a game once to bind its sticker"),
     "tags": ("maester.commands.tags", "write a card's record onto a sticker, or read one, on an NFC reader at your desk"),
-    "decks": ("maester.commands.decks", "LCG deck lists: check one against the deck construction rules"),
+    "decks": ("maester.commands.decks", "LCG deck lists: check one against the deck construction rules, import one"),
     "hw": ("maester.commands.hw", "check the hardware of a built table"),
     "sim-board": ("maester.commands.sim_board", "a simulated board in its own process, on a pty (for play --port)"),
     "serve": ("maester.commands.serve", "serve a saved game's seat and table pages in the browser"),

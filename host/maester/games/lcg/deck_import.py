@@ -17,11 +17,11 @@ Three shapes, told apart by their first character:
 Agendas (a section, or an `Agenda:` line) are refused as their line's problem: maester plays the
 Core Set, which has none.
 
-Hostile files: at most MAX_BYTES are read (decks.py's bound: a deck is a few kilobytes); text must be
-UTF-8 (a byte-order mark for UTF-8 or UTF-16 is honoured) and hold no NUL; XML is read by expat with
-any DOCTYPE refused, so no entity can be declared (no "billion laughs", no external entity: the
-defusedxml approach), and an element nested deeper than MAX_DEPTH is refused. Each refusal is one
-ValueError line naming the file.
+Hostile files: at most `limit` bytes are read (decks.MAX_BYTES: a deck is a few kilobytes); text must
+be UTF-8 (a byte-order mark is dropped) with no NUL; XML (UTF-8, or what its declaration or byte-order
+mark says) is read by expat with any DOCTYPE refused, so no entity can be declared (no "billion
+laughs", no external entity: the defusedxml approach), and an element nested deeper than MAX_DEPTH is
+refused. Each refusal is one ValueError line naming the file.
 
     read(path, limit) -> bytes   ("-" is standard input)
     lines(data, path) -> (numbered, info, problems)
@@ -29,7 +29,6 @@ ValueError line naming the file.
         problems: [(line, text)] for lines no card can come from (an agenda, an o8d card without a count)
 """
 
-import codecs
 import re
 import sys
 from xml.parsers import expat
@@ -69,16 +68,13 @@ def lines(data, path):
 
 
 def _text(data, path):
-    """Bytes as text: UTF-8 (its byte-order mark dropped) or UTF-16 with its mark; no NUL."""
-    if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
-        encoding = "utf-16"
-    else:
-        encoding = "utf-8-sig"
+    """Bytes as text: UTF-8 (its byte-order mark dropped), no NUL. (UTF-16 is for XML only, where
+    expat reads it by its mark: a text export is UTF-8 in practice, and a lone mark is binary.)"""
     try:
-        text = data.decode(encoding)
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise ValueError("cannot read the deck %s: it is not text (%s) at byte %d: save it as UTF-8"
-                         % (path, "UTF-16" if encoding == "utf-16" else "UTF-8", e.start)) from None
+        raise ValueError("cannot read the deck %s: it is not text (UTF-8) at byte %d: save it as UTF-8"
+                         % (path, e.start)) from None
     if "\0" in text:
         raise ValueError("cannot read the deck %s: it is binary (a NUL at character %d), not a deck list"
                          % (path, text.index("\0")))
