@@ -44,7 +44,7 @@ def parse_decks(game, text, players=None):
             if not os.path.exists(item):
                 raise FileNotFoundError("--decks: no deck file %s" % item)
             try:
-                decks.append(load(item, casual=True))  # a folder, a device, a huge file, not a deck: ValueError (decks.read)
+                decks.append(load(item, casual=True))  # a folder, a device, a huge file: ValueError (decks.read)
             except OSError as e:
                 raise ValueError("--decks: cannot read %s: %s" % (item, e.strerror or e)) from None
         else:

@@ -190,7 +190,7 @@ def register(sub):
                                     "Prints what it wrote and whether it is legal; exits 0 when written.")
     i.add_argument("file", metavar="FILE", help="the deck file (.o8d or text); - reads standard input")
     i.add_argument("--out", metavar="FILE", help="where to write our deck list (- for standard output)")
-    i.add_argument("--force", action="store_true", help="write over --out when a file is there")
+    i.add_argument("--force", action="store_true", help="write over the output file when one is there")
     i.add_argument("--house", metavar="HOUSE", help="the deck's House when the file names none (stark, ...)")
     i.set_defaults(func=cmd_import)
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])

@@ -59,8 +59,8 @@ def read(path, limit):
 
 def lines(data, path):
     """A deck file's bytes -> (numbered lines, info, problems); ValueError for a file that is not a deck."""
-    head = data.lstrip(b"\xef\xbb\xbf \t\r\n")
-    if head.startswith(b"<") or data[:2] in (b"\xff\xfe", b"\xfe\xff") and data[2:].lstrip(b" \t\r\n\0").startswith(b"<"):
+    utf16 = data[:2] in (b"\xff\xfe", b"\xfe\xff")  # XML may come in UTF-16, its mark first
+    if (data[2:].lstrip(b" \t\r\n\0") if utf16 else data.lstrip(b"\xef\xbb\xbf \t\r\n")).startswith(b"<"):
         numbered, game, problems = _o8d(data, path)
         return numbered, {"format": "o8d", "game": game}, problems
     numbered, problems = _export(_text(data, path))

@@ -15,10 +15,17 @@ versions (Great Keep S29-S31, Crossroads, Robert Baratheon B71/B90, ...) maps to
 order, then around again: a deck may hold more copies of a card than one Core box does, and the engine
 gives each further copy its own instance (model.instance_ids).
 
+A first line that names no card, with a blank line after it, is the deck's title (deck builders'
+exports start so). deck_import.py reads the other shapes a deck comes in (OCTGN .o8d, the deck
+builders' text exports) into these lines, so every reader here takes them too.
+
     parse(text, name) -> (deck, entries, problems)
+    parse_lines([(line, text)], name) -> (deck, entries, problems, title)
+    read(path) -> (numbered lines, info, problems): a deck file of any shape ("-": standard input)
     rules_problems(deck, table, casual, entries=None) -> [(line, text)]
     check(path, casual) -> (deck, [(line, text)]): a file's every problem, parsing and rules
     load(path, casual=True): a file's deck, or ValueError naming each problem with its line
+    import_file(path, house) -> (deck, entries, problems, info): a file to write as our deck list
     write(deck): a deck dict as text (the starter files in cards_db/lcg/decks/ are written so)
 
 A deck is the config's plain dict {"name", "house", "draw": [codes], "plots": [codes]}. The
@@ -339,13 +346,9 @@ def import_file(path, house=None, table=None):
 
 def _houses_shared(deck, table):
     """The Houses every House card of the deck belongs to (neutral cards fit any), in the table's order."""
-    if all(not table["cards"][code]["houses"] for code in deck["draw"] + deck["plots"]):
-        return list(table["houses"])
-    shared = None
+    shared = set(table["houses"])
     for code in deck["draw"] + deck["plots"]:
-        houses = table["cards"][code]["houses"]
-        if houses:
-            shared = set(houses) if shared is None else shared & set(houses)
+        shared &= set(table["cards"][code]["houses"] or shared)
     return [h for h in table["houses"] if h in shared]
 
 
