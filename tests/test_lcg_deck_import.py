@@ -167,6 +167,30 @@ def test_any_game_id_one_line_xml_and_entities_in_names(tmp_path, table):
     assert problems == [] and deck["house"] == "lannister" and deck["draw"] == ["L38", "L38"]
 
 
+def test_each_starter_deck_as_octgn_saves_it_imports_as_our_starter(tmp_path, table):
+    # OCTGN's deck editor writes the whole file on one line, a section per card type, the House card in
+    # its own section: every name of the four Core starter decks must come back as the same deck.
+    sections = {"character": "Characters", "location": "Locations", "attachment": "Attachments", "event": "Events"}
+    for name, starter in table["decks"].items():
+        cards = table["cards"]
+        by_section = {"Plots": {}}
+        for code in starter["draw"] + starter["plots"]:
+            c = cards[code]
+            group = by_section.setdefault(sections.get(c["type"], "Plots"), {})
+            group[c["name"]] = group.get(c["name"], 0) + 1
+        xml = ['<?xml version="1.0" encoding="utf-8" standalone="yes" ?><deck game="%s">' % ("0" * 36),
+               '<section name="House"><card qty="1" id="h">House %s</card></section>' % starter["house"].capitalize()]
+        for section, counts in by_section.items():
+            xml.append('<section name="%s">%s</section>' % (section, "".join(
+                '<card qty="%d" id="g%d">%s</card>' % (n, i, card.replace("&", "&amp;").replace("'", "&apos;"))
+                for i, (card, n) in enumerate(counts.items()))))
+        src = write(tmp_path / ("%s.o8d" % name), "".join(xml + ["</deck>"]))
+        deck, _, problems, info = D.import_file(src, None, table)
+        assert problems == [] and info["house_from"] == "file", name
+        assert deck["house"] == starter["house"] and sorted(deck["draw"]) == sorted(starter["draw"]), name
+        assert sorted(deck["plots"]) == sorted(starter["plots"]), name
+
+
 def test_unknown_names_in_an_o8d_give_their_lines_the_closest_names_and_nothing_written(tmp_path):
     bad = MY_STARK_O8D.replace(">Eddard Stark<", ">Edard Stark<").replace(">Jon Snow<", ">Jon Snoww<") \
         .replace(">Great Keep<", ">Zzyzx Qwerty<").replace('qty="3" id="ef09', 'qty="three" id="ef09')
