@@ -148,6 +148,9 @@ def test_check_sim_and_play_take_the_o8d_itself(tmp_path, table):
     assert same_deck(decks[0], D.parse(MY_STARK, "x", table)[0]) and decks[0]["name"] == "wolves"
     r = maester(tmp_path, "sim", "lcg", "--decks", "%s,%s" % (src, src), "--games", "1", "--json")
     assert r.returncode == 0 and '"wolves"' in r.stdout, r.stderr
+    r = maester(tmp_path, "play", "lcg", "--sim", "--no-table", "--no-web", "--plain", "--delay", "0", "--decks",
+                "%s,lannister" % src, "--log", str(tmp_path / "game.sqlite"))
+    assert r.returncode == 0 and "Seat 0 (Stark)" in r.stdout and "Winner:" in r.stdout, r.stderr
 
 
 def test_any_game_id_one_line_xml_and_entities_in_names(tmp_path, table):
