@@ -174,7 +174,8 @@ def register(sub):
                                     "fewer than 60 cards (the Core's 45-card starter decks) and keeps the rest. "
                                     "Prints each problem with its line; exits 0 when legal, 1 when not, 2 when the "
                                     "file cannot be read.")
-    c.add_argument("file", metavar="FILE", help="the deck list, or a starter deck's name (stark)")
+    c.add_argument("file", metavar="FILE", help="the deck list (ours, an OCTGN .o8d or a deck builder's export), "
+                                                "or a starter deck's name (stark)")
     c.add_argument("--casual", action="store_true", help="casual play: any number of cards in the House deck")
     c.set_defaults(func=cmd_check)
     i = dsub.add_parser("import", help="an OCTGN .o8d deck or a deck builder's text export, as our deck list",
