@@ -28,6 +28,7 @@ from maester.link.simboard import SimBoard, start_simulated_board
 from maester.table import profile as profiles
 from maester.table.hwconfig import board_config, load_pinmap
 from maester_fw import wire
+from maester_fw.app import FIRMWARE as SHIPPED  # the version string this host ships
 
 from conftest import built_once, firmware_sources, micropython_binary
 from maester.paths import FIRMWARE, ROOT
@@ -166,7 +167,7 @@ def new_build(tmp_path_factory):
     shutil.copytree(FIRMWARE / "maester_fw", src / "maester_fw")
     shutil.copy(FIRMWARE / "main.py", src / "main.py")
     app = src / "maester_fw" / "app.py"
-    app.write_text(app.read_text().replace('FIRMWARE = "maester-fw 0.1"', 'FIRMWARE = "maester-fw 9.9"'))
+    app.write_text(app.read_text().replace('FIRMWARE = "%s"' % SHIPPED, 'FIRMWARE = "maester-fw 9.9"'))
     out = tmp_path_factory.mktemp("fw") / "build"
     assert cli.main(["firmware", "build", "--src", str(src), "--out", str(out)]) == 0
     return out
@@ -227,7 +228,7 @@ def test_a_flash_cut_short_leaves_a_board_at_the_repl_and_the_next_flash_repairs
                          "--out", str(built), "--repl-wait", "0.3"]) == 0
         out = capsys.readouterr().out
         assert "the last flash to this board did not finish" in out and "this one repairs it" in out
-        assert "the board says HELLO: firmware maester-fw 0.1" in out
+        assert "the board says HELLO: firmware %s" % SHIPPED in out
         assert board.running == "firmware"
     finally:
         board.stop()
@@ -313,7 +314,7 @@ def test_doctor_shows_firmware_and_every_reader_of_the_simulated_board(tmp_path,
     finally:
         board.stop()
 
-    assert "firmware   maester-fw 0.1 (protocol %d)" % wire.VERSION in text
+    assert "firmware   %s (protocol %d)" % (SHIPPED, wire.VERSION) in text
     assert "LEDs       %d pixels" % profiles.load("btwixt-4p")["pixels"] in text
     assert "as flashed for profile btwixt-4p" in text
     names = [r["name"] for r in profiles.load("btwixt-4p")["readers"]]
@@ -324,7 +325,7 @@ def test_doctor_shows_firmware_and_every_reader_of_the_simulated_board(tmp_path,
     assert "health     rx_dropped" in text
 
     (b,) = rep["boards"]
-    assert rep["ok"] and b["connected"] and b["firmware"] == "maester-fw 0.1" and b["board"] == "btwixt-4p"
+    assert rep["ok"] and b["connected"] and b["firmware"] == SHIPPED and b["board"] == "btwixt-4p"
     assert "repl" in b["caps"] and b["leds"] == profiles.load("btwixt-4p")["pixels"]
     assert [r["name"] for r in b["readers"]] == names and b["readers"][0]["uid"] == "04a1b2c3d4e5f6"
     assert set(b["counters"]) >= {"rx_dropped", "retransmits", "reader_errors", "reader_resets", "loop_overruns"}

@@ -26,7 +26,10 @@ from maester_fw.presence import (Presence, PLACED as P_PLACED, REMOVED as P_REMO
                                  CROWDED as P_CROWDED, UNCROWDED as P_UNCROWDED)
 from maester_fw.leds import Segments
 
-FIRMWARE = "maester-fw 0.1"
+# The host refuses a board whose version is not the one it ships (table/board.py), so a change the
+# host must understand bumps it. 0.2 (issue 24): READER_STATUS frames, the SNAPSHOT state CROWDED,
+# and a new SNAPSHOT when a reader the last one called FAULT or CROWDED knows its card again.
+FIRMWARE = "maester-fw 0.2"
 CAPS = (wire.CAP_LEDS | wire.CAP_BLINK | wire.CAP_PULSE | wire.CAP_CONFIG
         | wire.CAP_REPL | wire.CAP_BOOTLOADER)
 HELLO_EVERY_MS = 1000
