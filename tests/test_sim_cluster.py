@@ -56,22 +56,71 @@ def cpu_ticks(pid):
     return int(fields[11]) + int(fields[12])
 
 
-def busy_worker(parent, deadline):
-    """A worker process of the local cluster started by `parent` caught playing a game: its CPU time
-    grows while the others sit idle between tasks (a Dask worker at rest burns next to none)."""
+def start_with_progress(argv, tmp_path):
+    """`maester sim ARGV` with a terminal for stderr (pty(7)), where it shows its progress: the process
+    and the terminal's other end, to read."""
+    import pty
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(SIM + list(argv), stdout=subprocess.PIPE, stderr=slave, text=True,
+                            start_new_session=True, env=dict(os.environ, MAESTER_HOME=str(tmp_path)))
+    os.close(slave)
+    return proc, master
+
+
+def wait_for_progress(master, deadline):
+    """Read the terminal until a progress count ("3/16 games") shows: games are being played."""
+    import select
+    seen = b""
     while time.monotonic() < deadline:
-        for pid in children(parent):
-            try:
-                with open("/proc/%d/cmdline" % pid, "rb") as f:
-                    if b"multiprocessing" not in f.read():  # the workers are spawned by multiprocessing
-                        continue
-                before = cpu_ticks(pid)
-                time.sleep(0.3)
-                if cpu_ticks(pid) - before >= 0.15 * os.sysconf("SC_CLK_TCK"):
+        if select.select([master], [], [], 0.5)[0]:
+            seen += os.read(master, 4096)
+            if b" games" in seen:
+                return seen
+    raise AssertionError("no progress shown: %r" % seen[-500:])
+
+
+def drain(master):
+    """What is left on the terminal once its process has ended."""
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # EIO: the other end is closed
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    return out.decode(errors="replace")
+
+
+def workers_of(parent):
+    """The worker processes of the local cluster started by `parent`: the children multiprocessing
+    spawned (its resource tracker aside)."""
+    found = []
+    for pid in children(parent):
+        try:
+            with open("/proc/%d/cmdline" % pid, "rb") as f:
+                if b"spawn_main" in f.read():
+                    found.append(pid)
+        except OSError:
+            pass
+    return found
+
+
+def busy_worker(parent, deadline):
+    """A worker process of the local cluster started by `parent` caught playing: its CPU time grew by
+    a tenth of a second in a fifth (a Dask worker waiting for work burns next to none)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    while time.monotonic() < deadline:
+        try:
+            before = {pid: cpu_ticks(pid) for pid in workers_of(parent)}
+            time.sleep(0.2)
+            for pid, ticks in before.items():
+                if cpu_ticks(pid) - ticks >= 0.1 * tick:
                     return pid
-            except OSError:
-                continue
-        time.sleep(0.1)
+        except OSError:  # a process that ended between the two looks
+            pass
     raise AssertionError("no worker process of the local cluster was seen playing")
 
 
@@ -86,23 +135,33 @@ def test_a_local_cluster_of_two_workers_plays_the_serial_games(capsys, argv):
     assert clustered == serial  # same seeds, same winners, rounds and actions, in game order
 
 
+def outcome(text):
+    """The lines of `maester sim`'s summary that are not timings: games and actions (less the
+    seconds), wins by seat, rounds, each bot's league record."""
+    lines = [line.strip() for line in text.splitlines()]
+    return [lines[0].rsplit(" in ", 1)[0]] + [line for line in lines if line.startswith(("wins", "rounds", "heuristic", "random"))]
+
+
 def test_a_worker_killed_mid_run_costs_only_its_games(capsys, tmp_path):
-    argv = ("btwixt", "--games", "24", "--bots", "heuristic", "--seed", "11")
-    serial, _ = figures(capsys, *argv)
-    proc = subprocess.Popen(SIM + list(argv) + ["--cluster", "local", "--jobs", "2", "--json"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=dict(os.environ, MAESTER_HOME=str(tmp_path)))
+    # Without --json, so that progress shows on the terminal: the summary's lines are compared.
+    argv = ("lcg", "--games", "16", "--bots", "heuristic,random", "--league", "--seed", "11")
+    assert cli.main(["sim", *argv]) == 0
+    serial = outcome(capsys.readouterr().out)
+    proc, term = start_with_progress(argv + ("--cluster", "local", "--jobs", "2"), tmp_path)
     try:
-        victim = busy_worker(proc.pid, time.monotonic() + 60)
+        wait_for_progress(term, time.monotonic() + 90)  # a game has come back: the others are under way
+        before = workers_of(proc.pid)
+        victim = busy_worker(proc.pid, time.monotonic() + 30)
         os.kill(victim, signal.SIGKILL)  # as the OOM killer or a machine switched off: no word to anyone
         assert proc.poll() is None, "the run was over before a worker could be lost"
-        out, err = proc.communicate(timeout=120)
+        out, _ = proc.communicate(timeout=120)
+        err = drain(term)
     finally:
         proc.kill()
     assert proc.returncode == 0, err
-    assert "killed by signal 9" in err  # Dask's nanny saw its worker go (and started another)
-    stats = json.loads(out)
-    assert {k: v for k, v in stats.items() if k not in TIMINGS} == serial
+    assert "2 worker processes of a local Dask cluster" in out
+    assert outcome(out) == serial and len(serial) == 5
+    assert victim in before and len(before) == 2
 
 
 def test_a_scheduler_and_workers_started_as_the_readme_says(capsys, tmp_path):
@@ -141,19 +200,19 @@ def test_a_scheduler_and_workers_started_as_the_readme_says(capsys, tmp_path):
 
 
 def test_ctrl_c_closes_the_local_cluster(tmp_path):
-    proc = subprocess.Popen(SIM + ["btwixt", "--games", "100000", "--cluster", "local", "--jobs", "2"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            env=dict(os.environ, MAESTER_HOME=str(tmp_path)))
+    proc, term = start_with_progress(["btwixt", "--games", "2000", "--cluster", "local", "--jobs", "2"], tmp_path)
     try:
-        busy_worker(proc.pid, time.monotonic() + 60)
-        workers = children(proc.pid)
+        wait_for_progress(term, time.monotonic() + 90)
+        workers = workers_of(proc.pid)
         os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
-        out, err = proc.communicate(timeout=60)
+        out, _ = proc.communicate(timeout=60)
+        err = drain(term)
     finally:
         proc.kill()
-    assert proc.returncode == 130
+    assert proc.returncode == 130, err
     assert err.strip().endswith("maester: interrupted; no figures printed")
     assert "Traceback" not in err and out == ""
+    assert len(workers) == 2
     for pid in workers:  # gone, or a zombie its parent has not reaped
         try:
             with open("/proc/%d/stat" % pid) as f:
@@ -162,7 +221,9 @@ def test_ctrl_c_closes_the_local_cluster(tmp_path):
             pass
 
 
-def test_an_unreachable_scheduler_is_one_line(capsys):
+def test_an_unreachable_scheduler_is_one_line(capsys, monkeypatch):
+    from maester import cluster
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "1s")  # 10 s for a real network
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

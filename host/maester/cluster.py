@@ -17,14 +17,18 @@ a second to import).
 
 import collections
 import contextlib
+import logging
 import signal
+import threading
 
 from . import compiled, parallel
 from .paths import missing
 
 LOCAL = "local"
-# Workers a game may take down in turn before it counts as the culprit (Dask's default, made explicit).
+# Workers a game may take down in turn before it counts as the culprit, on a local cluster (Dask's
+# default, made explicit; a scheduler of your own has its distributed.scheduler.allowed-failures).
 ALLOWED_FAILURES = 3
+CONNECT_TIMEOUT = "10s"  # to reach a scheduler at an address
 # Games handed to the scheduler ahead of the one awaited: every worker's thread busy, and more queued on
 # the scheduler for workers that join mid-run; the rest wait here, so stopping early drops little.
 MIN_AHEAD = 256
@@ -42,10 +46,37 @@ def dask_setup(worker):
     """Dask's preload hook, run in each worker process as it starts (`dask worker --preload
     maester.cluster`; a local cluster's workers have it too). The worker plays with the compiled build
     when it is fresh, as `maester` does (compiled.use_default, before any game's module is imported),
-    and leaves Ctrl-C to its nanny (`dask worker`, or the process that started a local cluster), which
-    a terminal's Ctrl-C reaches as well and which stops the worker cleanly, without a traceback."""
+    and ignores Ctrl-C: a terminal's reaches the whole process group, and the worker's nanny (`dask
+    worker`, or this process for a local cluster), which has it too, stops the worker cleanly, where
+    the worker itself would print a traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     compiled.use_default(warn=lambda line: None)
+
+
+@contextlib.contextmanager
+def _local_cluster(workers):
+    """A LocalCluster of `workers` processes whose workers never take a terminal's Ctrl-C, even while
+    they import (a worker hit then printed a traceback and left the cluster half-started): SIGINT is
+    ignored in this process while Dask starts the cluster, and an ignored signal stays ignored in the
+    processes it starts, across exec (signal(7)); Python leaves it so. A Ctrl-C pressed in those few
+    seconds is not seen (press it again once the games run: this process then takes it and closes the
+    cluster). Blocking SIGINT instead, to keep that press pending, does not hold: multiprocessing
+    unblocks it in the thread that starts its resource tracker (multiprocessing/resource_tracker.py).
+    A worker started later, to replace a lost one, ignores it from its preload hook on (dask_setup)."""
+    ignore = threading.current_thread() is threading.main_thread()  # signal() is the main thread's alone
+    with contextlib.ExitStack() as stack:
+        handler = signal.signal(signal.SIGINT, signal.SIG_IGN) if ignore else None
+        try:
+            # One thread a worker: a game is pure Python, and threads of one process share its GIL.
+            # Its workers log errors only: a game cancelled by Ctrl-C or a budget is not one.
+            local = stack.enter_context(_dask().LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                silence_logs=logging.ERROR, preload=["maester.cluster"],
+                scheduler_kwargs={"allowed_failures": ALLOWED_FAILURES}))
+        finally:
+            if ignore:
+                signal.signal(signal.SIGINT, handler)
+        yield local
 
 
 @contextlib.contextmanager
@@ -53,23 +84,17 @@ def connect(address, workers):
     """A Dask client: of the scheduler at `address`, or (address "local") of a LocalCluster of
     `workers` single-threaded worker processes started here. Closed on the way out, the local cluster
     with its workers. ValueError when the extra is missing or the scheduler cannot be reached."""
-    distributed = _dask()
-    import dask  # the cluster extra, as above (dask comes with distributed)
-    with dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES}):
-        if address == LOCAL:
-            # One thread a worker: a game is pure Python, and threads of one process share its GIL.
-            with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                          dashboard_address=None, preload=["maester.cluster"]) as local, \
-                    distributed.Client(local) as client:
-                yield client
-            return
-        try:
-            client = distributed.Client(address, timeout="10s")
-        except (OSError, TimeoutError, ValueError) as e:
-            raise ValueError("cannot reach the Dask scheduler at %s (%s): start it there with `dask scheduler`"
-                             % (address, e)) from None
-        with client:
+    if address == LOCAL:
+        with _local_cluster(workers) as local, _dask().Client(local) as client:
             yield client
+        return
+    try:
+        client = _dask().Client(address, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as e:
+        raise ValueError("cannot reach the Dask scheduler at %s (%s): start it there with `dask scheduler`"
+                         % (address, e)) from None
+    with client:
+        yield client
 
 
 def threads(client):
@@ -92,7 +117,7 @@ def ordered(func, jobs, client):
             return future.result()
         except distributed.KilledWorker as e:
             raise parallel.WorkerLost("a game took down %d Dask workers in turn (%s)"
-                                      % (ALLOWED_FAILURES + 1, e), [job]) from None
+                                      % (e.allowed_failures + 1, e), [job]) from None
 
     try:
         # pure=False: each job is its own task, never merged with an equal one of another run.
