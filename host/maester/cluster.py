@@ -105,8 +105,8 @@ def threads(client):
 def ordered(func, jobs, client):
     """Yield func(job) for each of `jobs`, in order, each played on the cluster of `client` (connect).
     Closing the generator early (a budget reached, Ctrl-C, an exception) cancels the games not
-    finished. An exception raised by func is raised here at its job's turn; a game that took down
-    ALLOWED_FAILURES + 1 workers raises parallel.WorkerLost naming it."""
+    finished. An exception raised by func is raised here at its job's turn; a game that took down one
+    worker more than the scheduler's allowed failures raises parallel.WorkerLost naming it."""
     distributed = _dask()
     pending = collections.deque()
     ahead = max(MIN_AHEAD, 4 * threads(client))
