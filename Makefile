@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip $(BUILD_REQUIRES)
 	@echo "installing maester into $(VENV) (the first time, compiling its engine takes a few minutes)"
-	$(BIN)/pip install --quiet --no-build-isolation -e '.[test,peers]'
+	$(BIN)/pip install --quiet --no-build-isolation -e '.[test,peers,cluster]'
 	touch $(STAMP)
 
 # The checkout's compiled build follows its source: the modules changed since are compiled again, and

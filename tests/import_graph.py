@@ -177,7 +177,7 @@ FLOORS = (
     ("jsoncheck",),
     ("engine", "cards", "link", "table.lights", "web.blocks", "terminal.draw"),
     ("nfc", "compiled"),
-    ("games",),
+    ("games", "cluster"),
     ("sim", "table"),
     ("web",),
     ("terminal",),

@@ -26,15 +26,35 @@ def _ignore_sigint():
 
 
 class WorkerLost(RuntimeError):
-    """A worker process ended while it had a job (killed, out of memory, a crash of the interpreter):
-    multiprocessing.Pool would replace it and wait for that job for ever. `in_flight`: the jobs
-    handed out and not finished, the lost one among them; `exitcode`: negative for a signal."""
+    """A worker ended while it had a job and the job will not be played: `in_flight`, the jobs handed
+    out and not finished, the lost one among them. The message says how it ended."""
 
-    def __init__(self, in_flight, exitcode):
-        super().__init__("a worker process ended (%s) with %d job%s unfinished"
-                         % ("signal %d" % -exitcode if exitcode < 0 else "exit code %d" % exitcode,
-                            len(in_flight), "" if len(in_flight) == 1 else "s"))
-        self.in_flight, self.exitcode = in_flight, exitcode
+    def __init__(self, message, in_flight):
+        super().__init__(message)
+        self.in_flight = in_flight
+
+
+def in_order(jobs, pending, start, finish, ahead):
+    """Yield each job's result in the jobs' order, with up to `ahead()` jobs handed out at once so no
+    worker waits while the oldest is awaited. start(job) hands a job out and returns its handle;
+    finish(pending) waits for the oldest, pending[0] (job, handle), and returns its result or raises.
+    `pending` (a deque, the caller's, so it can cancel what is left) holds the jobs handed out. The one
+    loop of the process pool and of a Dask cluster (cluster.py)."""
+    jobs, done = iter(jobs), object()
+
+    def top_up():
+        while len(pending) < ahead():
+            job = next(jobs, done)
+            if job is done:
+                return
+            pending.append((job, start(job)))
+
+    top_up()
+    while pending:
+        result = finish(pending)
+        pending.popleft()
+        top_up()
+        yield result
 
 
 def ordered(func, jobs, workers):
@@ -47,25 +67,20 @@ def ordered(func, jobs, workers):
         for job in jobs:
             yield func(job)
         return
-    jobs = iter(jobs)
     with _context().Pool(workers, initializer=_ignore_sigint) as pool:  # leaving the block terminates it
-        pending = collections.deque()  # (job, its AsyncResult), in order
         # The pool's own processes: it replaces one that dies without a word, so look for an exit code.
         started = list(pool._pool)
 
-        def submit():
-            for job in jobs:
-                pending.append((job, pool.apply_async(func, (job,))))
-                return
-
-        for _ in range(2 * workers):
-            submit()
-        while pending:
+        def finish(pending):
             while not pending[0][1].ready():
                 pending[0][1].wait(0.2)
                 dead = [p.exitcode for p in started if p.exitcode is not None]
                 if dead:
-                    raise WorkerLost([job for job, r in pending if not r.ready()], dead[0])
-            result = pending.popleft()[1].get()
-            submit()
-            yield result
+                    in_flight = [job for job, r in pending if not r.ready()]
+                    raise WorkerLost("a worker process ended (%s) with %d job%s unfinished" % (
+                        "signal %d" % -dead[0] if dead[0] < 0 else "exit code %d" % dead[0],
+                        len(in_flight), "" if len(in_flight) == 1 else "s"), in_flight)
+            return pending[0][1].get()
+
+        yield from in_order(jobs, collections.deque(), lambda job: pool.apply_async(func, (job,)), finish,
+                            lambda: 2 * workers)

@@ -2,13 +2,14 @@
 `bench peers` for speed (commands/sim.py, bench/peers.py), and the `--decks` and `--bots` words the
 commands that start games share."""
 
+import contextlib
 import math
 import os
 import sys
 import time
 import traceback
 
-from . import parallel
+from . import cluster as dask_cluster, parallel
 from .engine import core
 from .engine.bots import BOT_KINDS, card_info, decide, make_bot
 from .games import DECK_GAMES, DEFAULT_PLAYERS, PLAYERS
@@ -178,7 +179,7 @@ def _named_losses(results):
 
 
 def run(game, players, games, seed, bots="random", variants=(), progress=False, decks=None, league=False,
-        think_ms=50, playouts=None, budget_s=None, jobs=1, split=True):
+        think_ms=50, playouts=None, budget_s=None, jobs=1, split=True, cluster=None):
     """Play `games` games; return the figures `sim` and `bench` print. `bots`: one kind, or kinds
     seat by seat ("heuristic,random"). `league` (LCG joust, two bot kinds): game i follows
     league_game, and the figures count each --bots entry's wins. `jobs`: worker processes playing
@@ -186,7 +187,9 @@ def run(game, players, games, seed, bots="random", variants=(), progress=False, 
     in game order, so everything but the timings is the same for any `jobs`. `budget_s` stops after
     the first game (in game order) at which the games' CPU time, summed, passes that many seconds;
     games still under way in other workers then are dropped. `split`: time the bots and the engine
-    apart (the figures' engine_us/bot_us_per_decision; None without). Raises GameFailed if a game raises."""
+    apart (the figures' engine_us/bot_us_per_decision; None without). `cluster`: the address of a Dask
+    scheduler, or "local" for a LocalCluster of `jobs` worker processes, to play the games there
+    instead (cluster.py): the same games, gathered the same way. Raises GameFailed if a game raises."""
     kinds = parse_bots(bots)
     config = {"players": players, "variants": list(variants)}
     if decks:
@@ -208,34 +211,41 @@ def run(game, players, games, seed, bots="random", variants=(), progress=False, 
             yield i, game, cfg, seed + i, seat_kinds, think_ms, playouts, split
 
     workers = max(1, min(jobs, games))
-    results = _named_losses(parallel.ordered(_play_task, tasks(), workers))
     rounds, winners = [], []
     by_bot = [0] * len(kinds)
     sums = dict.fromkeys(("actions", "samples", "cpu_s", "bot_s", "engine_s"), 0)
-    start = time.perf_counter()
-    try:
-        for i, r in enumerate(results):
-            for k in sums:
-                sums[k] += r[k]
-            rounds.append(r["rounds"])
-            winners.append(r["winners"])
-            if league:
-                order = orders.pop(i)
-                for s in r["winners"]:
-                    by_bot[order[s]] += 1
-            if budget_s is not None and sums["cpu_s"] >= budget_s:
-                break
-            if progress and sys.stderr.isatty() and (i + 1) % max(1, games // 50) == 0:
-                print("\r%d/%d games" % (i + 1, games), end="", file=sys.stderr, flush=True)
-    finally:
-        results.close()  # stops the workers if the loop ended early
-        if progress and sys.stderr.isatty():
-            print("\r" + " " * 30 + "\r", end="", file=sys.stderr)
-    seconds = time.perf_counter() - start
+    # A cluster is reached (or a local one started) before the clock starts: its start-up is not play.
+    with dask_cluster.connect(cluster, workers) if cluster else contextlib.nullcontext() as client:
+        if client:
+            workers = dask_cluster.threads(client)
+            results = dask_cluster.ordered(_play_task, tasks(), client)
+        else:
+            results = parallel.ordered(_play_task, tasks(), workers)
+        results = _named_losses(results)
+        start = time.perf_counter()
+        try:
+            for i, r in enumerate(results):
+                for k in sums:
+                    sums[k] += r[k]
+                rounds.append(r["rounds"])
+                winners.append(r["winners"])
+                if league:
+                    order = orders.pop(i)
+                    for s in r["winners"]:
+                        by_bot[order[s]] += 1
+                if budget_s is not None and sums["cpu_s"] >= budget_s:
+                    break
+                if progress and sys.stderr.isatty() and (i + 1) % max(1, games // 50) == 0:
+                    print("\r%d/%d games" % (i + 1, games), end="", file=sys.stderr, flush=True)
+        finally:
+            results.close()  # stops the workers, or cancels the cluster's games, if the loop ended early
+            if progress and sys.stderr.isatty():
+                print("\r" + " " * 30 + "\r", end="", file=sys.stderr)
+        seconds = time.perf_counter() - start  # before a local cluster is closed
     games, actions = len(winners), sums["actions"]
     out = {
         "game": game, "players": players, "variants": sorted(variants), "bots": bots, "seed": seed,
-        "games": games, "actions": actions, "jobs": workers, "seconds": round(seconds, 4),
+        "games": games, "actions": actions, "jobs": workers, "cluster": cluster, "seconds": round(seconds, 4),
         # wall time: with jobs > 1, the games played side by side
         "games_per_s": round(games / seconds, 1) if seconds else None,
         "actions_per_s": round(actions / seconds, 1) if seconds else None,

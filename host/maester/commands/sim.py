@@ -27,9 +27,12 @@ def _print_summary(stats):
              " (%s)" % ", ".join(stats["variants"]) if stats["variants"] else "",
              " with decks %s" % ", ".join(stats["decks"]) if stats.get("decks") else "",
              stats["bots"], stats["games"], stats["actions"], stats["seconds"]))
-    print("  %.1f games/s, %.0f actions/s %s" % (
-        stats["games_per_s"], stats["actions_per_s"],
-        "on one core" if stats.get("jobs", 1) == 1 else "in wall time, %d worker processes" % stats["jobs"]))
+    where = ("on one core" if stats.get("jobs", 1) == 1 and not stats.get("cluster") else
+             "in wall time, %d worker processes" % stats["jobs"])
+    if stats.get("cluster"):
+        where += " of %s" % ("a local Dask cluster" if stats["cluster"] == "local" else
+                             "the Dask cluster at %s" % stats["cluster"])
+    print("  %.1f games/s, %.0f actions/s %s" % (stats["games_per_s"], stats["actions_per_s"], where))
     if stats.get("engine_us_per_decision") is not None:
         print("  engine %.1f us, bots %.1f us a decision"
               % (stats["engine_us_per_decision"], stats["bot_us_per_decision"]))
@@ -58,11 +61,17 @@ def cmd_sim(args):
     players, decks = sim.players_and_decks(args.game, args.players, args.decks)
     if "search" in sim.parse_bots(args.bots) and args.game != "lcg":
         raise ValueError("--bots search: the search bot plays the LCG only")
+    cluster, jobs = getattr(args, "cluster", None), getattr(args, "jobs", None)
+    if cluster and cluster != "local" and jobs is not None:
+        raise ValueError("--jobs is for this machine: the cluster at %s plays with the workers started there "
+                         "(leave out --jobs, or use --cluster local)" % cluster)
+    if jobs is None:  # not given: one process, or a local cluster of one worker per core
+        jobs = _cores() if cluster == "local" else 1
     try:
         stats = sim.run(args.game, players, args.games, args.seed, args.bots, args.variant or (),
                         progress=not args.json, decks=decks, league=getattr(args, "league", False),
                         think_ms=getattr(args, "think_ms", 50), playouts=getattr(args, "playouts", None),
-                        budget_s=getattr(args, "budget_s", None), jobs=getattr(args, "jobs", 1))
+                        budget_s=getattr(args, "budget_s", None), jobs=jobs, cluster=cluster)
     except sim.GameFailed as e:
         print(e.args[1], end="", file=sys.stderr)  # the traceback, from the worker that played it
         print("maester: %s" % e, file=sys.stderr)
@@ -155,11 +164,19 @@ def _options(p, default_games):
                    help="LCG joust, --bots A,B: game i plays deck pairing (i//2) mod 16 (every starter deck "
                         "against every one, both seats), the bots swapping seats every game; prints each bot's "
                         "win rate with a 95%% interval")
-    p.add_argument("--jobs", type=jobs_arg, default=1, metavar="N",
+    p.add_argument("--jobs", type=jobs_arg, metavar="N",
                    help="sim, bench engine: worker processes playing whole games side by side, 1 to %d, or 0 "
-                        "or auto: one per core (%d here) (default 1: in this process). Game i has seed+i whatever N is, so "
+                        "or auto: one per core (%d here) (default 1: in this process; with --cluster local, one "
+                        "per core). Game i has seed+i whatever N is, so "
                         "every figure but the timings is the same for any N; games/s and actions/s then "
                         "count wall time, the us a decision figures each game's own time" % (MAX_JOBS, _cores()))
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="sim, bench engine: play the games on a Dask distributed cluster (the cluster extra): the "
+                        "address of its scheduler (tcp://HOST:8786, started with `dask scheduler`, its workers with "
+                        "`dask worker ADDRESS --nworkers -1 --nthreads 1 --preload maester.cluster`), or local: a cluster of --jobs "
+                        "worker processes started here. The same games and figures as --jobs; a worker lost "
+                        "mid-run costs only the games it held, which others play again (README, \"A league on "
+                        "several machines\")")
     p.add_argument("--budget-s", type=seconds_arg(0.001, None), metavar="S",
                    help="stop after the first game (in game order) at which the games' CPU time, summed "
                         "over all workers, passes S seconds; games still under way then are dropped (the "
