@@ -9,6 +9,7 @@ import os
 import pty
 import re
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -29,8 +30,9 @@ class Terminal:
     def __init__(self, home, *args):
         master, slave = pty.openpty()
         env = dict(os.environ, MAESTER_HOME=str(home), PYTHONUNBUFFERED="1")
+        # its own process group, as a shell gives a command: ctrl_c() signals that group, as a terminal does
         self.proc = subprocess.Popen([sys.executable, "-m", "maester.cli", *args], stdin=slave, stdout=slave,
-                                     stderr=slave, env=env)
+                                     stderr=slave, env=env, start_new_session=True)
         os.close(slave)
         self.master = master
         self.seen = b""
@@ -50,6 +52,10 @@ class Terminal:
 
     def type(self, text):
         os.write(self.master, text.encode())
+
+    def ctrl_c(self):
+        """Ctrl-C at the terminal: SIGINT to every process of the command's foreground group."""
+        os.killpg(self.proc.pid, signal.SIGINT)
 
     def close(self):
         if self.proc.poll() is None:
@@ -140,3 +146,20 @@ def test_while_a_page_decides_q_at_the_keyboard_stops_the_game_and_other_keys_sa
     finally:
         term.close()
     assert GameLog.open(str(log)).header()["extra"]["pages"] == [0]
+
+
+def test_ctrl_c_at_press_enter_to_start_stops_the_game_without_a_board_lost(tmp_path):
+    # Issue 28, item 7: with the simulated board (a `maester sim-board` process) in the terminal's
+    # process group, Ctrl-C stopped it as well, and the quitting host said "board lost". A board on
+    # its cable does not get the host's Ctrl-C; the simulated one no longer does either.
+    term = Terminal(tmp_path, "play", "btwixt", "--sim", "--plain", "--players", "3", "--seed", "4",
+                    "--human", "0", "--page", "0", "--log", str(tmp_path / "g.sqlite"))
+    try:
+        term.until(b"press Enter to start")
+        time.sleep(0.5)
+        term.ctrl_c()
+        out = term.until(b"maester resume")
+        assert term.proc.wait(30) != 0
+        assert b"board lost" not in out, out.decode(errors="replace")[-800:]
+    finally:
+        term.close()

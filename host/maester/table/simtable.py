@@ -94,8 +94,12 @@ class SimBoardClient:
         cmd = [sys.executable, "-m", "maester.cli", "sim-board", "--profile", profile_name, "--no-strip"]
         if trace:
             cmd += ["--trace", str(trace)]
+        # A session of its own, as a board on its cable is: a Ctrl-C typed at the host's terminal goes
+        # to the host alone, which then stops the board. In the terminal's process group the sim-board
+        # took the SIGINT too and stopped its board first, and the quitting host said "board lost"
+        # (issue 28, item 7). It still dies with the host (_die_with_parent).
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     text=True, bufsize=1, preexec_fn=_die_with_parent,
+                                     text=True, bufsize=1, preexec_fn=_die_with_parent, start_new_session=True,
                                      env=dict(os.environ, PYTHONUNBUFFERED="1"))
         self.lines = []
         self.arrived = threading.Condition()
