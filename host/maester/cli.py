@@ -34,6 +34,7 @@ COMMANDS = {
     "hw": ("maester.commands.hw", "check the hardware of a built table"),
     "sim-board": ("maester.commands.sim_board", "a simulated board in its own process, on a pty (for play --port)"),
     "serve": ("maester.commands.serve", "serve a saved game's seat and table pages in the browser"),
+    "replay": ("maester.commands.replay", "step through a game move by move in the browser, or export its replay"),
 }
 PURE_COMMANDS = ("build-fast",)  # commands that do not load the compiled build: it rebuilds it
 WEB = "maester.commands.serve"  # registered after play: it adds --web to play, resume and demo

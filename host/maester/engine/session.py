@@ -94,13 +94,16 @@ class Session:
             self.log.close()
 
 
-def replay(log):
-    """Fold the log into a state, feeding logged chance outcomes back in. Returns (state, events)."""
+def replay(log, each=None):
+    """Fold the log into a state, feeding logged chance outcomes back in. Returns (state, events).
+    `each(state, events)`, when given, is called after setup and after every move (a replay's frames)."""
     meta = log.header()
     try:
         state, events = core.new_game(meta["game"], meta["config"], meta["seed"], forced=meta["setup_outcomes"])
     except ValueError as e:  # an unknown game, a config the game refuses, setup outcomes that do not fit
         raise LogError("the game log %s does not replay: %s; it was left as it is" % (log.path, e)) from None
+    if each is not None:
+        each(state, events)
     for seq, command, outcomes in log.entries():
         try:
             result = core.apply(state, command, forced=outcomes)
@@ -109,6 +112,8 @@ def replay(log):
         if not result.ok:
             raise LogError("entry %d of %s does not replay: %s" % (seq, log.path, result.reason))
         events.extend(result.events)
+        if each is not None:
+            each(state, events)
     return state, events
 
 

@@ -283,4 +283,4 @@ function connect(delay) {
 
 document.querySelectorAll("[data-tab]").forEach((b) => { b.onclick = () => openTab(b.dataset.tab); });
 if (SEAT_PAGE) showTab("board");
-connect(500);
+if (!document.body.dataset.replay) connect(500);  // the replay page (replay.js) fetches its frames itself
