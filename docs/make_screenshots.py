@@ -1,5 +1,6 @@
 """Make docs/screenshots/: every game's seat page on a phone (390×844: the page as it opens, and its
-hand tab) and its table page on a TV (1920×1080), one screenful each.
+hand tab) and its table page on a TV (1920×1080), one screenful each; and `maester replay`'s page
+(replay.png: a finished game stepped back to a move, the seats' hidden cards shown).
 
     .venv/bin/python docs/make_screenshots.py [OUT_DIR]
 
@@ -16,6 +17,8 @@ from pathlib import Path
 
 from maester.engine.session import Session
 from maester.web import browser
+from maester.web import replay as replays
+from maester.web import replay_app
 from maester.web.app import WebGame, build_app
 from maester.web.server import WebServer
 
@@ -92,8 +95,52 @@ def make(out=OUT, chromium=None, games=None):
     return paths
 
 
+REPLAY = ("intrigue", 40)  # the game whose replay is pictured, and the move shown
+
+
+def replay_shot(out=OUT, chromium=None):
+    """Write `replay.png` into `out`: the game of GAMES[REPLAY[0]] played to its end with the same
+    random moves, replayed from its log, at move REPLAY[1] with the seats' hidden cards shown."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    if chromium is None:
+        from playwright.sync_api import sync_playwright
+        with sync_playwright() as p:
+            b = browser.launch(p)
+            try:
+                return replay_shot(out, b)
+            finally:
+                b.close()
+    name, move = REPLAY
+    config, seed, _, _ = GAMES[name]
+    with tempfile.TemporaryDirectory() as folder:
+        log = os.path.join(folder, "game.sqlite")
+        session = Session.new(name, dict(config, owner_cards=False), seed, log_path=log)
+        rng = random.Random(seed)
+        while not session.state["over"]:
+            ask = session.state["asks"][0]
+            assert session.submit({"seat": ask["seat"], "ask": ask["id"], "choice": rng.choice(ask["choices"])}).ok
+        session.close()
+        replay = replays.load(log)
+    path = out / "replay.png"
+    with WebServer(replay_app.build_app(replay)) as server:
+        page = chromium.new_page(viewport=TV)
+        try:
+            page.goto(server.base + "/replay")
+            page.wait_for_selector('body[data-move="0"]')
+            page.fill("#slider", str(move))
+            page.check("#show-secrets")
+            page.wait_for_selector(".seat-secret")
+            page.wait_for_selector('body[data-move="%d"]' % move)
+            page.screenshot(path=str(path), full_page=True)
+        finally:
+            page.close()
+    return path
+
+
 if __name__ == "__main__":
     # Card data as shipped, not an owner's corrections from ~/.maester.
     os.environ.setdefault("MAESTER_HOME", tempfile.mkdtemp(prefix="maester-shots-"))
     for path in make(sys.argv[1] if len(sys.argv) > 1 else OUT):
         print(path)
+    print(replay_shot(sys.argv[1] if len(sys.argv) > 1 else OUT))

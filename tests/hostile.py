@@ -117,6 +117,7 @@ DEEP = {
     "firmware flash": ([], {"--port": "null device"}),
     "cards add": (["--name=X", "--type=ally", "--power=2", "--ability=none"], {}),
     "tags write": ([], {}),
+    "replay": (["--no-browser"], {"log": "game log"}),  # a game's log read, its replay served or exported
 }  # (not serve: with a game it serves until stopped, printing nothing, by design)
 DEEP_GAME = {"enroll": "btwixt", "cards add": "btwixt", "tags write": "btwixt"}  # their `game`, no choices
 

@@ -85,22 +85,23 @@ def files_in(folder):
 
 @pytest.fixture(scope="module")
 def whole_games(tmp_path_factory):
-    """{game: (log, shown, hidden)}: one whole game of each, played once for the tests below."""
+    """{game: (log, shown, hidden, its replay)}: one whole game of each, played once for the tests
+    below, and its replay read from its log (read-only: the folder is the same before and after)."""
     out = {}
     for game in GAMES:
         folder = tmp_path_factory.mktemp(game)
         log = folder / "game.sqlite"
         shown, hidden = play_whole_game(game, log)
-        out[game] = (log, shown, hidden)
+        before = files_in(folder)
+        replay = replays.load(log)
+        assert files_in(folder) == before  # the log, its -wal and its record only read
+        out[game] = (log, shown, hidden, replay)
     return out
 
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_the_public_replay_is_what_the_table_page_showed_move_by_move(game, whole_games, tmp_path):
-    log, shown, _ = whole_games[game]
-    before = files_in(log.parent)
-    replay = replays.load(log)
-    assert files_in(log.parent) == before  # the log (and everything beside it) only read
+    log, shown, _, replay = whole_games[game]
     assert replay.over and replay.moves == len(shown) - 1 > 0
     assert as_json(replay.frames) == shown  # frame by frame, the very payloads the table page was sent
     # Each seat's hidden cards, once the game is over: the secret part of its own page at that move.
@@ -114,12 +115,12 @@ def test_the_public_replay_is_what_the_table_page_showed_move_by_move(game, whol
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-def test_an_export_holds_no_secret_unless_with_secrets(game, whole_games, tmp_path, capsys):
-    log, _, hidden = whole_games[game]
+def test_an_export_holds_no_secret_unless_with_secrets(game, whole_games, tmp_path):
+    log, _, hidden, replay = whole_games[game]
     seed = GAMES[game][1]
     public, full = tmp_path / "public.json", tmp_path / "full.json"
-    assert cli.main(["replay", str(log), "--export", str(public)]) == 0
-    assert cli.main(["replay", str(log), "--export", str(full), "--with-secrets"]) == 0
+    replay.export(public)  # as `maester replay LOG --export FILE` (its command line: the tests below)
+    replay.export(full, with_secrets=True)
     data = public.read_bytes()
     frames = json.loads(data)["frames"]
     assert len(frames) == len(hidden) and any(hidden), "no secret to keep: the checks below would prove nothing"
@@ -135,13 +136,14 @@ def test_an_export_holds_no_secret_unless_with_secrets(game, whole_games, tmp_pa
     # With --with-secrets the same search finds them (the check can fail), in a file that is this user's only.
     rich = json.loads(full.read_bytes())
     assert str(seed) in json.dumps(rich["record"])
-    found = [s for n, secret in enumerate(hidden) for s in secret if json.dumps(s) in json.dumps(rich["secrets"][n])]
-    assert found and set(never_public) <= set(found)
+    texts = [json.dumps(f) for f in rich["secrets"]]
+    found = {s for n, secret in enumerate(hidden) for s in secret if json.dumps(s) in texts[n]}
+    assert found and never_public <= found
     assert os.stat(full).st_mode & 0o777 == 0o600
     assert replays.load(full).secrets is not None
     # An export is never written over a file that is there (a log, say).
-    code = cli.main(["replay", str(log), "--export", str(log)])
-    assert code == 2 and "already exists" in capsys.readouterr().err
+    with pytest.raises(replays.ReplayError, match="already exists"):
+        replay.export(log)
 
 
 def running_game(tmp_path, moves=6):
@@ -229,7 +231,7 @@ def test_bad_input_is_one_line_and_exit_2(case, tmp_path, capsys):
 
 
 def test_maester_replay_serves_the_page_until_ctrl_c(whole_games, tmp_path):
-    log = whole_games["btwixt"][0]
+    log = whole_games["btwixt"][0]  # a finished game: its hidden cards may be shown
     env = dict(os.environ, PYTHONUNBUFFERED="1", MAESTER_HOME=str(tmp_path / "home"))
     proc = subprocess.Popen([sys.executable, "-m", "maester.cli", "replay", str(log), "--no-browser"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
@@ -245,7 +247,7 @@ def test_maester_replay_serves_the_page_until_ctrl_c(whole_games, tmp_path):
 
 
 def test_the_page_steps_forward_and_back_and_shows_the_seats_hidden_cards(chromium, whole_games):
-    replay = replays.load(whole_games["btwixt"][0])
+    replay = whole_games["btwixt"][3]
     context = chromium.new_context(viewport={"width": 1400, "height": 900})
     page = context.new_page()
     errors = []

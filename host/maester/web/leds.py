@@ -6,6 +6,8 @@ and mode. Which pixels are lit follows the firmware's rules (firmware/maester_fw
 page draws what a person sees on the table, not a prettier guess. Blink and pulse are left to CSS.
 """
 
+import functools
+
 from .. import games
 from ..table import profile as P
 
@@ -35,6 +37,13 @@ def segment_label(name, seat_name=lambda s: "Seat %d" % s):
     return (seat_name(int(name[len(base):])) + " " + words).strip()
 
 
+@functools.lru_cache(maxsize=None)
+def _profile(game, players):
+    """The shipped profile for `game` at `players`, read and checked against its schema once: every
+    table page, and every frame of a replay, draws from it (reading it took ~10 ms a page)."""
+    return P.for_game(game, players)
+
+
 def strip(game, public_view, players, seat_name=None):
     """A list of segments in strip order: name, pixels (one rgb or None each), pattern, period.
 
@@ -45,7 +54,7 @@ def strip(game, public_view, players, seat_name=None):
     if table is None:
         return []
     try:
-        profile = P.for_game(game, players)
+        profile = _profile(game, players)
     except ValueError:  # no profile for this many players
         return []
     wanted = table.segments(public_view)
