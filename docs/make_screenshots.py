@@ -98,19 +98,12 @@ def make(out=OUT, chromium=None, games=None):
 REPLAY = ("intrigue", 40)  # the game whose replay is pictured, and the move shown
 
 
-def replay_shot(out=OUT, chromium=None):
-    """Write `replay.png` into `out`: the game of GAMES[REPLAY[0]] played to its end with the same
-    random moves, replayed from its log, at move REPLAY[1] with the seats' hidden cards shown."""
+def replay_shot(out, chromium):
+    """Write `replay.png` into `out` with `chromium` (a Playwright browser): the game of
+    GAMES[REPLAY[0]] played to its end with the same random moves, replayed from its log, at move
+    REPLAY[1] with the seats' hidden cards shown. Returns its path."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    if chromium is None:
-        from playwright.sync_api import sync_playwright
-        with sync_playwright() as p:
-            b = browser.launch(p)
-            try:
-                return replay_shot(out, b)
-            finally:
-                b.close()
     name, move = REPLAY
     config, seed, _, _ = GAMES[name]
     with tempfile.TemporaryDirectory() as folder:
@@ -141,6 +134,12 @@ def replay_shot(out=OUT, chromium=None):
 if __name__ == "__main__":
     # Card data as shipped, not an owner's corrections from ~/.maester.
     os.environ.setdefault("MAESTER_HOME", tempfile.mkdtemp(prefix="maester-shots-"))
-    for path in make(sys.argv[1] if len(sys.argv) > 1 else OUT):
-        print(path)
-    print(replay_shot(sys.argv[1] if len(sys.argv) > 1 else OUT))
+    from playwright.sync_api import sync_playwright
+    where = sys.argv[1] if len(sys.argv) > 1 else OUT
+    with sync_playwright() as p:
+        chromium = browser.launch(p)
+        try:
+            for path in make(where, chromium) + [replay_shot(where, chromium)]:
+                print(path)
+        finally:
+            chromium.close()

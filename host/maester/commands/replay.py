@@ -16,6 +16,8 @@ def cmd_replay(args):
     if args.with_secrets and not args.export:
         raise ValueError("--with-secrets goes with --export FILE; on the replay page, a switch shows the "
                          "seats' hidden cards of a finished game")
+    if sys.stderr.isatty():  # a long game takes a few seconds to read; a pipe gets no progress line
+        print("Reading %s..." % args.log, file=sys.stderr, flush=True)
     replay = replays.load(args.log)  # ValueError (one line, exit 2) for anything that is not a replay
     what = "%s, %d move%s, %s" % (replay.title, replay.moves, "" if replay.moves == 1 else "s",
                                   "over" if replay.over else "still running")
@@ -42,7 +44,7 @@ def serve(replay, what, args):
     try:
         print("Replay of %s (%s): %s" % (args.log, what, url))
         if replay.secrets is None and replay.refused:
-            print("Hidden cards: not shown, %s." % replay.refused)
+            print("Hidden cards: not shown: %s." % replay.refused)
         print("Ctrl-C stops.", flush=True)
         if not args.no_browser:
             import webbrowser  # start-up: only when a browser is to be opened

@@ -26,8 +26,9 @@ from . import payload
 FORMAT = 1
 KIND = "maester replay"  # the export's "kind": what tells a replay file from any other JSON
 EXPORT_LIMIT = 512 << 20  # bytes of an export read at most: a long LCG game with secrets is a few MB
-RUNNING = ("the game in %s is still running: its hidden cards stay hidden until it is over "
-           "(the public replay needs no secrets)")
+# Why the seats' hidden cards are not shown; said on the page too, so no file name is in them.
+RUNNING = "this game is still running: its hidden cards stay hidden until it is over"
+PUBLIC_ONLY = "this replay file holds the public replay only (it was exported without --with-secrets)"
 
 
 class ReplayError(ValueError):
@@ -61,7 +62,7 @@ class Replay:
         """Write the replay to `path` (which must not exist yet): the public frames, and with
         `with_secrets` the seats' secrets and the log's record. Raises ReplayError."""
         if with_secrets and self.secrets is None:
-            raise ReplayError(self.refused)
+            raise ReplayError("cannot export the hidden cards of %s: %s" % (self.source, self.refused))
         data = {"kind": KIND, "format": FORMAT, "game": self.game, "title": self.title, "over": self.over,
                 "frames": self.frames}
         if with_secrets:
@@ -104,7 +105,7 @@ def from_log(path):
     finally:
         log.close()
     return Replay(path, meta["game"], frames[0]["title"], over, frames, secret_frames,
-                  None if over else RUNNING % path, record)
+                  None if over else RUNNING, record)
 
 
 # --- from an export -------------------------------------------------------------------------------
@@ -126,7 +127,7 @@ def from_export(path, data):
     game = doc.get("game")
     if game not in games.NAMES:
         raise ReplayError("the replay file %s is of an unknown game %s (known: %s)"
-                          % (path, payload_text(game), ", ".join(games.NAMES)))
+                          % (path, _shown(game), ", ".join(games.NAMES)))
     frames = doc.get("frames")
     if not isinstance(frames, list) or not frames or not all(
             isinstance(f, dict) and f.get("kind") == "table" and isinstance(f.get("view"), dict) for f in frames):
@@ -137,10 +138,9 @@ def from_export(path, data):
     secret_frames = doc.get("secrets")
     refused = None
     if secret_frames is None:
-        refused = ("%s holds the public replay only (it was exported without --with-secrets)" % path
-                   if over else RUNNING % path)
+        refused = PUBLIC_ONLY if over else RUNNING
     elif not over:  # written by hand, or by something else: a running game's secrets are never shown
-        secret_frames, refused = None, RUNNING % path
+        secret_frames, refused = None, RUNNING
     elif not isinstance(secret_frames, list) or len(secret_frames) != len(frames) or not all(
             isinstance(f, list) and all(isinstance(s, dict) and isinstance(s.get("blocks"), list) for s in f)
             for f in secret_frames):
@@ -149,7 +149,7 @@ def from_export(path, data):
                   doc.get("record") if secret_frames is not None else None)
 
 
-def payload_text(value):
+def _shown(value):
     text = json.dumps(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
