@@ -122,7 +122,7 @@ def test_an_export_holds_no_secret_unless_with_secrets(game, whole_games, tmp_pa
     replay.export(public)  # as `maester replay LOG --export FILE` (its command line: the tests below)
     replay.export(full, with_secrets=True)
     data = public.read_bytes()
-    frames = json.loads(data)["frames"]
+    frames = replays.load(public).frames
     assert len(frames) == len(hidden) and any(hidden), "no secret to keep: the checks below would prove nothing"
     for n, (frame, secret) in enumerate(zip(frames, hidden)):  # at each move, nothing hidden then
         text = json.dumps(frame)

@@ -9,7 +9,9 @@ An export (`maester replay LOG --export FILE`) is a JSON file of those frames, w
 with `maester replay FILE` without the log. It holds the public frames only: no hand, no face-down
 card, no role, no seed, no chance outcome and no command (a command may name a card from a hand, or
 a secret bid). With `--with-secrets` (a finished game only) it also holds each seat's secret blocks
-at every move and the log's record (config, seed, chance outcomes and commands).
+at every move and the log's record (config, seed, chance outcomes and commands). Each frame after
+the first is written as the parts of the page that changed since the one before (the hints, the
+seats' names and most cards' text stay the same for many moves): a third of the size for the LCG.
 
 The log is only ever read (GameLog.open is read-only); nothing here writes beside it.
 """
@@ -64,7 +66,7 @@ class Replay:
         if with_secrets and self.secrets is None:
             raise ReplayError("cannot export the hidden cards of %s: %s" % (self.source, self.refused))
         data = {"kind": KIND, "format": FORMAT, "game": self.game, "title": self.title, "over": self.over,
-                "frames": self.frames}
+                "frames": _changes(self.frames)}
         if with_secrets:
             data.update(secrets=self.secrets, record=self.record)
         _write_new(path, json.dumps(data, sort_keys=True, separators=(",", ":")).encode(),
@@ -110,6 +112,26 @@ def from_log(path):
 
 # --- from an export -------------------------------------------------------------------------------
 
+def _changes(frames):
+    """Each frame as the keys whose value differs from the frame before (the first whole)."""
+    out, before = [], {}
+    for frame in frames:
+        out.append({k: v for k, v in frame.items() if k not in before or before[k] != v})
+        before = frame
+    return out
+
+
+def _whole(changes):
+    """The frames `_changes` wrote, whole again."""
+    out, before = [], {}
+    for change in changes:
+        if not isinstance(change, dict):
+            return None
+        before = dict(before, **change)
+        out.append(before)
+    return out
+
+
 def _damaged(path, why):
     return ReplayError("the replay file %s is damaged (%s); it was left as it is" % (path, why))
 
@@ -128,8 +150,8 @@ def from_export(path, data):
     if game not in games.NAMES:
         raise ReplayError("the replay file %s is of an unknown game %s (known: %s)"
                           % (path, _shown(game), ", ".join(games.NAMES)))
-    frames = doc.get("frames")
-    if not isinstance(frames, list) or not frames or not all(
+    frames = _whole(doc["frames"]) if isinstance(doc.get("frames"), list) else None
+    if not frames or not all(
             isinstance(f, dict) and f.get("kind") == "table" and isinstance(f.get("view"), dict) for f in frames):
         raise _damaged(path, "its frames are not a list of table pages")
     over = doc.get("over")
