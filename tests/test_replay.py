@@ -146,18 +146,32 @@ def test_an_export_holds_no_secret_unless_with_secrets(game, whole_games, tmp_pa
         replay.export(log)
 
 
-def running_game(tmp_path, moves=6):
-    log = tmp_path / "running.sqlite"
-    session = Session.new("btwixt", {"players": 3, "variants": ["short"], "owner_cards": False}, 5, log_path=str(log))
+def play_moves(session, moves):
     for _ in range(moves):
         ask = session.state["asks"][0]
         assert session.submit({"seat": ask["seat"], "ask": ask["id"], "choice": ask["choices"][0]}).ok
+
+
+def running_game(tmp_path, moves=6, keep_open=False):
+    log = tmp_path / "running.sqlite"
+    session = Session.new("btwixt", {"players": 3, "variants": ["short"], "owner_cards": False}, 5, log_path=str(log))
+    play_moves(session, moves)
+    if keep_open:
+        return log, session
     session.close()
     return log
 
 
 def test_a_running_games_secrets_are_refused(tmp_path, capsys):
-    log = running_game(tmp_path)
+    log, session = running_game(tmp_path, keep_open=True)  # still being played: its -wal holds the moves
+    try:
+        check_running_game_refused(tmp_path, capsys, log)
+        play_moves(session, 1)  # the game goes on: the replay wrote nothing in its way
+    finally:
+        session.close()
+
+
+def check_running_game_refused(tmp_path, capsys, log):
     out = tmp_path / "x.json"
     code = cli.main(["replay", str(log), "--export", str(out), "--with-secrets"])
     err = capsys.readouterr().err
