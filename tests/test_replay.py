@@ -297,3 +297,24 @@ def test_the_page_steps_forward_and_back_and_shows_the_seats_hidden_cards(chromi
     finally:
         context.close()
     assert not errors, errors
+
+
+def test_the_replay_endpoints_given_hostile_input_answer_without_a_500(tmp_path):
+    # As tests/test_hostile.py sweeps the game's pages: every route of the replay app, hostile move
+    # numbers, every method. The running game's replay: no secrets to get at by any path.
+    replay = replays.load(running_game(tmp_path))
+    numbers = ["0", "6", "7", "-1", "99999999999999999999", "abc", "%ED%A0%80", "%00", "%2e%2e", "x" * 3000,
+               "0x1", "1e3", "%D9%A1", " 1"]
+    app = build_app(replay)
+    with WebServer(app) as server, httpx.Client(base_url=server.base, timeout=5) as client:
+        bad = []
+        for route in app.routes:
+            path = getattr(route, "path", "/static")
+            urls = [path.replace("{n}", n) for n in numbers] if "{n}" in path else [path, path + "/%ED%A0%80"]
+            for url in urls:
+                for method in ("GET", "HEAD", "POST", "PUT", "DELETE"):
+                    r = client.request(method, url, content=b"\xff{")
+                    if r.status_code >= 500 or url.startswith("/replay/secrets") and r.status_code == 200:
+                        bad.append((method, url[:60], r.status_code))
+                    assert r.headers.get("x-content-type-options") == "nosniff", url  # the pages' headers on every answer
+        assert not bad, bad
