@@ -28,7 +28,7 @@ GAMES = {
     "btwixt": ({"players": 3, "variants": ["short"]}, 918273645),
     "intrigue": ({"players": 4}, 827364519),
     "oathbreaker": ({"players": 6}, 736451928),
-    "lcg": ({"players": 2, "decks": ["stark", "lannister"]}, 645192837),
+    "lcg": ({"players": 2, "decks": ["stark", "lannister"]}, 645192857),  # a whole game of 320 moves
 }
 
 
