@@ -35,8 +35,12 @@ What a tap means, for the seat whose reader it is (the choices whose card is tha
                                             of: an opponent's character is tapped on its own side
     order           ["next", src, ability]  the card whose effect resolves next (the first player's
                                             pick), also on the reader of the seat it lies in front of
+    challenge       ["challenge", type, opp]  a standing character of the seat that could attack: the
+                                            challenge its icons allow, then (CARRY) the same tap goes
+                                            on to declare it the first attacker; a character fit for
+                                            several challenges waits for the pick (issue 28)
 
-Choices that name no card (done, pass, a challenge, the first player, a title, a seat as target,
+Choices that name no card (done, pass, a challenge by the page, the first player, a title, a seat as target,
 the Hand of the King's influence, gold given in the Littlefinger variant) are made on the seat's
 page. A refused tap names its card only to whom the view shows it (TableRunner.tap_words): the
 host display says "a card" unless the card lies face up, a seat's page unless it is that seat's.
@@ -55,6 +59,13 @@ CHOOSE_AFTER_TAP = True
 # for every seat, whatever it holds, then closes with this answer (table/asking.py).
 WINDOW_KINDS = {"action": ["pass"], "response": ["pass"], "save": ["pass"], "cancel": ["pass"], "setup": ["done"],
                 "marshal": ["done"]}
+# The declarations a seat closes by letting a public pause run out after its last tap (pause_end):
+# attackers, defenders, Stealth marks. What can still be added is public (characters in play), so
+# the pause hangs on no hand; it only spares the "done" press, and --window-ms and hold apply.
+PAUSE_KINDS = ("attackers", "defenders", "stealth")
+# The asks whose tap goes on to answer the seat's next decision with the same card (table/taps.py
+# carried): the character tapped to choose a challenge is declared its first attacker.
+CARRY = ("challenge",)
 # choices a card answers from another seat's reader: the card lies there (a target; the top card of a
 # deck Raff looks at; the card whose passive effect the first player has resolve next)
 CROSS = ("target", "top", "next")
@@ -124,6 +135,8 @@ def tap_choices(state, ask, card, place=None):
     table). Never the default reading: a sticker's copy number is not a seat."""
     if place is None:
         place = ask["seat"]
+    if ask["kind"] == "challenge":
+        return challenge_choices(state, ask, card, place)
     here = copies_at(state, card, place)
     if not here:
         return []
@@ -142,6 +155,44 @@ def tap_choices(state, ask, card, place=None):
             out.append(c)
             seen.add(key)
     return out
+
+
+def challenge_choices(state, ask, card, place):
+    """The challenges a tap of `card` on the challenging seat's own reader means: those whose type
+    is an icon of a copy there that could attack in it (challenge.can_attack_with)."""
+    from .challenge import can_attack_with
+    if place != ask["seat"]:
+        return []
+    here = set(copies_at(state, card, place))
+    fit = {}
+    for c in ask["choices"]:
+        if c[0] == "challenge" and c[1] not in fit:
+            fit[c[1]] = here.intersection(can_attack_with(state, ask["seat"], c[1]))
+    return [c for c in ask["choices"] if c[0] == "challenge" and fit[c[1]]]
+
+
+def carriers(state, ask, choice):
+    """The cards whose tap at `ask` means `choice` alone and goes on to answer the seat's next
+    decision (CARRY): for a challenge, the characters that could attack in no other open challenge.
+    What `bench inputs` credits; at the table the runner does it (taps.carried)."""
+    if ask["kind"] not in CARRY or choice[0] != "challenge":
+        return set()
+    from .challenge import can_attack_with
+    return {i for i in can_attack_with(state, ask["seat"], choice[1])
+            if challenge_choices(state, ask, i, ask["seat"]) == [choice]}
+
+
+def pause_end(state, ask):
+    """The answer that closes a declaration once its seat has tapped a card into it and a public
+    pause has run out (PAUSE_KINDS, table/asking.py); None before its first card: to declare no
+    defenders at all, or no Stealth, is a choice made on the page."""
+    ch = state["g"].get("challenge")
+    if ask["kind"] not in PAUSE_KINDS or ch is None or ["done"] not in ask["choices"]:
+        return None
+    g = state["g"]
+    tapped = {"attackers": ch["attackers"], "stealth": ch["stealthed"],
+              "defenders": [i for i in ch["defenders"] if g["cards"][i]["ctrl"] == ask["seat"]]}[ask["kind"]]
+    return ["done"] if tapped else None
 
 
 def extra_tags(state):
