@@ -51,6 +51,7 @@ toward victory, the first player, and per seat whether it must act, attacks or d
 
 from ...table.lights import seat_lights
 from . import model as M
+from .challenge import can_attack_with
 from .text import Names, describe_choice
 
 CHOOSE_AFTER_TAP = True
@@ -160,7 +161,6 @@ def tap_choices(state, ask, card, place=None):
 def challenge_choices(state, ask, card, place):
     """The challenges a tap of `card` on the challenging seat's own reader means: those whose type
     is an icon of a copy there that could attack in it (challenge.can_attack_with)."""
-    from .challenge import can_attack_with
     if place != ask["seat"]:
         return []
     here = set(copies_at(state, card, place))
@@ -177,7 +177,6 @@ def carriers(state, ask, choice):
     What `bench inputs` credits; at the table the runner does it (taps.carried)."""
     if ask["kind"] not in CARRY or choice[0] != "challenge":
         return set()
-    from .challenge import can_attack_with
     return {i for i in can_attack_with(state, ask["seat"], choice[1])
             if challenge_choices(state, ask, i, ask["seat"]) == [choice]}
 
