@@ -24,7 +24,9 @@ What a tap means, for the seat whose reader it is (the choices whose card is tha
                                             the seat picks on its page
     attackers       ["attacker", inst]      defenders  ["defender", inst]
     claim_kill      ["kill", inst]          deadly     ["kill", inst]
-    stealth         ["stealth", inst, t]    the Stealth attacker; its mark is picked after the tap
+    stealth         ["stealth", inst, t]    the Stealth attacker, its mark picked after the tap; or
+                                            the mark tapped on the defender's reader (one tap when
+                                            a single Stealth attacker is left to use)
     vigilant, vengeful ["stand", inst]      infamy     ["card", inst]
     action, response, save, cancel  ["action"|"respond"|"save"|"cancel", source, ability]: the
                                             source card (an event from the hand); a card with two
@@ -70,6 +72,15 @@ CARRY = ("challenge",)
 # choices a card answers from another seat's reader: the card lies there (a target; the top card of a
 # deck Raff looks at; the card whose passive effect the first player has resolve next)
 CROSS = ("target", "top", "next")
+# ... and where in the choice that card is named: a Stealth mark is the defender's character, tapped
+# on the defender's reader (one tap, where the attacker's own tap leaves the mark to pick on the page)
+CROSS_AT = dict({c: 1 for c in CROSS}, stealth=2)
+
+
+def crossed(g, c, place):
+    """Whether choice `c` names a card lying in front of `place` that a tap there may answer."""
+    k = CROSS_AT.get(c[0])
+    return k is not None and len(c) > k and isinstance(c[k], str) and c[k] in g["cards"] and place in lies_at(g, c[k])
 TYPES = ("military", "intrigue", "power")
 POWER_PIXELS = 15  # each seat's power bar in the profiles: one pixel per power toward 15
 
@@ -126,9 +137,7 @@ def asks_at(state, place):
     if not isinstance(place, int) or isinstance(place, bool):
         return own
     g = state["g"]
-    return own + [a for a in asks if a["seat"] != place and any(
-        c[0] in CROSS and isinstance(c[1], str) and c[1] in g["cards"] and place in lies_at(g, c[1])
-        for c in a["choices"])]
+    return own + [a for a in asks if a["seat"] != place and any(crossed(g, c, place) for c in a["choices"])]
 
 
 def tap_choices(state, ask, card, place=None):
@@ -143,6 +152,8 @@ def tap_choices(state, ask, card, place=None):
         return []
     own = ask["seat"] == place
     found = [c for c in ask["choices"] if len(c) > 1 and c[1] in here and (own or c[0] in CROSS)]
+    if not own and ask["kind"] == "stealth":
+        found = [c for c in ask["choices"] if c[0] == "stealth" and c[2] in here]
     if len(here) < 2:
         return found
     # A deck's further copies of the code ("S5#0~2") out of play are interchangeable: the tap picks
