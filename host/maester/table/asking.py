@@ -41,7 +41,7 @@ WINDOW_MS = 2000  # --window-ms: long enough to see one's own page light up and 
 def window_end(state, ask):
     """The answer that closes `ask` when its window runs out, or None when `ask` is no window. A
     game's `pause_end` adds declarations that close after a public pause following their last tap
-    (the LCG's attackers and defenders): the same clock, on public facts alone."""
+    (the LCG's attackers, defenders and Stealth marks): the same clock, on public facts alone."""
     table = games.part(state["game"], "table")
     end = getattr(table, "WINDOW_KINDS", {}).get(ask["kind"])
     if end is None and hasattr(table, "pause_end"):

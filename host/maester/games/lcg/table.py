@@ -75,12 +75,6 @@ CROSS = ("target", "top", "next")
 # ... and where in the choice that card is named: a Stealth mark is the defender's character, tapped
 # on the defender's reader (one tap, where the attacker's own tap leaves the mark to pick on the page)
 CROSS_AT = dict({c: 1 for c in CROSS}, stealth=2)
-
-
-def crossed(g, c, place):
-    """Whether choice `c` names a card lying in front of `place` that a tap there may answer."""
-    k = CROSS_AT.get(c[0])
-    return k is not None and len(c) > k and isinstance(c[k], str) and c[k] in g["cards"] and place in lies_at(g, c[k])
 TYPES = ("military", "intrigue", "power")
 POWER_PIXELS = 15  # each seat's power bar in the profiles: one pixel per power toward 15
 
@@ -127,6 +121,12 @@ def tapped_as(state, card, place):
     """The game's cards a tap of sticker `card` on `place`'s reader stands for: the copies of its
     code lying in front of that seat (a sticker names a code; the reader tells whose copy)."""
     return copies_at(state, card, place)
+
+
+def crossed(g, c, place):
+    """Whether choice `c` names a card lying in front of `place` that a tap there may answer."""
+    k = CROSS_AT.get(c[0])
+    return k is not None and len(c) > k and isinstance(c[k], str) and c[k] in g["cards"] and place in lies_at(g, c[k])
 
 
 def asks_at(state, place):
