@@ -10,23 +10,12 @@ from maester.bench import inputs
 from maester.engine.session import Session
 from maester.games.lcg import model as M
 from maester.games.lcg import table as ltable
-from maester.link.serial_link import Tap
 from maester.table import asking
-from maester.table import profile as P
-from maester.table.runner import TableRunner, sim_tags, sim_uid
+from test_lcg_table import runner, tap  # noqa: F401 (the fixture: a TableRunner on a 2-seat game)
 
 pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
 
 WINDOW_MS = 1500
-
-
-@pytest.fixture
-def table(tmp_path):
-    session = Session.new("lcg", {"players": 2, "observe": ["draws"], "first": 0}, 3, log_path=tmp_path / "g.sqlite")
-    said = []
-    r = TableRunner(session, P.for_game("lcg", 2), sim_tags(session.state), report=said.append)
-    yield r, session, said
-    session.close()
 
 
 def play_to(session, runner, want, seed=3):
@@ -43,11 +32,6 @@ def play_to(session, runner, want, seed=3):
     raise AssertionError("never reached")
 
 
-def tap(runner, seat, card):
-    reader = [r["name"] for r in runner.profile["readers"]].index("seat%d" % seat)
-    runner.on_tap(Tap(reader, "placed", bytes.fromhex(sim_uid(card)), 1))
-
-
 def fits(state, ask, n):
     """The seat's characters a tap of which at the challenge `ask` means exactly `n` challenges."""
     return [i for i in M.characters(state, ask["seat"])
@@ -56,8 +40,8 @@ def fits(state, ask, n):
 
 # --- a tap that chooses the challenge and declares its first attacker -----------------------------
 
-def test_a_character_tapped_at_the_challenge_ask_makes_the_challenge_its_icons_allow_and_attacks(table, tmp_path):
-    r, session, said = table
+def test_a_character_tapped_at_the_challenge_ask_makes_the_challenge_its_icons_allow_and_attacks(runner):
+    r, session, said = runner
     a = play_to(session, r, lambda s, a: a["kind"] == "challenge" and fits(s, a, 1))
     seat, card = a["seat"], fits(session.state, a, 1)[0]
     (choice,) = ltable.challenge_choices(session.state, a, card, seat)
@@ -73,8 +57,8 @@ def test_a_character_tapped_at_the_challenge_ask_makes_the_challenge_its_icons_a
     again.close()
 
 
-def test_a_character_fit_for_two_challenges_waits_for_the_pick_then_attacks(table):
-    r, session, said = table
+def test_a_character_fit_for_two_challenges_waits_for_the_pick_then_attacks(runner):
+    r, session, said = runner
     a = play_to(session, r, lambda s, a: a["kind"] == "challenge" and fits(s, a, 2))
     seat, card = a["seat"], fits(session.state, a, 2)[0]
     seq = session.state["seq"]
@@ -86,8 +70,8 @@ def test_a_character_fit_for_two_challenges_waits_for_the_pick_then_attacks(tabl
     assert ch["type"] == held["choices"][1][1] and ch["attackers"] == [card]
 
 
-def test_another_seats_reader_or_a_knelt_character_chooses_no_challenge(table):
-    r, session, said = table
+def test_another_seats_reader_or_a_knelt_character_chooses_no_challenge(runner):
+    r, session, said = runner
     a = play_to(session, r, lambda s, a: a["kind"] == "challenge" and fits(s, a, 1))
     seat, card = a["seat"], fits(session.state, a, 1)[0]
     assert ltable.challenge_choices(session.state, a, card, 1 - seat) == []
@@ -97,8 +81,8 @@ def test_another_seats_reader_or_a_knelt_character_chooses_no_challenge(table):
 
 # --- declarations that close after a public pause ------------------------------------------------
 
-def test_attackers_close_after_a_pause_following_the_first_tap_not_before(table):
-    r, session, said = table
+def test_attackers_close_after_a_pause_following_the_first_tap_not_before(runner):
+    r, session, said = runner
     first = play_to(session, r, lambda s, a: a["kind"] == "attackers" and len(a["choices"]) > 1)
     # Before the first attacker there is no "done": the challenge needs one, and nothing runs out.
     assert ["done"] not in first["choices"] and not asking.is_window(session.state, first)
@@ -114,8 +98,8 @@ def test_attackers_close_after_a_pause_following_the_first_tap_not_before(table)
     assert clock.due(session.state, 99.0) == ([], None)
 
 
-def test_declaring_no_defenders_is_a_press_and_after_a_defender_a_pause(table):
-    r, session, said = table
+def test_declaring_no_defenders_is_a_press_and_after_a_defender_a_pause(runner):
+    r, session, said = runner
     first = play_to(session, r, lambda s, a: a["kind"] == "defenders" and len(a["choices"]) > 2)
     assert not asking.is_window(session.state, first)  # none at all: a choice made on the page
     assert asking.needs_person(session.state, first, ["done"])
