@@ -121,3 +121,13 @@ def test_bench_inputs_tells_a_round_ask_by_ask_and_no_done_after_attackers_is_pr
     before = inputs.run("lcg", 2, games=2, seed=5, auto=None)["by_ask"]
     assert by_ask["challenge: challenge"]["presses"] < before["challenge: challenge"]["presses"]
     assert before["attackers: done"]["presses"] > 0
+
+
+def test_stealth_marks_pause_only_after_the_first_mark():
+    ch = {"attackers": ["S9#0"], "defenders": [], "stealthed": []}
+    state = {"game": "lcg", "g": {"challenge": ch, "cards": {}}}
+    ask = {"id": 4, "seat": 0, "kind": "stealth", "choices": [["stealth", "S9#0", "L38#1"], ["done"]], "prompt": ""}
+    assert asking.window_end(state, ask) is None  # to use no Stealth at all: a press
+    ch["stealthed"].append("L40#1")
+    assert asking.window_end(state, ask) == ["done"]
+    assert asking.window_end(state, dict(ask, kind="claim_kill")) is None  # not a declaration
