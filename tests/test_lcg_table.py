@@ -120,9 +120,19 @@ def test_each_kind_of_decision_maps_a_tap_to_the_choice_naming_that_card():
             assert ltable.tap_choices(state, a, tag, place) == want, (kind, tag, place)
         others = [p for p in range(2) if p != place]
         assert all(ltable.tap_choices(state, a, sticker(card), p) == [] for p in others), (kind, "elsewhere")
-    # What names no card is said on the seat's page: a challenge, the first player, done, pass.
-    a = ask(0, "challenge", [["challenge", "military", 1], ["done"]])
-    assert all(ltable.tap_choices(state, a, sticker(c), 0) == [] for c in (eddard, robb))
+    # A Stealth mark tapped on the defender's reader: one tap for the single Stealth attacker.
+    a = ask(1, "stealth", [["stealth", tyrion, eddard], ["stealth", tyrion, robb], ["done"]])
+    assert ltable.tap_choices(state, a, sticker(eddard), 0) == [["stealth", tyrion, eddard]]
+    assert ltable.crossed(g, ["stealth", tyrion, eddard], 0) and not ltable.crossed(g, ["stealth", tyrion, eddard], 1)
+    # A challenge: a standing character tapped on its seat's reader means the open challenges its icons
+    # allow (issue 28: the same tap then declares it the first attacker); done and pass name no card.
+    a = ask(0, "challenge", [["challenge", t, 1] for t in ("military", "intrigue", "power")] + [["done"]])
+    for c in (eddard, robb):
+        want = [x for x in a["choices"][:3] if x[1] in M.icons(state, c)]
+        assert want and ltable.tap_choices(state, a, sticker(c), 0) == want
+        assert ltable.tap_choices(state, a, sticker(c), 1) == []  # not on the other seat's reader
+    g["cards"][robb]["kneel"] = True
+    assert ltable.tap_choices(state, a, sticker(robb), 0) == []  # a knelt character cannot attack
 
 
 def test_a_card_in_play_is_tapped_on_its_controllers_side_and_an_attachment_on_its_hosts_too():

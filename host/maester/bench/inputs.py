@@ -26,6 +26,7 @@ import math
 import statistics
 import sys
 
+from .. import games
 from ..engine import core
 from ..engine.bots import RandomBot, card_info, decide, make_bot
 from ..games import DEFAULT_PLAYERS
@@ -58,28 +59,45 @@ def table_answers(state, ask, choice):
 
 
 def play_counted(game, config, seed, bots="heuristic", auto=table_answers):
-    """Play one game; returns its rows, one per decision: (round, phase, seat, taps, presses,
-    put to a person, a single-choice prompt, a window that ran out). `auto(state, ask, choice)` says
-    which decisions the table answers itself (None: every one is put to a person, as before issue 28)."""
+    """Play one game; returns its rows, one per decision: [round, phase, seat, taps, presses, put to
+    a person, a single-choice prompt, a window that ran out, the ask's kind, the answer's verb].
+    `auto(state, ask, choice)` says which decisions the table answers itself (None: every one is put
+    to a person, as before issue 28).
+
+    A tap that goes on to answer the seat's next decision (the game's `carriers`: the LCG's
+    character tapped to choose a challenge, then declared its first attacker) makes that choice
+    free when one of the cards the seat then declares could carry it: a person taps that one first."""
     state, _ = core.new_game(game, config, seed)
     places = P.places(P.for_game(game, state["config"]["players"]))
     info = card_info(state)
     n = core.get_game(game).seat_count(state)
     bot_list = [make_bot(game, bots, seed, seat, info) for seat in range(n)]
     dealer = RandomBot(seed, n)  # the table's own asks (which card was dealt) are chance: drawn at random
+    carriers = getattr(games.part(game, "table"), "carriers", None)
     rows = []
+    carry = None  # a choice a tap may carry: its row, its seat, the cards that would, the kind carried to
     while not state["over"]:
         ask = state["asks"][0]
         seat = ask["seat"]
         bot = bot_list[seat] if isinstance(seat, int) else dealer
         choice = decide(bot, state, seat, ask, core.view)
         g = state["g"]
+        row = [round_of(g), g.get("phase"), seat, 0, 0, False, False, False, ask["kind"], choice[0]]
+        if carry is not None:  # the carried decision: the same seat's next ones, all of one kind
+            follow = carry["kind"] or ask["kind"]
+            carry = dict(carry, kind=follow) if seat == carry["seat"] and ask["kind"] == follow else None
         if auto is not None and auto(state, ask, choice):
-            row = (round_of(g), g.get("phase"), seat, 0, 0, False, False, asking.is_window(state, ask))
+            row[7] = asking.is_window(state, ask)
         else:
-            taps, presses = cost(state, places, ask, choice)
-            single = len(ask["choices"]) == 1 and not asking.moves_card(state, ask, choice)
-            row = (round_of(g), g.get("phase"), seat, taps, presses, True, single, False)
+            row[3:5] = cost(state, places, ask, choice)
+            row[5] = True
+            row[6] = len(ask["choices"]) == 1 and not asking.moves_card(state, ask, choice)
+            if carry is not None and set(choice[1:2]) & carry["cards"]:
+                carry["row"][3:5] = [0, 0]  # the tap of this card chose it first
+                carry = None
+            cards = auto is not None and carriers is not None and carriers(state, ask, choice)
+            if cards:
+                carry = {"row": row, "seat": seat, "cards": cards, "kind": None}
         rows.append(row)
         result = core.apply(state, {"seat": seat, "ask": ask["id"], "choice": choice})
         if not result.ok:
@@ -108,13 +126,19 @@ def run(game, players, games=20, seed=1, bots="heuristic", variants=(), auto=tab
     setup, per_game = [], []
     phases = {}
     by_seat = {}
+    by_ask = {}  # "kind: verb" -> [taps, presses] over every round counted
     singles = decisions = put = 0
     for i in range(games):
         rows = play_counted(game, config, seed + i, bots, auto)
         decisions += len(rows)
         rounds = {}
-        for rnd, phase, seat, taps, presses, asked, single, ran_out in rows:
-            r = rounds.setdefault(rnd, {"inputs": 0, "taps": 0, "presses": 0, "keys": 0, "windows": 0, "phases": {}})
+        for rnd, phase, seat, taps, presses, asked, single, ran_out, kind, verb in rows:
+            r = rounds.setdefault(rnd, {"inputs": 0, "taps": 0, "presses": 0, "keys": 0, "windows": 0, "phases": {},
+                                        "asks": {}})
+            if taps or presses:
+                a = r["asks"].setdefault("%s: %s" % (kind, verb), [0, 0])
+                a[0] += taps
+                a[1] += presses
             r["windows"] += ran_out
             r["inputs"] += taps + presses
             r["taps"] += taps
@@ -136,6 +160,10 @@ def run(game, players, games=20, seed=1, bots="heuristic", variants=(), auto=tab
             presses_round.append(r["presses"])
             keys_round.append(r["keys"])
             windows_round.append(r["windows"])
+            for key, (taps, presses) in r["asks"].items():
+                a = by_ask.setdefault(key, [0, 0])
+                a[0] += taps
+                a[1] += presses
             for phase, k in r["phases"].items():
                 phases.setdefault(phase, []).append(k)
         per_game.append(sum(r["inputs"] for r in rounds.values()))
@@ -157,6 +185,11 @@ def run(game, players, games=20, seed=1, bots="heuristic", variants=(), auto=tab
         "asks_put_to_people": put,
         "asks_by_seat": dict(sorted(by_seat.items())),
     }
+    # What a round's inputs are, ask by ask: the mean a round of taps and presses, "ask kind: answer"
+    # (e.g. "attackers: done"), most first: where to look for the next cut.
+    rounds_n = max(1, len(per_round))
+    out["by_ask"] = {k: {"taps": round(t / rounds_n, 2), "presses": round(p / rounds_n, 2)}
+                     for k, (t, p) in sorted(by_ask.items(), key=lambda kv: (-sum(kv[1]), kv[0]))}
     if setup:
         out["setup_inputs"] = spread(setup)
     if game == "lcg":
@@ -191,6 +224,11 @@ def report(out, file=None):
     print("  asks put to each seat: %s" % ", ".join("%s %d" % kv for kv in out["asks_by_seat"].items()), file=file)
     for phase, s in (out.get("phases") or {}).items():
         print(_line("%s phase" % phase, s), file=file)
+    shown = [(k, v) for k, v in out["by_ask"].items() if v["taps"] + v["presses"] >= 0.1]
+    if shown:
+        print("  a round, ask by ask (mean taps + presses, 0.1 or more):", file=file)
+        for k, v in shown:
+            print("    %-28s %5.2f taps  %5.2f presses" % (k, v["taps"], v["presses"]), file=file)
 
 
 def cmd_inputs(args):

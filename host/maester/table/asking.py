@@ -15,6 +15,10 @@ keyboard, the readers). Two kinds of decision are not put to anyone:
   (pass; done; decline). A seat that wants to act does so within that time, or holds the window
   (`hold`: the clock stops until it answers). Any seat asked may hold, so a hold tells nothing
   certain either. A seat with nothing to play is not prompted at all: its window runs out.
+- **Pauses.** A declaration a seat makes card by card (the LCG's attackers, defenders and Stealth
+  marks: the game's `pause_end`) closes the same way once the seat has tapped a card into it: a
+  public pause of `window_ms` after its last tap stands for its "done". What could still be added
+  lies in play, so nothing hidden hangs on it; it spares a press, and hold works the same.
 
 Every answer given here is submitted as the command it stands for, through the same path as a
 tap or a page (TableRunner.submit or Session.submit): logged, so a resumed or replayed game is
@@ -35,8 +39,13 @@ WINDOW_MS = 2000  # --window-ms: long enough to see one's own page light up and 
 
 
 def window_end(state, ask):
-    """The answer that closes `ask` when its window runs out, or None when `ask` is no window."""
-    end = getattr(games.part(state["game"], "table"), "WINDOW_KINDS", {}).get(ask["kind"])
+    """The answer that closes `ask` when its window runs out, or None when `ask` is no window. A
+    game's `pause_end` adds declarations that close after a public pause following their last tap
+    (the LCG's attackers, defenders and Stealth marks): the same clock, on public facts alone."""
+    table = games.part(state["game"], "table")
+    end = getattr(table, "WINDOW_KINDS", {}).get(ask["kind"])
+    if end is None and hasattr(table, "pause_end"):
+        end = table.pause_end(state, ask)
     return end if end is not None and end in ask["choices"] else None
 
 

@@ -25,7 +25,7 @@ from ..engine import PUBLIC, cardtables, core
 from ..nfc.record import card_from_record
 from ..nfc.tags import sim_uid
 from . import profile as P
-from .taps import asks_at, command_for_tap, meanings
+from .taps import asks_at, carried, command_for_tap, meanings
 
 PATTERNS = {"off": 0, "solid": 1, "blink": 2, "pulse": 3}
 ERROR_RGB = (255, 0, 0)
@@ -124,7 +124,7 @@ class TableRunner:
                     self._refuse(place, reason)
                 return
             self._rest(tap, command)  # before the log: a kill in between cannot lose it or play it twice
-            result = self.session.submit(command)
+            result = self._submit_tap(command, place, card, tap)
             if not result.ok:
                 self._rest(tap)
                 return self._refuse(place, result.reason)
@@ -192,6 +192,18 @@ class TableRunner:
             self.refresh_leds()
         return result
 
+    def _submit_tap(self, command, place, card, tap):
+        """Submit a tap's command, then what the same tap goes on to say (taps.carried: a game's
+        tap that both chooses and moves a card). Called under the lock."""
+        kind = core.find_ask(self.session.state, command["ask"])["kind"]
+        result = self.session.submit(command)
+        follow = result.ok and carried(self.session.state, kind, command["seat"], place, card)
+        if follow:
+            if tap is not None:
+                self._rest(tap, follow)
+            self.session.submit(follow)
+        return result
+
     def _hold(self, place, card, tap=None):
         """Keep a tap that fits several choices as the deciding seat's pending selection. Called under the lock."""
         if not getattr(self.game_table, "CHOOSE_AFTER_TAP", False):
@@ -200,7 +212,7 @@ class TableRunner:
         for ask in asks_at(state, place):
             found = meanings(state, ask, card, place)
             if len(found) > 1:
-                self.pending[ask["seat"]] = {"ask": ask["id"], "card": card, "choices": found, "tap": tap}
+                self.pending[ask["seat"]] = {"ask": ask["id"], "card": card, "choices": found, "tap": tap, "place": place}
                 if tap is not None:
                     self._rest(tap, "held")
                 labels = [self.choice_words(ask, c) for c in found]
@@ -236,7 +248,7 @@ class TableRunner:
             command = {"seat": seat, "ask": held["ask"], "choice": held["choices"][index]}
             if held.get("tap") is not None:
                 self._rest(held["tap"], command)
-            result = self.session.submit(command)
+            result = self._submit_tap(command, held.get("place"), held["card"], held.get("tap"))
             self.changed.notify_all()
         if result.ok:
             self.refresh_leds()

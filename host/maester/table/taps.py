@@ -50,3 +50,13 @@ def command_for_tap(state, place, card):
         if len(found) > 1:
             return None, "that tap could mean %d things: choose on the seat page" % len(found)
     return None, "that card cannot be used for this decision"
+
+
+def carried(state, kind, seat, place, card):
+    """The command a tap that just answered an ask of `kind` goes on to make with the same card, or
+    None: a game's CARRY kinds (the LCG: the character tapped to choose a challenge is also its first
+    attacker). Only the same seat's next decision, and only when the card means one choice there."""
+    if kind not in getattr(games.part(state["game"], "table"), "CARRY", ()):
+        return None
+    command, _ = command_for_tap(state, place, card)
+    return command if command is not None and command["seat"] == seat else None

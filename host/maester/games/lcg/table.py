@@ -24,7 +24,9 @@ What a tap means, for the seat whose reader it is (the choices whose card is tha
                                             the seat picks on its page
     attackers       ["attacker", inst]      defenders  ["defender", inst]
     claim_kill      ["kill", inst]          deadly     ["kill", inst]
-    stealth         ["stealth", inst, t]    the Stealth attacker; its mark is picked after the tap
+    stealth         ["stealth", inst, t]    the Stealth attacker, its mark picked after the tap; or
+                                            the mark tapped on the defender's reader (one tap when
+                                            a single Stealth attacker is left to use)
     vigilant, vengeful ["stand", inst]      infamy     ["card", inst]
     action, response, save, cancel  ["action"|"respond"|"save"|"cancel", source, ability]: the
                                             source card (an event from the hand); a card with two
@@ -35,8 +37,12 @@ What a tap means, for the seat whose reader it is (the choices whose card is tha
                                             of: an opponent's character is tapped on its own side
     order           ["next", src, ability]  the card whose effect resolves next (the first player's
                                             pick), also on the reader of the seat it lies in front of
+    challenge       ["challenge", type, opp]  a standing character of the seat that could attack: the
+                                            challenge its icons allow, then (CARRY) the same tap goes
+                                            on to declare it the first attacker; a character fit for
+                                            several challenges waits for the pick (issue 28)
 
-Choices that name no card (done, pass, a challenge, the first player, a title, a seat as target,
+Choices that name no card (done, pass, a challenge by the page, the first player, a title, a seat as target,
 the Hand of the King's influence, gold given in the Littlefinger variant) are made on the seat's
 page. A refused tap names its card only to whom the view shows it (TableRunner.tap_words): the
 host display says "a card" unless the card lies face up, a seat's page unless it is that seat's.
@@ -47,6 +53,7 @@ toward victory, the first player, and per seat whether it must act, attacks or d
 
 from ...table.lights import seat_lights
 from . import model as M
+from .challenge import can_attack_with
 from .text import Names, describe_choice
 
 CHOOSE_AFTER_TAP = True
@@ -55,9 +62,19 @@ CHOOSE_AFTER_TAP = True
 # for every seat, whatever it holds, then closes with this answer (table/asking.py).
 WINDOW_KINDS = {"action": ["pass"], "response": ["pass"], "save": ["pass"], "cancel": ["pass"], "setup": ["done"],
                 "marshal": ["done"]}
+# The declarations a seat closes by letting a public pause run out after its last tap (pause_end):
+# attackers, defenders, Stealth marks. What can still be added is public (characters in play), so
+# the pause hangs on no hand; it only spares the "done" press, and --window-ms and hold apply.
+PAUSE_KINDS = ("attackers", "defenders", "stealth")
+# The asks whose tap goes on to answer the seat's next decision with the same card (table/taps.py
+# carried): the character tapped to choose a challenge is declared its first attacker.
+CARRY = ("challenge",)
 # choices a card answers from another seat's reader: the card lies there (a target; the top card of a
 # deck Raff looks at; the card whose passive effect the first player has resolve next)
 CROSS = ("target", "top", "next")
+# ... and where in the choice that card is named: a Stealth mark is the defender's character, tapped
+# on the defender's reader (one tap, where the attacker's own tap leaves the mark to pick on the page)
+CROSS_AT = dict({c: 1 for c in CROSS}, stealth=2)
 TYPES = ("military", "intrigue", "power")
 POWER_PIXELS = 15  # each seat's power bar in the profiles: one pixel per power toward 15
 
@@ -106,6 +123,12 @@ def tapped_as(state, card, place):
     return copies_at(state, card, place)
 
 
+def crossed(g, c, place):
+    """Whether choice `c` names a card lying in front of `place` that a tap there may answer."""
+    k = CROSS_AT.get(c[0])
+    return k is not None and len(c) > k and isinstance(c[k], str) and c[k] in g["cards"] and place in lies_at(g, c[k])
+
+
 def asks_at(state, place):
     """The asks a tap at seat `place`'s reader may answer: its own, then another seat's ask that may
     pick a card lying there (a target)."""
@@ -114,9 +137,7 @@ def asks_at(state, place):
     if not isinstance(place, int) or isinstance(place, bool):
         return own
     g = state["g"]
-    return own + [a for a in asks if a["seat"] != place and any(
-        c[0] in CROSS and isinstance(c[1], str) and c[1] in g["cards"] and place in lies_at(g, c[1])
-        for c in a["choices"])]
+    return own + [a for a in asks if a["seat"] != place and any(crossed(g, c, place) for c in a["choices"])]
 
 
 def tap_choices(state, ask, card, place=None):
@@ -124,11 +145,15 @@ def tap_choices(state, ask, card, place=None):
     table). Never the default reading: a sticker's copy number is not a seat."""
     if place is None:
         place = ask["seat"]
+    if ask["kind"] == "challenge":
+        return challenge_choices(state, ask, card, place)
     here = copies_at(state, card, place)
     if not here:
         return []
     own = ask["seat"] == place
     found = [c for c in ask["choices"] if len(c) > 1 and c[1] in here and (own or c[0] in CROSS)]
+    if not own and ask["kind"] == "stealth":
+        found = [c for c in ask["choices"] if c[0] == "stealth" and c[2] in here]
     if len(here) < 2:
         return found
     # A deck's further copies of the code ("S5#0~2") out of play are interchangeable: the tap picks
@@ -142,6 +167,42 @@ def tap_choices(state, ask, card, place=None):
             out.append(c)
             seen.add(key)
     return out
+
+
+def challenge_choices(state, ask, card, place):
+    """The challenges a tap of `card` on the challenging seat's own reader means: those whose type
+    is an icon of a copy there that could attack in it (challenge.can_attack_with)."""
+    if place != ask["seat"]:
+        return []
+    here = set(copies_at(state, card, place))
+    fit = {}
+    for c in ask["choices"]:
+        if c[0] == "challenge" and c[1] not in fit:
+            fit[c[1]] = here.intersection(can_attack_with(state, ask["seat"], c[1]))
+    return [c for c in ask["choices"] if c[0] == "challenge" and fit[c[1]]]
+
+
+def carriers(state, ask, choice):
+    """The cards whose tap at `ask` means `choice` alone and goes on to answer the seat's next
+    decision (CARRY): for a challenge, the characters that could attack in no other open challenge.
+    What `bench inputs` credits; at the table the runner does it (taps.carried)."""
+    if ask["kind"] not in CARRY or choice[0] != "challenge":
+        return set()
+    return {i for i in can_attack_with(state, ask["seat"], choice[1])
+            if challenge_choices(state, ask, i, ask["seat"]) == [choice]}
+
+
+def pause_end(state, ask):
+    """The answer that closes a declaration once its seat has tapped a card into it and a public
+    pause has run out (PAUSE_KINDS, table/asking.py); None before its first card: to declare no
+    defenders at all, or no Stealth, is a choice made on the page."""
+    ch = state["g"].get("challenge")
+    if ask["kind"] not in PAUSE_KINDS or ch is None or ["done"] not in ask["choices"]:
+        return None
+    g = state["g"]
+    tapped = {"attackers": ch["attackers"], "stealth": ch["stealthed"],
+              "defenders": [i for i in ch["defenders"] if g["cards"][i]["ctrl"] == ask["seat"]]}[ask["kind"]]
+    return ["done"] if tapped else None
 
 
 def extra_tags(state):
