@@ -16,7 +16,8 @@ from ..table.asking import Pacer
 from ..table.board import BoardTable
 from ..table.opening import report
 from ..table.simtable import SimTable
-from ..web.launch import serving, window_ms
+from ..web.launch import clock_wanted, serving, window_ms
+from . import clocks_shown
 from .screen import Quit, Screen
 
 
@@ -41,6 +42,7 @@ def run(session, humans, bots_kind, delay, plain, note="", table=False, board=No
     # (table/asking.py); its answers go the way a page's do (the runner's submit on a table).
     runner = getattr(sim, "runner", None)
     pacer = Pacer(session, humans, window_ms(), submit=runner.submit if runner is not None else None)
+    pacer.clocks = clocks_shown.start(session, humans, sim, board, pacer, *clock_wanted())
     try:
         on_pages = list(humans) if pages is None else [s for s in humans if s in pages]
         with serving(session, sim, on_pages, board=board is not None, pacer=pacer) as web:
@@ -56,6 +58,8 @@ def run(session, humans, bots_kind, delay, plain, note="", table=False, board=No
             return status
     finally:
         pacer.stop()
+        if pacer.clocks is not None:
+            pacer.clocks.close()
         if sim is not None:
             sim.close()
 
@@ -102,6 +106,8 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, on_pages=(), pace
     screen = Screen(session, keyboard, delay, plain)
     screen.strip = getattr(sim, "strip_text", None)  # a real strip is on the table, not on screen
     screen.profile = getattr(sim, "profile", None)
+    if pacer is not None and pacer.clocks is not None:
+        screen.clocks = lambda: clocks_shown.line(pacer.clocks)
     submit = getattr(sim, "submit", None) or session.submit
     path = session.log.path if session.log else None
     try:

@@ -22,6 +22,7 @@ from rich.text import Text
 from .. import games
 from ..engine import PUBLIC, cardtables, core
 from ..games.text import about_card
+from ..table import clocks
 from ..web import payload
 from . import draw
 
@@ -53,6 +54,9 @@ def plain_lines(view, config):
 
 def scores_lines(view, config):
     """The final scores and the winner line, from a finished game's view."""
+    timed_out = clocks.out_of_time_words(view, lambda s: "Seat %s" % s)
+    if timed_out:  # not the game's own end: no scores of its own (table/clocks.py)
+        return [timed_out]
     found = drawing(view.get("game"))
     return found.scores_lines(view, config) if found else ["Result: %r" % (view.get("result"),)]
 
@@ -91,6 +95,7 @@ class Screen:
         self.private_shown = {s: self.shown for s in self.humans}  # private lines printed (plain)
         self.strip = None  # the simulated table's LED strip, as text, when there is one
         self.profile = None  # the table profile that names the strip's segments (for its legend)
+        self.clocks = None  # a function giving the seats' clocks in one line (table/clocks.py), when they run
         self.note = ""  # the game's title line, printed on the normal screen when the view closes
         self.status = ""  # a line under the table: who is awaited, a move that was refused
         self.alt = False  # drawing on the terminal's alternate screen
@@ -140,6 +145,8 @@ class Screen:
             self.say(line)
         if self.strip is not None:
             self.say("LED strip: [%s]" % self.strip())
+        if self.clocks is not None:
+            self.say(self.clocks())
 
     def clear(self):
         """Wipe what a seat saw. On the alternate screen nothing scrolled away, so nothing stays."""
@@ -391,6 +398,9 @@ class Screen:
         parts = screen_parts(view, self.config)
         if self.strip is not None:
             parts.append(led_part(self.session.state["game"], self.profile, self.strip()))
+        if self.clocks is not None:
+            line = self.clocks()
+            parts.append(draw.Part([lambda w: draw.one_line(line, w, "bold")], rank=0))
         if status:
             parts.append(draw.Part([lambda w: draw.one_line(status, w, "bold")], rank=0))
         return parts

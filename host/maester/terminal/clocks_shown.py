@@ -1,0 +1,25 @@
+"""The seats' clocks (table/clocks.py) at a live table: started from the command line or the log,
+stopped while the board is lost, and shown on the LEDs (a low seat's segment blinks), on the pages
+(through the Pacer) and on this terminal."""
+
+from ..table import clocks
+
+
+def start(session, people, sim, board, pacer, wanted=None, zero=None):
+    """The SessionClocks of this game (None without clocks), hooked to the table and the pacer."""
+    found = clocks.start(session, people, wanted, zero)
+    if found is None:
+        return None
+    runner = getattr(sim, "runner", None)
+    if runner is not None:
+        runner.clocks = found  # the LEDs: TableRunner.refresh_leds
+        found.listeners.append(runner.refresh_leds)
+    found.listeners.append(lambda: pacer.on_change() if pacer.on_change is not None else None)
+    notice = getattr(board, "lost", None)  # a board's link: the clocks stop while it is lost
+    if notice is not None and hasattr(notice, "listeners"):
+        notice.listeners.append(lambda lost: found.pause("board") if lost else found.unpause("board"))
+    return found
+
+
+def line(found):
+    return clocks.clock_line(found.public(), lambda s: "Seat %s" % s)
