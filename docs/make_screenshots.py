@@ -1,5 +1,6 @@
 """Make docs/screenshots/: every game's seat page on a phone (390×844: the page as it opens, and its
-hand tab) and its table page on a TV (1920×1080), one screenful each.
+hand tab) and its table page on a TV (1920×1080), one screenful each; and `clock-table.png`, a B'Twixt
+table page with its seats' clocks (`--clock 25m+10s`, table/clocks.py), one of them low on time.
 
     .venv/bin/python docs/make_screenshots.py [OUT_DIR]
 
@@ -15,6 +16,7 @@ import tempfile
 from pathlib import Path
 
 from maester.engine.session import Session
+from maester.table import asking, clocks
 from maester.web import browser
 from maester.web.app import WebGame, build_app
 from maester.web.server import WebServer
@@ -92,8 +94,40 @@ def make(out=OUT, chromium=None, games=None):
     return paths
 
 
+def clock_table(out=OUT, chromium=None):
+    """`clock-table.png`: the B'Twixt game above on the TV with a 25m+10s clock at each seat, the
+    seat deciding low on time (its clock and its LED segment blink). Time is a number here, fixed."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    if chromium is None:
+        from playwright.sync_api import sync_playwright
+        with sync_playwright() as p:
+            b = browser.launch(p)
+            try:
+                return clock_table(out, b)
+            finally:
+                b.close()
+    session, seat = game("btwixt")
+    seats = range(GAMES["btwixt"][0]["players"])
+    left = {s: (25 - 3 * s) * 60000 + 17000 * s for s in seats}
+    left[seat] = 42000
+    pacer = asking.Pacer(session, list(seats))  # not started: nothing answers; it carries the clocks
+    pacer.clocks = clocks.SessionClocks(session, clocks.Clocks(clocks.parse_clock("25m+10s"), seats, 0.0, left),
+                                        lambda: 0.0)
+    web = WebGame(session, pacer=pacer)
+    try:
+        with WebServer(build_app(web)) as server:
+            path = out / "clock-table.png"
+            shoot(chromium, server.base + "/table", TV, path)
+    finally:
+        pacer.clocks.close()
+        web.close()
+    return path
+
+
 if __name__ == "__main__":
     # Card data as shipped, not an owner's corrections from ~/.maester.
     os.environ.setdefault("MAESTER_HOME", tempfile.mkdtemp(prefix="maester-shots-"))
     for path in make(sys.argv[1] if len(sys.argv) > 1 else OUT):
         print(path)
+    print(clock_table(sys.argv[1] if len(sys.argv) > 1 else OUT))

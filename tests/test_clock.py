@@ -355,3 +355,46 @@ def test_the_clocks_stop_while_the_board_is_lost(tmp_path):
     assert kept.public()["seats"][seat]["left_ms"] == 10 * MIN - 10000
     kept.close()
     session.close()
+
+
+# --- the pages --------------------------------------------------------------------------------------
+
+def test_the_table_and_seat_pages_show_the_clocks(chromium, tmp_path):
+    import sys
+    from pathlib import Path
+
+    from maester.web.app import WebGame, build_app
+    from maester.web.server import WebServer
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "docs"))
+    import make_screenshots as shots
+
+    path = shots.clock_table(tmp_path, chromium)  # the picture of docs/screenshots/clock-table.png
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    session, seat = shots.game("btwixt")
+    pacer = asking.Pacer(session, [0, 1, 2, 3])
+    pacer.clocks = clocks.SessionClocks(session, clocks.Clocks(clocks.parse_clock("25m"), range(4), 0.0,
+                                                               {seat: 30000}), lambda: 0.0)
+    web = WebGame(session, pacer=pacer)
+    try:
+        with WebServer(build_app(web)) as server:
+            for url in (server.base + "/table", "%s/seat/%d/%s" % (server.base, seat, web.tokens[seat])):
+                page = chromium.new_page(viewport={"width": 1280, "height": 900})
+                try:
+                    page.goto(url)
+                    page.wait_for_selector(".clocks .clock")
+                    faces = page.query_selector_all(".clock")
+                    assert len(faces) == 4
+                    low = page.query_selector_all(".clock.low")
+                    assert [f.get_attribute("data-seat") for f in low] == [str(seat)]
+                    assert page.query_selector(".clock.low.running") is not None  # it is the seat asked
+                    # A running clock counts down on the page between two of the host's readings.
+                    assert page.inner_text(".clock.low .clock-time") in ("0:30", "0:29", "0:28", "0:27")
+                    text = page.inner_text(".clocks")
+                    assert "Clocks 25m" in text and "25:00" in text
+                    if "/seat/" in url:
+                        assert page.inner_text(".clock.mine .clock-who") == "You"
+                finally:
+                    page.close()
+    finally:
+        pacer.clocks.close()
+        web.close()
