@@ -398,3 +398,66 @@ def test_the_table_and_seat_pages_show_the_clocks(chromium, tmp_path):
     finally:
         pacer.clocks.close()
         web.close()
+
+
+def test_the_table_answers_for_a_seat_out_of_time_and_its_leds_blink(tmp_path):
+    """The Pacer (table/asking.py) submits the zero rule as the seat's command, through the table
+    runner as a tap would go; the runner draws the low seat's segment blinking on the board."""
+    from maester.table import profile as P
+    from maester.table.runner import TableRunner, segment_ids
+
+    class Link:
+        def __init__(self):
+            self.sent = {}
+
+        def set_segment(self, seg, level, rgb, pattern, period):
+            self.sent[seg] = (level, tuple(rgb), pattern, period)
+
+    session = new_session("btwixt", tmp_path)
+    prof = P.for_game("btwixt", 4)
+    runner = TableRunner(session, prof, {}, report=lambda text: None)
+    link = Link()
+    now = Time()
+    seat = next(a["seat"] for a in session.state["asks"] if type(a["seat"]) is int)
+    pacer = asking.Pacer(session, [seat], submit=runner.submit, clock=now)
+    pacer.clocks = clocks.SessionClocks(session, clocks.Clocks(clocks.parse_clock("1m"), [seat], now(), {seat: 5000}), now)
+    runner.clocks = pacer.clocks
+    pacer.clocks.listeners.append(runner.refresh_leds)
+    runner.attach(link)
+    blink = segment_ids(prof)["seat%d" % seat]
+    assert link.sent[blink][1:3] == ((255, 90, 0), 2)  # 5 s left of 1m: low, blinking
+    ask = next(a for a in session.state["asks"] if a["seat"] == seat)
+    expected = {"seat": seat, "ask": ask["id"], "choice": clocks.zero_answer(session.state, ask)}
+    now.go(6)  # out of time
+    pacer.start()
+    try:
+        pacer.wait_closed(ask["id"])
+    finally:
+        pacer.stop()
+    assert expected in [c for _, c, _ in session.log.entries()]  # logged as the command it stands for
+    assert link.sent[blink][1:3] == ((255, 90, 0), 2)  # still out of time: still blinking
+    pacer.clocks.close()
+    session.close()
+
+
+def test_p_at_the_terminal_pauses_the_game_and_its_clocks(tmp_path):
+    from maester.terminal import clocks_shown
+    session = new_session("intrigue", tmp_path)
+    now = Time()
+    kept = clocks.start(session, [0, 1, 2, 3], clocks.parse_clock("10m"), now=now)
+    seat = session.state["asks"][0]["seat"]
+    assert clocks_shown.pause_or_go(kept).startswith("Paused")
+    now.go(60)
+    assert kept.public()["seats"][seat]["left_ms"] == 10 * MIN
+    assert "stopped: the game is paused" in clocks_shown.line(kept)
+    assert clocks_shown.pause_or_go(kept) == "The clocks run again."
+    now.go(1)
+    assert kept.public()["seats"][seat]["left_ms"] == 10 * MIN - 1000
+    kept.close()
+    session.close()
+
+
+def test_clock_zero_without_a_clock_is_refused_before_a_game_starts(capsys, tmp_path):
+    log = tmp_path / "g.sqlite"
+    assert cli.main(["play", "btwixt", "--sim", "--no-table", "--clock-zero", "lose", "--log", str(log)]) == 2
+    assert "give the clock too, e.g. --clock 25m" in capsys.readouterr().err and not log.exists()

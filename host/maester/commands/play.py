@@ -140,7 +140,16 @@ def _no_pi_with_sim(table):
                          "(--sim, demo) takes --table or --no-table")
 
 
+def _clock_zero(args):
+    """--clock-zero of a new game: it needs --clock (refused before anything is written)."""
+    if args.clock_zero is not None and args.clock is None:
+        raise ValueError("--clock-zero %s says what a clock at zero does: give the clock too, e.g. --clock 25m"
+                         % args.clock_zero)
+    return args.clock_zero
+
+
 def cmd_play(args):
+    _clock_zero(args)
     if not args.sim:
         return _start_board(args)
     _no_pi_with_sim(args.table)
@@ -151,6 +160,7 @@ def cmd_play(args):
 
 
 def cmd_demo(args):
+    _clock_zero(args)
     _no_pi_with_sim(args.table)
     delay = 0 if args.fast else DEMO_DELAY
     return _start(args.game, args.players, args.human, (), args.seed, "heuristic", delay, args.log, _plain(args),

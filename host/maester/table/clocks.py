@@ -264,6 +264,8 @@ def start(session, people, wanted=None, zero=None, now=None):
             raise ValueError("this game keeps its clocks (%s): drop --clock %s" % (words(kept), words(wanted)))
         setting, rule = kept, kept.get("zero", "rule")
     elif wanted is None:
+        if zero is not None:
+            raise ValueError("--clock-zero %s: this game has no clocks; give one with --clock" % zero)
         return None
     else:
         setting, rule = dict(wanted), zero or "rule"

@@ -23,3 +23,12 @@ def start(session, people, sim, board, pacer, wanted=None, zero=None):
 
 def line(found):
     return clocks.clock_line(found.public(), lambda s: "Seat %s" % s)
+
+
+def pause_or_go(found):
+    """`p` and Enter at the terminal: the game is paused (the clocks stop), or goes on."""
+    if "paused" in found.clocks.paused:
+        found.unpause("paused")
+        return "The clocks run again."
+    found.pause("paused")
+    return "Paused: the clocks are stopped (p and Enter starts them again)."

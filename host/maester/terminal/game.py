@@ -108,6 +108,7 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, on_pages=(), pace
     screen.profile = getattr(sim, "profile", None)
     if pacer is not None and pacer.clocks is not None:
         screen.clocks = lambda: clocks_shown.line(pacer.clocks)
+        screen.pause = lambda: clocks_shown.pause_or_go(pacer.clocks)
     submit = getattr(sim, "submit", None) or session.submit
     path = session.log.path if session.log else None
     try:

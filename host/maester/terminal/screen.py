@@ -96,6 +96,7 @@ class Screen:
         self.strip = None  # the simulated table's LED strip, as text, when there is one
         self.profile = None  # the table profile that names the strip's segments (for its legend)
         self.clocks = None  # a function giving the seats' clocks in one line (table/clocks.py), when they run
+        self.pause = None  # with clocks: stops or starts them again (p and Enter), returns what it did
         self.note = ""  # the game's title line, printed on the normal screen when the view closes
         self.status = ""  # a line under the table: who is awaited, a move that was refused
         self.alt = False  # drawing on the terminal's alternate screen
@@ -194,8 +195,9 @@ class Screen:
 
     def typed(self, wait, status):
         """While the game waits for a page or a tap (`status` says for whom): wait up to `wait` seconds
-        for a line typed here. `q` (or `quit`) stops the game as at a prompt; anything else is answered
-        with how to, since typed keys make no move here. Without a terminal on stdin it only waits."""
+        for a line typed here. `q` (or `quit`) stops the game as at a prompt; `p` (or `pause`) pauses
+        the clocks, if any, or starts them again; anything else is answered with how to, since typed
+        keys make no move here. Without a terminal on stdin it only waits."""
         if not self.keyboard:
             time.sleep(wait)
             return
@@ -208,6 +210,9 @@ class Screen:
             return
         if line.strip().lower() in ("q", "quit"):
             raise Quit()
+        if line.strip().lower() in ("p", "pause") and self.pause is not None:
+            self.waiting("%s %s" % (self.pause(), status))
+            return
         self.waiting("%s Decisions are made on the seat pages and with taps; q and Enter stops the game "
                      "(it is saved)." % status)
 
