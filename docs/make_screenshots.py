@@ -62,6 +62,17 @@ def shoot(chromium, url, viewport, path, tab=None):
         page.close()
 
 
+def with_chromium(make_pictures, out, **more):
+    """`make_pictures(out, chromium, **more)` with a Chromium started for it, and closed after."""
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = browser.launch(p)
+        try:
+            return make_pictures(out, b, **more)
+        finally:
+            b.close()
+
+
 def make(out=OUT, chromium=None, games=None):
     """Write `<game>-seat.png`, `<game>-seat-hand.png` and `<game>-table.png` into `out` for each game;
     returns the paths.
@@ -69,13 +80,7 @@ def make(out=OUT, chromium=None, games=None):
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     if chromium is None:
-        from playwright.sync_api import sync_playwright
-        with sync_playwright() as p:
-            b = browser.launch(p)
-            try:
-                return make(out, b, games)
-            finally:
-                b.close()
+        return with_chromium(make, out, games=games)
     paths = []
     for name in games or GAMES:
         session, seat = game(name)
@@ -100,13 +105,7 @@ def clock_table(out=OUT, chromium=None):
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     if chromium is None:
-        from playwright.sync_api import sync_playwright
-        with sync_playwright() as p:
-            b = browser.launch(p)
-            try:
-                return clock_table(out, b)
-            finally:
-                b.close()
+        return with_chromium(clock_table, out)
     session, seat = game("btwixt")
     seats = range(GAMES["btwixt"][0]["players"])
     left = {s: (25 - 3 * s) * 60000 + 17000 * s for s in seats}

@@ -191,6 +191,8 @@ class Pacer(WokenThread):
                         more, later = self.clocks.due(self.session.state, now)
                         commands = more + commands  # a seat out of time: its rule first
                         wait = later if wait is None else wait if later is None else min(wait, later)
+                if self.clocks is not None:
+                    self.clocks.told()  # a seat turned low: the LEDs and pages redraw (outside the lock)
                 # A command closed meanwhile (the seat acted first) is refused, harmlessly.
                 accepted = [self.submit(command).ok for command in commands]
                 if any(accepted):

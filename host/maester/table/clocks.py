@@ -101,14 +101,10 @@ class Clocks:
         seat = command.get("seat")
         if self.setting["increment_ms"] and seat in self.left and self.left[seat] > 0:
             ask = core.find_ask(state, command.get("ask"))
-            if ask is not None and command.get("choice") != core.OUT_OF_TIME and self._own(state, ask, command):
+            # Only for an answer the seat made: not a window's end, nor a lone answer the table gave.
+            if ask is not None and asking.needs_person(state, ask, command.get("choice")):
                 self.left[seat] += self.setting["increment_ms"]
         return self.reading()
-
-    @staticmethod
-    def _own(state, ask, command):
-        """Whether the seat made this answer: not a window's end nor a lone answer the table gives."""
-        return asking.needs_person(state, ask, command.get("choice"))
 
     # --- what is seen and done ---------------------------------------------------------------
 
@@ -224,17 +220,23 @@ class SessionClocks:
 
     def due(self, state, now):
         """As Clocks.due, called under the session lock; also logs a reading every RECORD_EVERY_S
-        while the clocks run, and tells the listeners when a seat turns low."""
+        while the clocks run. Then call `told()` without the lock."""
         commands, wait = self.clocks.due(state, now)
         if self.clocks.running and not self.clocks.paused:
             if now - self.recorded >= RECORD_EVERY_S:
                 self.record()
             wait = RECORD_EVERY_S if wait is None else min(wait, RECORD_EVERY_S)
-        low = frozenset(s for s, ms in self.clocks.left.items() if ms <= self.clocks.low)
+        return commands, wait
+
+    def told(self):
+        """Tell the listeners when a seat turned low (or out) since the last look. Never under the
+        session lock: a listener (the LEDs) takes the table runner's lock, which a tap holds while
+        it waits for the session's."""
+        with self.session.lock:
+            low = frozenset(s for s, ms in self.clocks.left.items() if ms <= self.clocks.low)
         if low != self._low:
             self._low = low
             self._tell()
-        return commands, wait
 
     def _tell(self):
         for listen in list(self.listeners):
@@ -281,6 +283,9 @@ def start(session, people, wanted=None, zero=None, now=None):
     return SessionClocks(session, clocks, now)
 
 
+PAUSE_WORDS = {"board": "the board is lost", "paused": "the game is paused"}
+
+
 def clock_line(public, name_of):
     """The clocks in one line for the terminal: 'Clocks (25m): Seat 0 24:31 ▶ · Seat 1 LOW 0:42'."""
     parts = []
@@ -290,5 +295,3 @@ def clock_line(public, name_of):
     paused = " (stopped: %s)" % ", ".join(PAUSE_WORDS.get(p, p) for p in public["paused"]) if public["paused"] else ""
     return "Clocks (%s)%s: %s" % (public["setting"], paused, " · ".join(parts))
 
-
-PAUSE_WORDS = {"board": "the board is lost", "paused": "the game is paused"}

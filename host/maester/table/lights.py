@@ -2,7 +2,7 @@
 
 Winners blink green and a seat that must act pulses white, in every game; otherwise a game's own
 state for the seat (knelt, out, monarch...) or a dim idle light. With clocks (table/clocks.py, their
-public reading in view["clocks"]), a seat whose time is low blinks amber, fast while its clock runs.
+public reading in view["clocks"]), a seat whose time is low blinks orange, fast while its clock runs.
 """
 
 WINNER = (0, 255, 0)
