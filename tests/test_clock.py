@@ -461,3 +461,22 @@ def test_clock_zero_without_a_clock_is_refused_before_a_game_starts(capsys, tmp_
     log = tmp_path / "g.sqlite"
     assert cli.main(["play", "btwixt", "--sim", "--no-table", "--clock-zero", "lose", "--log", str(log)]) == 2
     assert "give the clock too, e.g. --clock 25m" in capsys.readouterr().err and not log.exists()
+
+
+def test_a_prompt_at_the_keyboard_stops_when_the_clock_answered_for_its_seat(monkeypatch, capsys):
+    import os
+    from maester.terminal.screen import Answered, Screen
+    session = new_session("intrigue")
+    screen = Screen(session, [0], 0, plain=True)
+    r, w = os.pipe()
+    with os.fdopen(r) as typed, os.fdopen(w, "w") as keys:
+        monkeypatch.setattr("sys.stdin", typed)
+        closed = [False]
+        screen.gone = lambda: closed[0]
+        keys.write("2\n")
+        keys.flush()
+        assert screen.read("Your choice: ") == "2"  # typed in time: read as ever
+        closed[0] = True  # nothing typed, and the table answered for the seat (its time ran out)
+        with pytest.raises(Answered):
+            screen.read("Your choice: ")
+    session.close()

@@ -218,6 +218,11 @@ class SessionClocks:
         with self.session.lock:
             return self.clocks.public(self.now())
 
+    def out_of_time(self, seat):
+        with self.session.lock:
+            self.clocks.reading(self.now())
+            return self.clocks.left.get(seat, 1) <= 0
+
     def due(self, state, now):
         """As Clocks.due, called under the session lock; also logs a reading every RECORD_EVERY_S
         while the clocks run. Then call `told()` without the lock."""

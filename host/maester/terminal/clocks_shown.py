@@ -32,3 +32,8 @@ def pause_or_go(found):
         return "The clocks run again."
     found.pause("paused")
     return "Paused: the clocks are stopped (p and Enter starts them again)."
+
+
+def out(found, seat):
+    """Whether `seat` is out of time: the table answers its decisions (no prompt for them)."""
+    return found is not None and found.out_of_time(seat)

@@ -18,7 +18,7 @@ from ..table.opening import report
 from ..table.simtable import SimTable
 from ..web.launch import clock_wanted, serving, window_ms
 from . import clocks_shown
-from .screen import Quit, Screen
+from .screen import Answered, Quit, Screen
 
 
 def run(session, humans, bots_kind, delay, plain, note="", table=False, board=None, pages=None):
@@ -96,6 +96,11 @@ def _wait_for_page(session, ask_id, on_change, wait, poll=0.05):
         wait(poll)
 
 
+def _closed(session, ask_id):
+    with session.lock:
+        return session.state["over"] or core.find_ask(session.state, ask_id) is None
+
+
 def _loop(session, humans, bots_kind, delay, plain, note, sim, on_pages=(), pacer=None):
     state = session.state
     game = core.get_game(state["game"])
@@ -130,8 +135,9 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, on_pages=(), pace
                 pacer.wait_closed(ask["id"])
                 screen.after(seat)
                 continue
-            if seat in humans and not asking.put_to_person(state, ask):
-                pacer.wait_closed(ask["id"])  # a lone answer that moves no card: the table gives it
+            if seat in humans and (not asking.put_to_person(state, ask) or clocks_shown.out(pacer.clocks, seat)):
+                # A lone answer that moves no card, or a seat out of time: the table gives it.
+                pacer.wait_closed(ask["id"])
                 screen.after(seat)
                 continue
             if seat in on_pages:
@@ -144,7 +150,14 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, on_pages=(), pace
                 screen.after(seat)
                 continue
             if seat in keyboard:
-                choice = screen.ask_human(ask)
+                if pacer is not None and pacer.clocks is not None:  # a clock at zero answers in its place
+                    screen.gone = lambda: _closed(session, ask["id"])
+                try:
+                    choice = screen.ask_human(ask)
+                except Answered:
+                    screen.say("Seat %s's time ran out: the table answered for it (the README's Clocks)." % seat)
+                    screen.after(seat)
+                    continue
             else:
                 bot = bots[seat]
                 with session.lock:  # the table's answers (pacer) and the pages may change the state meanwhile

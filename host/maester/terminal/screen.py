@@ -81,6 +81,10 @@ class Quit(Exception):
         self.eof = eof
 
 
+class Answered(Exception):
+    """The decision being typed was answered meanwhile by the table (a seat's clock ran out)."""
+
+
 class Screen:
     """What the terminal shows: a redrawn rich table, or simple lines with `plain`."""
 
@@ -97,6 +101,9 @@ class Screen:
         self.profile = None  # the table profile that names the strip's segments (for its legend)
         self.clocks = None  # a function giving the seats' clocks in one line (table/clocks.py), when they run
         self.pause = None  # with clocks: stops or starts them again (p and Enter), returns what it did
+        # With clocks: says whether the decision being typed was answered meanwhile (its time ran out);
+        # a prompt then stops waiting (Answered) rather than answer a closed decision.
+        self.gone = None
         self.note = ""  # the game's title line, printed on the normal screen when the view closes
         self.status = ""  # a line under the table: who is awaited, a move that was refused
         self.alt = False  # drawing on the terminal's alternate screen
@@ -122,12 +129,25 @@ class Screen:
 
     def read(self, prompt):
         try:
-            text = input(prompt)
+            text = input(prompt) if self.gone is None else self._read_unless_gone(prompt)
         except EOFError:
             raise Quit(eof=True) from None
         if text.strip().lower() in ("q", "quit"):
             raise Quit()
         return text.strip()
+
+    def _read_unless_gone(self, prompt, poll=0.1):
+        """A line typed here, or Answered as soon as `gone()` says the decision closed meanwhile."""
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        while not select.select([sys.stdin], [], [], poll)[0]:
+            if self.gone():
+                self.say("")
+                raise Answered()
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        return line.rstrip("\n")
 
     # --- screens -------------------------------------------------------------------------------
 
