@@ -234,7 +234,7 @@ class Screen:
             self.waiting("%s %s" % (self.pause(), status))
             return
         self.waiting("%s Decisions are made on the seat pages and with taps; q and Enter stops the game "
-                     "(it is saved)." % status)
+                     "(it is saved)%s." % (status, "; p and Enter pauses the clocks" if self.pause else ""))
 
     def waiting(self, text):
         """Who the game waits for (their page, a tap): a line, or the status under the table."""
