@@ -334,11 +334,16 @@ def test_a_seat_low_on_time_blinks_on_the_leds(game):
 def test_the_clocks_stop_while_the_board_is_lost(tmp_path):
     session = new_session("intrigue", tmp_path)
     now = Time()
-    kept = clocks.start(session, [0, 1, 2, 3], clocks.parse_clock("10m"), now=now)
-    seat = session.state["asks"][0]["seat"]
-    notice = board._LostNotice(lambda text: None)
+    from maester.terminal import clocks_shown
+
+    class Board:  # what terminal/game.py is given for a board: its link's notice of a lost board
+        lost = board._LostNotice(lambda text: None)
+
+    notice = Board.lost
     notice.armed = True
-    notice.listeners.append(lambda lost: kept.pause("board") if lost else kept.unpause("board"))
+    pacer = asking.Pacer(session, [0, 1, 2, 3])
+    kept = clocks_shown.start(session, [0, 1, 2, 3], None, Board(), pacer, clocks.parse_clock("10m"), now=now)
+    seat = session.state["asks"][0]["seat"]
 
     class Event:
         def __init__(self, kind):

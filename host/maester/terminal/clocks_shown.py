@@ -5,9 +5,9 @@ stopped while the board is lost, and shown on the LEDs (a low seat's segment bli
 from ..table import clocks
 
 
-def start(session, people, sim, board, pacer, wanted=None, zero=None):
+def start(session, people, sim, board, pacer, wanted=None, zero=None, now=None):
     """The SessionClocks of this game (None without clocks), hooked to the table and the pacer."""
-    found = clocks.start(session, people, wanted, zero)
+    found = clocks.start(session, people, wanted, zero, now)
     if found is None:
         return None
     runner = getattr(sim, "runner", None)
