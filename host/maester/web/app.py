@@ -151,8 +151,8 @@ class WebGame:
 
     def table_json(self):
         with self.session.lock:
-            clocks = self.pacer.clocks.public() if self.pacer is not None and self.pacer.clocks is not None else None
-            data = payload.table_payload(self.session.state, self.session.events, clocks)
+            faces = self.pacer.clocks.public() if self.pacer is not None and self.pacer.clocks is not None else None
+            data = payload.table_payload(self.session.state, self.session.events, faces)
             self._paced(data)
             return json.dumps(data, sort_keys=True)
 

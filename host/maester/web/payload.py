@@ -209,12 +209,12 @@ def table_decisions(state, words):
             for a in state["asks"] if a["seat"] == core.TABLE]
 
 
-def table_payload(state, events, clocks=None):
+def table_payload(state, events, clock_faces=None):
     """The public table page: the public view, the LED strip as the table shows it, the public log.
-    `clocks`: the seats' clocks (table/clocks.py), public: on the page, and a low seat's LEDs blink."""
+    `clock_faces`: the seats' clocks (table/clocks.py), public: on the page, and a low seat's LEDs blink."""
     view = core.view(state, PUBLIC)
-    if clocks is not None:
-        view["clocks"] = clocks
+    if clock_faces is not None:
+        view["clocks"] = clock_faces
     words = Words(state, view, PUBLIC)
     out = _common(state, view, words, PUBLIC)
     out.update(kind="table", log=log(words, events, PUBLIC),
