@@ -1,6 +1,8 @@
 """Make docs/screenshots/: every game's seat page on a phone (390×844: the page as it opens, and its
-hand tab) and its table page on a TV (1920×1080), one screenful each; and `maester replay`'s page
-(replay.png: a finished game stepped back to a move, the seats' hidden cards shown).
+hand tab) and its table page on a TV (1920×1080), one screenful each; `maester replay`'s page
+(replay.png: a finished game stepped back to a move, the seats' hidden cards shown); and
+`clock-table.png`, a B'Twixt table page with its seats' clocks (`--clock 25m+10s`, table/clocks.py),
+one of them low on time.
 
     .venv/bin/python docs/make_screenshots.py [OUT_DIR]
 
@@ -16,6 +18,7 @@ import tempfile
 from pathlib import Path
 
 from maester.engine.session import Session
+from maester.table import asking, clocks
 from maester.web import browser
 from maester.web import replay as replays
 from maester.web import replay_app
@@ -63,6 +66,17 @@ def shoot(chromium, url, viewport, path, tab=None):
         page.close()
 
 
+def with_chromium(make_pictures, out, **more):
+    """`make_pictures(out, chromium, **more)` with a Chromium started for it, and closed after."""
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = browser.launch(p)
+        try:
+            return make_pictures(out, b, **more)
+        finally:
+            b.close()
+
+
 def make(out=OUT, chromium=None, games=None):
     """Write `<game>-seat.png`, `<game>-seat-hand.png` and `<game>-table.png` into `out` for each game;
     returns the paths.
@@ -70,13 +84,7 @@ def make(out=OUT, chromium=None, games=None):
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     if chromium is None:
-        from playwright.sync_api import sync_playwright
-        with sync_playwright() as p:
-            b = browser.launch(p)
-            try:
-                return make(out, b, games)
-            finally:
-                b.close()
+        return with_chromium(make, out, games=games)
     paths = []
     for name in games or GAMES:
         session, seat = game(name)
@@ -131,6 +139,31 @@ def replay_shot(out, chromium):
     return path
 
 
+def clock_table(out=OUT, chromium=None):
+    """`clock-table.png`: the B'Twixt game above on the TV with a 25m+10s clock at each seat, the
+    seat deciding low on time (its clock and its LED segment blink). Time is a number here, fixed."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    if chromium is None:
+        return with_chromium(clock_table, out)
+    session, seat = game("btwixt")
+    seats = range(GAMES["btwixt"][0]["players"])
+    left = {s: (25 - 3 * s) * 60000 + 17000 * s for s in seats}
+    left[seat] = 42000
+    pacer = asking.Pacer(session, list(seats))  # not started: nothing answers; it carries the clocks
+    pacer.clocks = clocks.SessionClocks(session, clocks.Clocks(clocks.parse_clock("25m+10s"), seats, 0.0, left),
+                                        lambda: 0.0)
+    web = WebGame(session, pacer=pacer)
+    try:
+        with WebServer(build_app(web)) as server:
+            path = out / "clock-table.png"
+            shoot(chromium, server.base + "/table", TV, path)
+    finally:
+        pacer.clocks.close()
+        web.close()
+    return path
+
+
 if __name__ == "__main__":
     # Card data as shipped, not an owner's corrections from ~/.maester.
     os.environ.setdefault("MAESTER_HOME", tempfile.mkdtemp(prefix="maester-shots-"))
@@ -139,7 +172,7 @@ if __name__ == "__main__":
     with sync_playwright() as p:
         chromium = browser.launch(p)
         try:
-            for path in make(where, chromium) + [replay_shot(where, chromium)]:
+            for path in make(where, chromium) + [replay_shot(where, chromium), clock_table(where, chromium)]:
                 print(path)
         finally:
             chromium.close()

@@ -65,22 +65,24 @@ def _plain(args):
     return args.plain or not sys.stdout.isatty()
 
 
-def _config(game, players, variants, decks_text=None):
+def _config(game, players, variants, decks_text=None, clock_zero=None):
     """The game's config from the command line: --players (else one seat per --decks name, else
     the game's default), --variant and --decks (the LCG's starter decks or deck files, checked by
-    name, rules and count)."""
+    name, rules and count), and `--clock-zero lose` (the engine then takes a seat's loss on time)."""
     decks = sim.parse_decks(game, decks_text, players)
     if players is None and decks:
         players = len(decks)
     config = {"players": players or games.DEFAULT_PLAYERS[game], "variants": list(variants or [])}
     if decks:
         config["decks"] = decks
+    if clock_zero == "lose":
+        config["clock_zero"] = "lose"
     return config
 
 
 def _start(game, players, humans, variants, seed, bots_kind, delay, log, plain, title, table=False, decks=None,
-           pages=()):
-    config = _config(game, players, variants, decks)
+           pages=(), clock_zero=None):
+    config = _config(game, players, variants, decks, clock_zero)
     players = config["players"]
     pages = sorted(set(pages or []))
     humans = sorted(set(humans or []) | set(pages))
@@ -107,7 +109,7 @@ def _start(game, players, humans, variants, seed, bots_kind, delay, log, plain, 
 def _start_board(args):
     """`maester play GAME` on a board: every seat is a person; chance is observed from taps."""
     game = args.game
-    config = _config(game, args.players, args.variant, args.decks)
+    config = _config(game, args.players, args.variant, args.decks, args.clock_zero)
     players = config["players"]
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     config["observe"] = list(importlib.import_module("maester.games.%s" % game).OBSERVABLE)  # shuffled by hand
@@ -138,21 +140,32 @@ def _no_pi_with_sim(table):
                          "(--sim, demo) takes --table or --no-table")
 
 
+def _clock_zero(args):
+    """--clock-zero of a new game: it needs --clock (refused before anything is written)."""
+    if args.clock_zero is not None and args.clock is None:
+        raise ValueError("--clock-zero %s says what a clock at zero does: give the clock too, e.g. --clock 25m"
+                         % args.clock_zero)
+    return args.clock_zero
+
+
 def cmd_play(args):
+    _clock_zero(args)
     if not args.sim:
         return _start_board(args)
     _no_pi_with_sim(args.table)
     delay = PLAY_DELAY if args.delay is None else args.delay
     return _start(args.game, args.players, args.human, args.variant, args.seed, args.bots, delay, args.log,
                   _plain(args), games.TITLES[args.game], table=args.table is not False, decks=args.decks,
-                  pages=args.page)
+                  pages=args.page, clock_zero=args.clock_zero)
 
 
 def cmd_demo(args):
+    _clock_zero(args)
     _no_pi_with_sim(args.table)
     delay = 0 if args.fast else DEMO_DELAY
     return _start(args.game, args.players, args.human, (), args.seed, "heuristic", delay, args.log, _plain(args),
-                  "%s demo" % games.TITLES[args.game], table=args.table is not False, decks=args.decks)
+                  "%s demo" % games.TITLES[args.game], table=args.table is not False, decks=args.decks,
+                  clock_zero=args.clock_zero)
 
 
 def cmd_resume(args):

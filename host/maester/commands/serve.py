@@ -6,6 +6,7 @@ import sys
 
 from .. import lazy
 from ..argtypes import int_range, seconds
+from ..table import clockspec as clocks
 
 # Imported when pages are served, not for --help (issue 16, start-up): the engine, the log, the web app.
 launch = lazy.Module("maester.web.launch")
@@ -22,9 +23,22 @@ def _with_web(func, default_on):
             raise ValueError("--page %d plays that seat on its seat page: drop --no-web, or play it at the "
                              "keyboard with --human %d" % (pages[0], pages[0]))
         on = args.web if args.web is not None else (args.lan or bool(pages) or (default_on and sys.stdout.isatty()))
-        with launch.wanting(args.lan, args.web_port, on, args.web is False, args.window_ms):
+        with launch.wanting(args.lan, args.web_port, on, args.web is False, args.window_ms, args.clock,
+                            args.clock_zero):
             return func(args)
     return run
+
+
+CLOCK_HELP = ("a chess clock for each person's seat: its time, with an optional increment per move (Fischer), "
+              "e.g. 25m, 1h30m or 20m+10s. It runs while the seat is asked; at zero the game's rule answers for the "
+              "seat (see the README's Clocks; the LCG: it passes). Kept in the game log: resume continues it")
+CLOCK_ZERO_HELP = ("what a seat's clock at zero does: rule (the default: the game's rule answers each of its "
+                   "decisions) or lose (the seat loses the game; chosen when the game starts)")
+
+
+def add_clock_options(parser):
+    parser.add_argument("--clock", type=clocks.parse_clock, metavar="TIME[+INC]", help=CLOCK_HELP)
+    parser.add_argument("--clock-zero", choices=clocks.ZERO_RULES, help=CLOCK_ZERO_HELP)
 
 
 WINDOW_MS = int_range(100, 60000)
@@ -46,6 +60,7 @@ def add_web_options(parser, default_on):
                         help="the web port, %s (default: the game's port as before if free, else a free "
                              "one)" % WEB_PORT.span)
     parser.add_argument("--window-ms", type=WINDOW_MS, metavar="MS", help=WINDOW_HELP)
+    add_clock_options(parser)
     parser.set_defaults(func=_with_web(parser.get_default("func"), default_on))
 
 
@@ -53,7 +68,7 @@ def cmd_serve(args):
     session = engine_session.Session.resume(args.log)  # LogError (a ValueError) → exit 2, the file untouched
     try:
         return launch.serve(session, args.log, args.lan, args.web_port, not args.no_qr, args.delay,
-                            args.window_ms)
+                            args.window_ms, args.clock, args.clock_zero)
     finally:
         session.close()
 
@@ -74,6 +89,7 @@ def register(sub):
                         "one)" % WEB_PORT.span)
     p.add_argument("--no-qr", action="store_true", help="print the links without QR codes")
     p.add_argument("--window-ms", type=WINDOW_MS, metavar="MS", help=WINDOW_HELP)
+    add_clock_options(p)
     p.add_argument("--delay", type=BOT_DELAY, metavar="SECONDS",
                    help="pause before each bot move, %s (default: as the game was started, else 0.4)"
                         % BOT_DELAY.span)

@@ -24,6 +24,10 @@ from .chance import Chance, seed_state
 REFEREE = "referee"
 PUBLIC = "public"
 TABLE = "table"  # the seat name for observations made by the table itself (a shared reader)
+# A seat's clock ran out under `--clock-zero lose` (table/clocks.py): the answer to any of its open
+# decisions that ends the game, that seat losing. Accepted only in a game whose config says so.
+OUT_OF_TIME = ["out_of_time"]
+ENGINE_CONFIG = ("clock_zero",)  # settings the engine reads itself, in every game's config
 
 
 class Rejected:
@@ -170,7 +174,14 @@ def new_game(name, config, seed, forced=None):
     setup are left in `state["setup_outcomes"]` for the log.
     """
     game = get_game(name)
+    own = {k: config[k] for k in ENGINE_CONFIG if k in config}
+    if own:  # the engine's own settings: the game's check knows nothing of them
+        if own.get("clock_zero", "lose") != "lose":
+            raise ValueError("clock_zero is \"lose\" or absent, not %s" % (_show(own["clock_zero"]),))
+        config = {k: v for k, v in config.items() if k not in own}
     config = game.check_config(config)
+    if own:
+        config.update(own)
     state = {
         "game": name,
         "config": config,
@@ -261,6 +272,8 @@ def _match(state, command):
     # equal in Python's looser sense, and `same` checks the types, going on to later equal choices
     # if needed.
     if choice not in choices:
+        if choice == OUT_OF_TIME and state["config"].get("clock_zero") == "lose" and type(owner) is int:
+            return ask, OUT_OF_TIME, None
         return None, None, _illegal(choice)
     i = choices.index(choice)
     legal = choices[i]
@@ -319,13 +332,27 @@ def apply(state, command, forced=None):
     state["_outcomes"] = outcomes = []
     events = []
     ctx = Ctx(state, events)
-    if forced is None:  # the live path: nothing to replay, so no context to enter
+    if choice is OUT_OF_TIME:
+        _out_of_time(game, ctx, ask["seat"])
+    elif forced is None:  # the live path: nothing to replay, so no context to enter
         _answer(game, ctx, ask, choice)
     else:
         with _forcing(state, forced):
             _answer(game, ctx, ask, choice)
     state["_outcomes"] = []
     return Applied(events, outcomes)
+
+
+def _out_of_time(game, ctx, seat):
+    """The game ends: `seat`'s clock ran out, and every other seat shares the win."""
+    state = ctx.state
+    others = [s for s in range(game.seat_count(state)) if s != seat]
+    state["over"] = True
+    state["result"] = {"winners": others, "out_of_time": seat}
+    state["stack"].clear()
+    state["asks"].clear()
+    # Not the game's own "game_over" (its words read the game's own scores): an event of its own.
+    ctx.emit("out_of_time", seat=seat, winners=others)
 
 
 def _answer(game, ctx, ask, choice):

@@ -534,18 +534,56 @@ class GameLog:
 
     # --- moves -------------------------------------------------------------------------------
 
-    def append(self, seq, command, outcomes):
-        """Write one accepted command and sync it. Raises LogError if it did not reach the disk."""
+    def append(self, seq, command, outcomes, clocks=None):
+        """Write one accepted command and sync it. Raises LogError if it did not reach the disk.
+        `clocks`: the seats' clocks as they stand at this move (table/clocks.py), kept with it in
+        the same transaction."""
         if not self.writing:
             raise LogError("the game log %s was opened to be checked, not written" % self.path)
         seat, ask = json.dumps(command["seat"]), command["ask"]
         choice, drawn = json.dumps(command["choice"]), json.dumps(outcomes)
+        now = time.time()
         try:
-            self.db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?)",
-                            (seq, seat, ask, choice, drawn, time.time()))
+            if clocks is None:
+                self.db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?)", (seq, seat, ask, choice, drawn, now))
+            else:
+                self._clocks_table()
+                with self.db:  # one commit, one sync: the move and its clocks together or neither
+                    self.db.execute("BEGIN")
+                    self.db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?)", (seq, seat, ask, choice, drawn, now))
+                    self.db.execute("INSERT INTO clocks (seq, reading, at) VALUES (?, ?, ?)",
+                                    (seq, json.dumps(clocks), now))
         except sqlite3.DatabaseError as e:
             raise LogError("could not record the command in %s: %s" % (self.path, e)) from None
         self._ack(seq, seat, ask, choice, drawn)
+
+    # --- the seats' clocks (table/clocks.py): one table, a reading a row, the last one counts --------
+
+    def _clocks_table(self):
+        if not getattr(self, "_has_clocks", False):
+            self.db.execute("CREATE TABLE IF NOT EXISTS clocks (id INTEGER PRIMARY KEY, seq INTEGER NOT NULL, "
+                            "reading TEXT NOT NULL, at REAL NOT NULL)")
+            self._has_clocks = True
+
+    def record_clocks(self, seq, clocks):
+        """Keep a reading of the clocks between moves (they stopped, or a while passed)."""
+        if not self.writing:
+            return
+        try:
+            self._clocks_table()
+            self.db.execute("INSERT INTO clocks (seq, reading, at) VALUES (?, ?, ?)", (seq, json.dumps(clocks), time.time()))
+        except sqlite3.DatabaseError as e:
+            raise LogError("could not record the clocks in %s: %s" % (self.path, e)) from None
+
+    def last_clocks(self):
+        """The last reading of the clocks the log keeps, or None (no clocks, or none yet)."""
+        try:
+            row = self.db.execute("SELECT reading FROM clocks ORDER BY id DESC LIMIT 1").fetchone()
+            return json.loads(row[0]) if row else None
+        except sqlite3.OperationalError:  # no such table: a game without clocks
+            return None
+        except (sqlite3.DatabaseError, ValueError) as e:
+            raise LogError("the clocks kept in %s are damaged (%s); it was left as it is" % (self.path, e)) from None
 
     def set_extra(self, extra):
         self.db.execute("INSERT OR REPLACE INTO meta VALUES ('extra', ?)", (json.dumps(extra),))

@@ -27,6 +27,9 @@ class Session:
         # Called with the accepted command after every accepted command (the web pages' broadcast).
         # They run under the lock, so they must only schedule work, never wait for it.
         self.watchers = []
+        # Called (state, command) under the lock for a command accepted, before it is applied: a
+        # value kept with it in the log (the clocks' reading, table/clocks.py), or None.
+        self.stamp = None
 
     @classmethod
     def new(cls, game, config, seed, log_path=None, extra=None):
@@ -63,6 +66,7 @@ class Session:
         ask, reason = core.check(self.state, command)
         if ask is None:
             return core.Rejected(reason)
+        stamp = self.stamp(self.state, command) if self.stamp is not None else None
         try:
             result = core.apply(self.state, command)
         except Exception as e:  # a bug in a rule: never leave a half-applied state behind
@@ -71,7 +75,10 @@ class Session:
                               % (command, type(e).__name__, e)) from e
         if self.log is not None:
             try:
-                self.log.append(self.state["seq"], command, result.outcomes)
+                if stamp is None:
+                    self.log.append(self.state["seq"], command, result.outcomes)
+                else:
+                    self.log.append(self.state["seq"], command, result.outcomes, stamp)
             except LogError:
                 self._restore()
                 raise

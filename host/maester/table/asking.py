@@ -163,6 +163,7 @@ class Pacer(WokenThread):
         self.clock = clock
         self.on_change = on_change  # told when a countdown starts or stops (the pages redraw)
         self.failed = None  # the exception that stopped the thread, if one did
+        self.clocks = None  # the seats' clocks (table/clocks.py SessionClocks): their answers at zero, here too
 
     def hold(self, seat, ask_id):
         with self.session.lock:
@@ -193,7 +194,14 @@ class Pacer(WokenThread):
                 with self.session.lock:
                     if self.session.state["over"]:
                         return
-                    commands, wait = self.asking.due(self.session.state, self.clock())
+                    now = self.clock()
+                    commands, wait = self.asking.due(self.session.state, now)
+                    if self.clocks is not None:
+                        more, later = self.clocks.due(self.session.state, now)
+                        commands = more + commands  # a seat out of time: its rule first
+                        wait = later if wait is None else wait if later is None else min(wait, later)
+                if self.clocks is not None:
+                    self.clocks.told()  # a seat turned low: the LEDs and pages redraw (outside the lock)
                 # A command closed meanwhile (the seat acted first) is refused, harmlessly.
                 accepted = [self.submit(command).ok for command in commands]
                 if any(accepted):

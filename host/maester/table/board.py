@@ -212,6 +212,7 @@ class _LostNotice:
         self.names = list(names)
         self.armed = False
         self.lost = False
+        self.listeners = []  # told True when the board goes, False when it is back (the clocks stop meanwhile)
 
     def __call__(self, event):
         if not self.armed:
@@ -229,11 +230,15 @@ class _LostNotice:
         if event.kind in ("disconnected", "link_down", "port_error") and not self.lost:
             self.lost = True
             self.report("board lost, waiting for it… (the game is paused; plug it back in)")
+            for listen in self.listeners:
+                listen(True)
         elif event.kind == "reboot" and not self.lost:
             self.report("the board restarted; restoring its LEDs")
         elif event.kind == "connected" and self.lost:
             self.lost = False
             self.report("board back: LEDs restored, tap on")
+            for listen in self.listeners:
+                listen(False)
 
 
 class BoardTable:

@@ -1,22 +1,27 @@
 """The per-seat lights every game shares, drawn from the public view.
 
 Winners blink green and a seat that must act pulses white, in every game; otherwise a game's own
-state for the seat (knelt, out, monarch...) or a dim idle light.
+state for the seat (knelt, out, monarch...) or a dim idle light. With clocks (table/clocks.py, their
+public reading in view["clocks"]), a seat whose time is low blinks orange, fast while its clock runs.
 """
 
 WINNER = (0, 255, 0)
 TO_ACT = (255, 255, 255)
 IDLE = (40, 40, 60)
+LOW_TIME = (255, 90, 0)
 
 
 def seat_lights(view, state_of):
     """{"seatN": (level, rgb, pattern, period_ms)}. `state_of(seat)` gives (level, rgb) or None."""
     acting = {a["seat"] for a in view["asks"]}
     winners = set(view["result"]["winners"]) if view.get("over") and view.get("result") else set()
+    low = {c["seat"]: c["running"] for c in (view.get("clocks") or {}).get("seats", ()) if c["low"]}
     out = {}
     for seat in range(view["players"]):
         if seat in winners:
             light = (255, WINNER, "blink", 600)
+        elif seat in low and not view.get("over"):
+            light = (255, LOW_TIME, "blink", 300 if low[seat] else 1000)
         elif seat in acting:
             light = (255, TO_ACT, "pulse", 1200)
         else:

@@ -93,6 +93,7 @@ class TableRunner:
         # table/resting.py, beside the game log on a board: what each reader's card became, so a
         # resumed game knows which of the cards lying there it has taken (None: not kept)
         self.resting = None
+        self.clocks = None  # the seats' clocks (table/clocks.py): public, drawn with the view
         self.seg_ids = segment_ids(profile)
         self.shown = {}
         self.lock = threading.Lock()
@@ -312,7 +313,10 @@ class TableRunner:
         if self.link is None:
             return
         with self.lock:
-            wanted = self.game_table.segments(self.session.view(PUBLIC))
+            view = self.session.view(PUBLIC)
+            if self.clocks is not None:
+                view["clocks"] = self.clocks.public()  # public too: a low seat's segment blinks
+            wanted = self.game_table.segments(view)
         for name, (level, rgb, pattern, period) in wanted.items():
             seg = self.seg_ids.get(name)
             if seg is None:

@@ -16,8 +16,9 @@ from ..table.asking import Pacer
 from ..table.board import BoardTable
 from ..table.opening import report
 from ..table.simtable import SimTable
-from ..web.launch import serving, window_ms
-from .screen import Quit, Screen
+from ..web.launch import clock_wanted, serving, window_ms
+from . import clocks_shown
+from .screen import Answered, Quit, Screen
 
 
 def run(session, humans, bots_kind, delay, plain, note="", table=False, board=None, pages=None):
@@ -41,6 +42,7 @@ def run(session, humans, bots_kind, delay, plain, note="", table=False, board=No
     # (table/asking.py); its answers go the way a page's do (the runner's submit on a table).
     runner = getattr(sim, "runner", None)
     pacer = Pacer(session, humans, window_ms(), submit=runner.submit if runner is not None else None)
+    pacer.clocks = clocks_shown.start(session, humans, sim, board, pacer, *clock_wanted())
     try:
         on_pages = list(humans) if pages is None else [s for s in humans if s in pages]
         with serving(session, sim, on_pages, board=board is not None, pacer=pacer) as web:
@@ -56,6 +58,8 @@ def run(session, humans, bots_kind, delay, plain, note="", table=False, board=No
             return status
     finally:
         pacer.stop()
+        if pacer.clocks is not None:
+            pacer.clocks.close()
         if sim is not None:
             sim.close()
 
@@ -92,6 +96,11 @@ def _wait_for_page(session, ask_id, on_change, wait, poll=0.05):
         wait(poll)
 
 
+def _closed(session, ask_id):
+    with session.lock:
+        return session.state["over"] or core.find_ask(session.state, ask_id) is None
+
+
 def _loop(session, humans, bots_kind, delay, plain, note, sim, on_pages=(), pacer=None):
     state = session.state
     game = core.get_game(state["game"])
@@ -102,6 +111,9 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, on_pages=(), pace
     screen = Screen(session, keyboard, delay, plain)
     screen.strip = getattr(sim, "strip_text", None)  # a real strip is on the table, not on screen
     screen.profile = getattr(sim, "profile", None)
+    if pacer is not None and pacer.clocks is not None:
+        screen.clocks = lambda: clocks_shown.line(pacer.clocks)
+        screen.pause = lambda: clocks_shown.pause_or_go(pacer.clocks)
     submit = getattr(sim, "submit", None) or session.submit
     path = session.log.path if session.log else None
     try:
@@ -123,8 +135,9 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, on_pages=(), pace
                 pacer.wait_closed(ask["id"])
                 screen.after(seat)
                 continue
-            if seat in humans and not asking.put_to_person(state, ask):
-                pacer.wait_closed(ask["id"])  # a lone answer that moves no card: the table gives it
+            if seat in humans and (not asking.put_to_person(state, ask) or clocks_shown.out(pacer.clocks, seat)):
+                # A lone answer that moves no card, or a seat out of time: the table gives it.
+                pacer.wait_closed(ask["id"])
                 screen.after(seat)
                 continue
             if seat in on_pages:
@@ -137,7 +150,14 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, on_pages=(), pace
                 screen.after(seat)
                 continue
             if seat in keyboard:
-                choice = screen.ask_human(ask)
+                if pacer is not None and pacer.clocks is not None:  # a clock at zero answers in its place
+                    screen.gone = lambda: _closed(session, ask["id"])
+                try:
+                    choice = screen.ask_human(ask)
+                except Answered:
+                    screen.say("Seat %s's time ran out: the table answered for it (the README's Clocks)." % seat)
+                    screen.after(seat)
+                    continue
             else:
                 bot = bots[seat]
                 with session.lock:  # the table's answers (pacer) and the pages may change the state meanwhile

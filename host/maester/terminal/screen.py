@@ -22,6 +22,7 @@ from rich.text import Text
 from .. import games
 from ..engine import PUBLIC, cardtables, core
 from ..games.text import about_card
+from ..table import clocks
 from ..web import payload
 from . import draw
 
@@ -53,6 +54,9 @@ def plain_lines(view, config):
 
 def scores_lines(view, config):
     """The final scores and the winner line, from a finished game's view."""
+    timed_out = clocks.out_of_time_words(view, lambda s: "Seat %s" % s)
+    if timed_out:  # not the game's own end: no scores of its own (table/clocks.py)
+        return [timed_out]
     found = drawing(view.get("game"))
     return found.scores_lines(view, config) if found else ["Result: %r" % (view.get("result"),)]
 
@@ -77,6 +81,10 @@ class Quit(Exception):
         self.eof = eof
 
 
+class Answered(Exception):
+    """The decision being typed was answered meanwhile by the table (a seat's clock ran out)."""
+
+
 class Screen:
     """What the terminal shows: a redrawn rich table, or simple lines with `plain`."""
 
@@ -91,6 +99,11 @@ class Screen:
         self.private_shown = {s: self.shown for s in self.humans}  # private lines printed (plain)
         self.strip = None  # the simulated table's LED strip, as text, when there is one
         self.profile = None  # the table profile that names the strip's segments (for its legend)
+        self.clocks = None  # a function giving the seats' clocks in one line (table/clocks.py), when they run
+        self.pause = None  # with clocks: stops or starts them again (p and Enter), returns what it did
+        # With clocks: says whether the decision being typed was answered meanwhile (its time ran out);
+        # a prompt then stops waiting (Answered) rather than answer a closed decision.
+        self.gone = None
         self.note = ""  # the game's title line, printed on the normal screen when the view closes
         self.status = ""  # a line under the table: who is awaited, a move that was refused
         self.alt = False  # drawing on the terminal's alternate screen
@@ -116,12 +129,25 @@ class Screen:
 
     def read(self, prompt):
         try:
-            text = input(prompt)
+            text = input(prompt) if self.gone is None else self._read_unless_gone(prompt)
         except EOFError:
             raise Quit(eof=True) from None
         if text.strip().lower() in ("q", "quit"):
             raise Quit()
         return text.strip()
+
+    def _read_unless_gone(self, prompt, poll=0.1):
+        """A line typed here, or Answered as soon as `gone()` says the decision closed meanwhile."""
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        while not select.select([sys.stdin], [], [], poll)[0]:
+            if self.gone():
+                self.say("")
+                raise Answered()
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        return line.rstrip("\n")
 
     # --- screens -------------------------------------------------------------------------------
 
@@ -140,6 +166,8 @@ class Screen:
             self.say(line)
         if self.strip is not None:
             self.say("LED strip: [%s]" % self.strip())
+        if self.clocks is not None:
+            self.say(self.clocks())
 
     def clear(self):
         """Wipe what a seat saw. On the alternate screen nothing scrolled away, so nothing stays."""
@@ -187,8 +215,9 @@ class Screen:
 
     def typed(self, wait, status):
         """While the game waits for a page or a tap (`status` says for whom): wait up to `wait` seconds
-        for a line typed here. `q` (or `quit`) stops the game as at a prompt; anything else is answered
-        with how to, since typed keys make no move here. Without a terminal on stdin it only waits."""
+        for a line typed here. `q` (or `quit`) stops the game as at a prompt; `p` (or `pause`) pauses
+        the clocks, if any, or starts them again; anything else is answered with how to, since typed
+        keys make no move here. Without a terminal on stdin it only waits."""
         if not self.keyboard:
             time.sleep(wait)
             return
@@ -201,8 +230,11 @@ class Screen:
             return
         if line.strip().lower() in ("q", "quit"):
             raise Quit()
+        if line.strip().lower() in ("p", "pause") and self.pause is not None:
+            self.waiting("%s %s" % (self.pause(), status))
+            return
         self.waiting("%s Decisions are made on the seat pages and with taps; q and Enter stops the game "
-                     "(it is saved)." % status)
+                     "(it is saved)%s." % (status, "; p and Enter pauses the clocks" if self.pause else ""))
 
     def waiting(self, text):
         """Who the game waits for (their page, a tap): a line, or the status under the table."""
@@ -391,6 +423,9 @@ class Screen:
         parts = screen_parts(view, self.config)
         if self.strip is not None:
             parts.append(led_part(self.session.state["game"], self.profile, self.strip()))
+        if self.clocks is not None:
+            line = self.clocks()
+            parts.append(draw.Part([lambda w: draw.one_line(line, w, "bold")], rank=0))
         if status:
             parts.append(draw.Part([lambda w: draw.one_line(status, w, "bold")], rank=0))
         return parts

@@ -151,7 +151,8 @@ class WebGame:
 
     def table_json(self):
         with self.session.lock:
-            data = payload.table_payload(self.session.state, self.session.events)
+            faces = self.pacer.clocks.public() if self.pacer is not None and self.pacer.clocks is not None else None
+            data = payload.table_payload(self.session.state, self.session.events, faces)
             self._paced(data)
             return json.dumps(data, sort_keys=True)
 
@@ -161,6 +162,8 @@ class WebGame:
         if self.pacer is None:
             return
         data["windows"] = self.pacer.countdown()
+        if self.pacer.clocks is not None and "clocks" not in data:  # public, the same on every page
+            data["clocks"] = self.pacer.clocks.public()
         state = self.session.state
         if data.get("decisions"):
             data["decisions"] = [d for d in data["decisions"]

@@ -25,7 +25,7 @@ import sys
 
 from ..engine import core
 from ..engine.bots import PLAY_DELAY
-from ..table import asking
+from ..table import asking, clocks
 from . import keys, payload
 from .seatbots import BotSeats
 
@@ -159,11 +159,13 @@ def _bind(server):
 
 
 @contextlib.contextmanager
-def wanting(lan, port, on, off, window_ms=None):
+def wanting(lan, port, on, off, window_ms=None, clock=None, clock_zero=None):
     """Run the block with pages wanted (`on`), or refused (`off`: --no-web), on `port` (0: the game's
     own, else a free one), to the whole network with `lan`: what `serving` then does. `window_ms`:
-    how long a window stays open for a person (--window-ms; table/asking.py)."""
-    token = _WANTED.set({"lan": lan, "port": port, "on": bool(on), "off": off, "window_ms": window_ms})
+    how long a window stays open for a person (--window-ms; table/asking.py); `clock`, `clock_zero`:
+    the seats' clocks (--clock, --clock-zero; table/clocks.py)."""
+    token = _WANTED.set({"lan": lan, "port": port, "on": bool(on), "off": off, "window_ms": window_ms,
+                         "clock": clock, "clock_zero": clock_zero})
     try:
         yield
     finally:
@@ -174,6 +176,12 @@ def window_ms():
     """--window-ms of the command running, else the default."""
     wanted = _WANTED.get()
     return (wanted or {}).get("window_ms") or asking.WINDOW_MS
+
+
+def clock_wanted():
+    """(--clock, --clock-zero) of the command running: (None, None) when not given."""
+    wanted = _WANTED.get() or {}
+    return wanted.get("clock"), wanted.get("clock_zero")
 
 
 @contextlib.contextmanager
@@ -228,7 +236,7 @@ def _bot_delay(delay, extra):
     return delay if type(delay) in (int, float) and 0 <= delay <= 60 else PLAY_DELAY
 
 
-def serve(session, log, lan=False, port=0, qr=True, delay=None, window=None):
+def serve(session, log, lan=False, port=0, qr=True, delay=None, window=None, clock=None, clock_zero=None):
     """`maester serve`: `session`'s pages until Ctrl-C, the people deciding on their pages and the
     bots' seats played by bots (a pause of `delay` before each move, default as the game was started);
     the table answers what needs no person and closes the people's windows after `window` ms (None:
@@ -239,8 +247,11 @@ def serve(session, log, lan=False, port=0, qr=True, delay=None, window=None):
     people = served_people(extra, seats)
     tokens, server = open_pages(session, _host(lan), port)
     pacer = asking.Pacer(session, people, window or asking.WINDOW_MS)
+    pacer.clocks = clocks.start(session, people, clock, clock_zero)  # None: a game without clocks
     web = WebGame(session, answerable=people, tokens=tokens, pacer=pacer)
     pacer.on_change = web.changed
+    if pacer.clocks is not None:
+        pacer.clocks.listeners.append(web.changed)
     bots = None
     try:
         bots = BotSeats(session, [s for s in range(seats) if s not in people], extra.get("bots", "heuristic"),
@@ -263,6 +274,8 @@ def serve(session, log, lan=False, port=0, qr=True, delay=None, window=None):
         if bots is not None:
             bots.stop()
         pacer.stop()
+        if pacer.clocks is not None:
+            pacer.clocks.close()
         server.stop()
         web.close()
     return 0

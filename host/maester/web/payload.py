@@ -11,6 +11,8 @@ these payloads for states that differ only in what the viewer may not see.
 from .. import games
 from ..engine import PUBLIC, cardtables, core
 from ..games.text import about_card
+from ..table import clocks
+from . import blocks as B
 from . import hints, leds
 
 LOG_LINES = 80  # enough to follow a round; the whole log stays in the game's log file
@@ -142,11 +144,22 @@ def _web_module(game):
 def layout(state, view, words, viewer):
     """The game's own page layout (web/blocks.py) for this viewer, or None: the generic renderer."""
     module = _web_module(state["game"])
+    timed_out = clocks.out_of_time_words(view, words.seat)
+    if timed_out:  # a game lost on time has none of the game's own end: the table as it stood, and why it ended
+        view = dict(view, result=None, over=False)
     if viewer == PUBLIC:
         make = getattr(module, "table_blocks", None)
-        return make(view, words) if make is not None else None
-    make = getattr(module, "seat_blocks", None)
-    return make(view, words, viewer) if make is not None else None
+        made = make(view, words) if make is not None else None
+    else:
+        make = getattr(module, "seat_blocks", None)
+        made = make(view, words, viewer) if make is not None else None
+    if timed_out and made is not None:
+        first = dict(B.text(timed_out, "good"), column=1)
+        if isinstance(made, dict):
+            made["about"] = [first] + list(made.get("about", []))
+        else:
+            made = [first] + list(made)
+    return made
 
 
 def _option(words, module, view, ask, choice):
@@ -196,9 +209,12 @@ def table_decisions(state, words):
             for a in state["asks"] if a["seat"] == core.TABLE]
 
 
-def table_payload(state, events):
-    """The public table page: the public view, the LED strip as the table shows it, the public log."""
+def table_payload(state, events, clock_faces=None):
+    """The public table page: the public view, the LED strip as the table shows it, the public log.
+    `clock_faces`: the seats' clocks (table/clocks.py), public: on the page, and a low seat's LEDs blink."""
     view = core.view(state, PUBLIC)
+    if clock_faces is not None:
+        view["clocks"] = clock_faces
     words = Words(state, view, PUBLIC)
     out = _common(state, view, words, PUBLIC)
     out.update(kind="table", log=log(words, events, PUBLIC),

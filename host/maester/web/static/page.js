@@ -70,6 +70,7 @@ function drawSeat(ctx) {
 function drawDecisions(ctx, into, about) {
   const p = ctx.p;
   if (p.notice) into.appendChild(el("p", "notice", "Your tap was refused: " + p.notice));
+  drawClocks(ctx, into);
   drawWindows(ctx, into);
   if (p.pending) {
     into.appendChild(el("h2", "", "Where does " + p.pending.card_name + " go?"));
@@ -164,6 +165,42 @@ function drawWindows(ctx, into) {
   });
 }
 
+// The seats' clocks (table/clocks.py): public, the same on every page. A running one counts down
+// here between two updates; the host's reading replaces it at each.
+function drawClocks(ctx, into) {
+  const c = ctx.p.clocks;
+  if (!c) return;
+  const row = el("div", "clocks");
+  row.appendChild(el("span", "clocks-title", "Clocks " + c.setting + (c.paused.length ? " (stopped)" : "")));
+  c.seats.forEach((s) => {
+    const mine = SEAT_PAGE && s.seat === ctx.p.seat;
+    const face = el("span", "clock" + (s.running ? " running" : "") + (s.low ? " low" : "") + (s.left_ms ? "" : " out") + (mine ? " mine" : ""));
+    face.dataset.seat = s.seat;
+    face.appendChild(el("span", "clock-who", mine ? "You" : ctx.seat(s.seat)));
+    const time = el("span", "clock-time", "");
+    time.dataset.left = String(s.left_ms);
+    time.dataset.since = String(Date.now());
+    if (s.running) time.dataset.running = "1";
+    face.appendChild(time);
+    clockTick(time);
+    row.appendChild(face);
+  });
+  into.appendChild(row);
+}
+
+function clockTick(span) {
+  const ran = span.dataset.running ? Date.now() - Number(span.dataset.since) : 0;
+  const ms = Math.max(0, Number(span.dataset.left) - ran);
+  if (ms <= 0) { span.textContent = "out of time"; return; }
+  const s = Math.floor(ms / 1000);
+  const h = Math.floor(s / 3600);
+  const mm = String(Math.floor((s % 3600) / 60));
+  const ss = String(s % 60).padStart(2, "0");
+  span.textContent = ms < 10000 ? (ms / 1000).toFixed(1) : h ? h + ":" + mm.padStart(2, "0") + ":" + ss : mm + ":" + ss;
+}
+
+setInterval(() => document.querySelectorAll(".clock-time[data-running]").forEach(clockTick), 100);
+
 function tick(span) {
   const left = Math.max(0, Number(span.dataset.until) - Date.now());
   span.textContent = (left / 1000).toFixed(1) + " s";
@@ -226,6 +263,7 @@ function drawTable(ctx) {
   const p = ctx.p;
   const head = byId("waiting");
   head.replaceChildren(waitingLine(ctx));
+  drawClocks(ctx, head);
   drawWindows(ctx, head);
   drawStrip(ctx, byId("strip"));
   const board = byId("board");
