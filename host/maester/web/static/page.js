@@ -8,7 +8,9 @@
 // the whole log are tabs one tap away in the bar at the bottom. The table page is for a TV.
 
 const BASE = location.pathname.replace(/\/+$/, "");
-const SEAT_PAGE = document.body.dataset.page === "seat";
+// A hands page (/hands/<n>/<token>) is a seat's page whose bot decides: it says what to tap, no buttons.
+const HANDS_PAGE = document.body.dataset.page === "hands";
+const SEAT_PAGE = document.body.dataset.page === "seat" || HANDS_PAGE;
 const FEED_LINES = 4;
 const TV_LOG_LINES = 14;  // what a room can read at a glance; the whole log is in the file
 let updates = 0;
@@ -29,7 +31,7 @@ function draw(p) {
   shown = p;
   const ctx = new Ctx(p);
   const who = SEAT_PAGE ? ctx.seat(p.seat).replace(" (you)", "") : "table";
-  byId("title").textContent = SEAT_PAGE ? who : p.title;
+  byId("title").textContent = HANDS_PAGE ? who + "'s bot: its cards" : SEAT_PAGE ? who : p.title;
   document.title = "Maester — " + who;
   document.body.dataset.game = p.game;
   if (SEAT_PAGE) drawSeat(ctx);
@@ -70,6 +72,7 @@ function drawSeat(ctx) {
 function drawDecisions(ctx, into, about) {
   const p = ctx.p;
   if (p.notice) into.appendChild(el("p", "notice", "Your tap was refused: " + p.notice));
+  if (HANDS_PAGE) drawPlans(p.plans || [], into);
   drawWindows(ctx, into);
   if (p.pending) {
     into.appendChild(el("h2", "", "Where does " + p.pending.card_name + " go?"));
@@ -110,6 +113,24 @@ function drawDecisions(ctx, into, about) {
     if (!p.can_choose) into.appendChild(el("p", "muted", "This seat is played at the terminal."));
   });
   into.appendChild(el("p", "reason", ""));
+}
+
+// What the bot chose, for the person who handles its cards: the words, and the card to tap where.
+function drawPlans(plans, into) {
+  plans.forEach((plan) => {
+    const box = el("div", "plan");
+    box.dataset.ask = plan.ask;
+    box.appendChild(el("h2", "prompt", "The bot: " + plan.what));
+    if (plan.tap) {
+      const line = el("p", "tap", "Tap ");
+      const card = el("span", "card", plan.tap.name);
+      card.dataset.card = plan.tap.card;
+      line.append(card, " on reader " + plan.tap.reader + ".");
+      line.dataset.reader = plan.tap.reader;
+      box.appendChild(line);
+    } else box.appendChild(el("p", "muted", "No card to tap: the table plays it."));
+    into.appendChild(box);
+  });
 }
 
 // A choice of a card and a place (the Intrigue court): tap a card, then one of the places lit for it.
@@ -226,6 +247,7 @@ function drawTable(ctx) {
   const p = ctx.p;
   const head = byId("waiting");
   head.replaceChildren(waitingLine(ctx));
+  (p.bot_hands || []).forEach((line) => head.appendChild(el("p", "bot-hands", line)));
   drawWindows(ctx, head);
   drawStrip(ctx, byId("strip"));
   const board = byId("board");
