@@ -104,7 +104,7 @@ def test_a_whole_game_whose_bot_seat_is_tapped_from_its_hands_page(tmp_path, gam
                 card = plan["tap"]["card"]
                 assert json.loads(table)["bot_hands"], "the table page says the bot waits for its handler"
                 if card in hidden:  # its hand: named on its hands page, "a card" on the table page
-                    assert plan["tap"]["name"] and card not in table and "a card from its hand" in table
+                    assert plan["tap"]["name"] and card not in table and bothands.HIDDEN_CARD in table
                 sim.runner.refresh_leds()
                 assert sim.runner.shown[sim.runner.seg_ids["seat%d" % seat]] == (255, lights.BOT_HANDS, 3, 1200)
                 if not refused:

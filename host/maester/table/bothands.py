@@ -8,7 +8,7 @@ by the table at once. A tap at the table that would answer the seat's decision a
 refused: the seat plays what its bot chose, not what its handler prefers.
 
 Secrets: the plan names the seat's hidden cards, so its words go to the hands page alone. The table
-page is told only what the public view already shows (`public_words`): a hidden card is "a card".
+page is told only what the public view already shows (`public_words`): a hidden card is HIDDEN_CARD.
 The refusal of a wrong tap, said on the host display, names no card.
 
     bot ─► plan (ask, command, tap) ─► hands page: "play Ned Stark: tap it on seat2"
@@ -28,6 +28,7 @@ from .simtable import pick_for, tap_for
 from .taps import command_for_tap
 
 WRONG_TAP = "seat %s is played by its bot: tap only what its hands page says"
+HIDDEN_CARD = "a card only its handler sees"  # the table page's words for a card the public may not see
 
 
 class BotHands:
@@ -98,35 +99,32 @@ class BotHands:
         what = self.runner.choice_words(ask, plan["command"]["choice"]) if ask is not None else ""
         if plan["tap"] is None:
             return {"what": what, "tap": None}
-        place, card = plan["tap"]
+        card = plan["tap"][1]
         return {"what": what, "tap": {"card": card, "name": self.runner.card_words(card), "reader": plan["reader"]}}
 
     def public_words(self, plan, view=None):
-        """The plan as everyone may read it: its words only if every card it names is in the public view."""
+        """A plan that waits for a tap, as everyone may read it: its words only if every card it names
+        is in the public view (a card in play to attack with), else "a card from its hand"."""
         view = core.view(self.session.state, PUBLIC) if view is None else view
         shown = json.dumps(view)
-        cards = [x for x in plan["command"]["choice"] if isinstance(x, str) and "#" in x]
-        if plan["tap"] is not None:
-            cards.append(plan["tap"][1])
+        cards = [x for x in plan["command"]["choice"] if isinstance(x, str) and "#" in x] + [plan["tap"][1]]
         private = self.private_words(plan)
         if all(json.dumps(c) in shown for c in cards):
             what = private["what"]
         else:
-            what = "a card from its hand"
-        where = " (the handler taps it on %s)" % plan["reader"] if plan["tap"] is not None else ""
-        return "%s's bot: %s%s" % ("Seat %s" % plan["seat"], what, where)
+            what = HIDDEN_CARD
+        return "Seat %s's bot: %s (the handler taps it on %s)" % (plan["seat"], what, plan["reader"])
 
 
 class HandsDriver(WokenThread):
     """Applies the plans no tap expresses, after `delay` so the table can follow, and, with `lay`
     (the simulated table's hands: `lay(reader, card)`), taps the others too. Wakes on every command."""
 
-    def __init__(self, hands, delay=0.0, lay=None, say=print):
+    def __init__(self, hands, delay=0.0, lay=None):
         super().__init__(hands.session, "maester-bot-hands")
         self.hands = hands
         self.delay = delay
         self.lay = lay
-        self.say = say
         self.failed = None  # what stopped the thread, for the loop waiting on the seat
 
     def _run(self):
@@ -169,7 +167,7 @@ class HandsDriver(WokenThread):
             time.sleep(poll)
 
 
-def driver_for(session, sim, seats, kind, delay, say=print):
+def driver_for(session, sim, seats, kind, delay):
     """The bot-hands seats of a game on `sim` (a SimTable, or a board's BoardTable): their plans are
     made the runner's judge of taps, and a HandsDriver made to act for them, not yet started (on the
     simulated table it taps for the handler too). None without such seats."""
@@ -180,4 +178,4 @@ def driver_for(session, sim, seats, kind, delay, say=print):
         raise ValueError("--bot-hands: a bot seat played with real cards needs a table (not --no-table)")
     hands = BotHands(session, runner, seats, kind)
     runner.hands = hands
-    return HandsDriver(hands, delay, lay=getattr(sim, "lay", None), say=say)
+    return HandsDriver(hands, delay, lay=getattr(sim, "lay", None))

@@ -45,7 +45,7 @@ def run(session, humans, bots_kind, delay, plain, note="", table=False, board=No
     pacer = Pacer(session, humans, window_ms(), submit=runner.submit if runner is not None else None)
     driver = None
     try:
-        driver = bothands.driver_for(session, sim, hands, bots_kind, delay, say=report)
+        driver = bothands.driver_for(session, sim, hands, bots_kind, delay)
         on_pages = list(humans) if pages is None else [s for s in humans if s in pages]
         with serving(session, sim, on_pages, board=board is not None, pacer=pacer,
                      hands=driver.hands if driver is not None else None) as web:

@@ -29,5 +29,6 @@ def hands_payload(state, events, seat, hands):
 
 
 def table_plans(hands, view):
-    """The plans of every bot-hands seat, as the table page may show them."""
-    return [hands.public_words(p, view) for p in hands.open_plans()]
+    """The plans of the bot-hands seats that wait for a tap, as the table page may show them. A plan
+    that no tap expresses is applied at once, and is not shown before: it may be a secret (a bid)."""
+    return [hands.public_words(p, view) for p in hands.open_plans() if p["tap"] is not None]
