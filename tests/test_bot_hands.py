@@ -20,7 +20,8 @@ from maester.engine import PUBLIC, core
 from maester.engine.bots import card_info, decide, make_bot
 from maester.engine.log import GameLog
 from maester.engine.session import Session
-from maester.table import bothands, lights
+from maester.table import bothands, lights, profile
+from maester.table.runner import TableRunner, sim_tags
 from maester.table.simtable import SimTable, tap_for
 from maester.web.app import WebGame, build_app
 from maester.web.server import WebServer
@@ -153,3 +154,40 @@ def test_demo_with_a_bot_hands_seat_plays_to_the_end_and_resume_keeps_the_seat(t
 def test_a_bot_hands_seat_that_cannot_be_is_refused_in_one_line(tmp_path, args, says):
     out = maester(tmp_path, "play", "btwixt", "--sim", "--plain", "--players", "3", *args, timeout=60)
     assert out.returncode == 2 and says in out.stderr and "Traceback" not in out.stderr, out.stderr
+
+
+def test_the_hands_page_in_the_browser_names_the_card_to_tap_and_the_table_page_does_not(chromium):
+    """Intrigue's first decision: every seat lays a card from its hand. The hands page (a phone) says
+    which, in the game's words; the table page (a TV) says only that the bot waits for a hidden card."""
+    from page_checks import problems
+    session = Session.new("intrigue", {"players": 2}, 4)
+    seat = session.state["asks"][0]["seat"]
+    runner = TableRunner(session, profile.for_game("intrigue", 2), sim_tags(session.state), report=lambda line: None)
+    hands = bothands.BotHands(session, runner, [seat])
+    plan = hands.open_plans()[0]
+    card = runner.card_words(plan["tap"][1])
+    web = WebGame(session, runner, answerable=[], hands=hands)
+    try:
+        with WebServer(build_app(web)) as server:
+            for url, viewer, size, wanted in (
+                    ("%s/hands/%d/%s" % (server.base, seat, web.hand_tokens[seat]), seat, (390, 844), ".plan"),
+                    (server.base + "/table", PUBLIC, (1920, 1080), ".bot-hands")):
+                page = chromium.new_page(viewport={"width": size[0], "height": size[1]})
+                errors = []
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                try:
+                    page.goto(url)
+                    page.wait_for_selector(wanted)
+                    text = page.inner_text(wanted)
+                    if viewer == PUBLIC:
+                        assert bothands.HIDDEN_CARD in text and card not in text, text
+                    else:
+                        assert ("Tap %s on reader %s." % (card, plan["reader"])) in text, text
+                        assert page.locator("button.option").count() == 0  # the bot decides
+                    bad = problems(page, core.view(session.state, viewer), tv=viewer == PUBLIC)
+                    assert not bad + errors, bad + errors
+                finally:
+                    page.close()
+    finally:
+        web.close()
+        session.close()

@@ -18,7 +18,6 @@ The refusal of a wrong tap, said on the host display, names no card.
 
 import json
 import threading
-import time
 
 from ..engine import PUBLIC, core
 from ..engine.bots import card_info, decide, make_bot
@@ -100,7 +99,10 @@ class BotHands:
         if plan["tap"] is None:
             return {"what": what, "tap": None}
         card = plan["tap"][1]
-        return {"what": what, "tap": {"card": card, "name": self.runner.card_words(card), "reader": plan["reader"]}}
+        name = self.runner.card_words(card)
+        if name not in what:  # a choice worded by its place alone (Intrigue's court): say the card too
+            what = "%s: %s" % (name, what)
+        return {"what": what, "tap": {"card": card, "name": name, "reader": plan["reader"]}}
 
     def public_words(self, plan, view=None):
         """A plan that waits for a tap, as everyone may read it: its words only if every card it names
@@ -125,7 +127,6 @@ class HandsDriver(WokenThread):
         self.hands = hands
         self.delay = delay
         self.lay = lay
-        self.failed = None  # what stopped the thread, for the loop waiting on the seat
 
     def _run(self):
         try:
@@ -155,16 +156,6 @@ class HandsDriver(WokenThread):
                 self.lay(plan["reader"], plan["tap"][1])
             return True
         return False
-
-    def wait_closed(self, ask_id, poll=0.05):
-        """Wait until the seat's decision `ask_id` is answered (a tap, or this thread)."""
-        while True:
-            if self.failed is not None:
-                raise self.failed
-            with self.session.lock:
-                if self.session.state["over"] or core.find_ask(self.session.state, ask_id) is None:
-                    return
-            time.sleep(poll)
 
 
 def driver_for(session, sim, seats, kind, delay):

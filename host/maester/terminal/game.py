@@ -51,6 +51,8 @@ def run(session, humans, bots_kind, delay, plain, note="", table=False, board=No
                      hands=driver.hands if driver is not None else None) as web:
             if board is not None and web is None:
                 report("no seat pages (--no-web): only what a tap can say can be played")
+                if driver is not None:
+                    report("no hands page (--no-web): the bot-hands seats' handlers cannot see what to tap")
             on_pages = on_pages if web is not None else ()
             # At the keyboard a prompt cannot be timed: a window with a choice waits for it.
             pacer.asking.prompted = {s for s in humans if s not in on_pages}

@@ -156,7 +156,8 @@ class WebGame:
 
     def table_json(self):
         with self.session.lock:
-            data = payload.table_payload(self.session.state, self.session.events)
+            data = payload.table_payload(self.session.state, self.session.events,
+                                         self.hands.seats if self.hands is not None else ())
             self._paced(data)
             if self.hands is not None:
                 data["bot_hands"] = table_plans(self.hands, data["view"])
@@ -290,7 +291,7 @@ def build_app(web, table_cap=TABLE_CAP, seat_cap=SEAT_CAP):
         return web.seat_ok(params["seat"], params["token"], web.hand_tokens)
 
     async def hands_page(request):
-        return forbidden() if hands_seat(request.path_params) is None else page("hands.html")
+        return forbidden() if hands_seat(request.path_params) is None else page("seat.html")  # page.js: by its path
 
     async def hands_state(request):
         seat = hands_seat(request.path_params)

@@ -196,12 +196,13 @@ def table_decisions(state, words):
             for a in state["asks"] if a["seat"] == core.TABLE]
 
 
-def table_payload(state, events):
-    """The public table page: the public view, the LED strip as the table shows it, the public log."""
+def table_payload(state, events, hands=()):
+    """The public table page: the public view, the LED strip as the table shows it (`hands`: the
+    bot-hands seats, table/bothands.py), the public log."""
     view = core.view(state, PUBLIC)
     words = Words(state, view, PUBLIC)
     out = _common(state, view, words, PUBLIC)
     out.update(kind="table", log=log(words, events, PUBLIC),
-               strip=leds.strip(state["game"], view, out["players"], words.seat),
+               strip=leds.strip(state["game"], view, out["players"], words.seat, hands),
                layout=layout(state, view, words, PUBLIC))
     return out

@@ -8,9 +8,10 @@
 // the whole log are tabs one tap away in the bar at the bottom. The table page is for a TV.
 
 const BASE = location.pathname.replace(/\/+$/, "");
-// A hands page (/hands/<n>/<token>) is a seat's page whose bot decides: it says what to tap, no buttons.
-const HANDS_PAGE = document.body.dataset.page === "hands";
-const SEAT_PAGE = document.body.dataset.page === "seat" || HANDS_PAGE;
+const SEAT_PAGE = document.body.dataset.page === "seat";
+// A hands page (/hands/<n>/<token>, the seat page's file) shows a bot's seat to the person handling
+// its cards: what its bot chose and the card to tap, no buttons.
+const HANDS_PAGE = SEAT_PAGE && location.pathname.startsWith("/hands/");
 const FEED_LINES = 4;
 const TV_LOG_LINES = 14;  // what a room can read at a glance; the whole log is in the file
 let updates = 0;
@@ -305,4 +306,5 @@ function connect(delay) {
 
 document.querySelectorAll("[data-tab]").forEach((b) => { b.onclick = () => openTab(b.dataset.tab); });
 if (SEAT_PAGE) showTab("board");
+if (HANDS_PAGE) document.querySelector('[data-tab="secret"]').firstChild.textContent = "Its hand";
 connect(500);
