@@ -201,6 +201,9 @@ class SimTable:
         self.resting = {}
         self.lifted = threading.Condition()
         self.lifts = []
+        # One card laid at a time: the loop lays for the bots while a bot-hands seat's simulated hands
+        # lay for it (table/bothands.py), and a lift is waited for by its reader in `lifts`.
+        self.laying = threading.Lock()
         self.taps = 0
 
     def _on_tap(self, tap):
@@ -234,6 +237,10 @@ class SimTable:
     def lay(self, name, card, wait=True):
         """Lay `card` on the reader `name`, lifting the card lying there first, as a player would;
         with `wait`, until the tap's move is applied (a TableError if it never is)."""
+        with self.laying:
+            return self._lay(name, card, wait)
+
+    def _lay(self, name, card, wait):
         reader = self.readers.index(name)
         if reader in self.resting:  # lift the last card first, as a player would
             with self.lifted:
