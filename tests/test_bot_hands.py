@@ -144,6 +144,15 @@ def test_demo_with_a_bot_hands_seat_plays_to_the_end_and_resume_keeps_the_seat(t
     assert "Seat 2's bot: its handler taps" in out.stdout
     header = GameLog.open(str(log)).header()
     assert header["extra"]["bot_hands"] == [2]
+    # A game stopped before its end: `resume` gives the seat to the bot and its hands again.
+    stopped = tmp_path / "stopped.sqlite"
+    Session.new("intrigue", {"players": 2}, 4, str(stopped),
+                {"humans": [], "bots": "heuristic", "delay": 0, "table": True, "bot_hands": [1]}).close()
+    out = maester(tmp_path, "resume", "--plain", "--log", str(stopped))
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "Seat 1's bot: its handler taps" in out.stdout and "Seat 0's bot" not in out.stdout
+    assert "Winner" in out.stdout  # played to its end
+    assert GameLog.open(str(stopped)).header()["extra"]["bot_hands"] == [1]
 
 
 @pytest.mark.parametrize("args,says", [
