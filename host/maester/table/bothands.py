@@ -131,8 +131,8 @@ class HandsDriver(WokenThread):
     def _run(self):
         try:
             while not self._stop.is_set():
-                self._wake.wait(0.5)
-                self._wake.clear()
+                self._wake.wait()
+                self._wake.clear()  # before looking: a command accepted from now on wakes us again
                 while not self._stop.is_set() and self._step():
                     pass
         except Exception as e:  # noqa: BLE001 — a failed write or rule: the loop waiting on the seat says so
@@ -149,7 +149,7 @@ class HandsDriver(WokenThread):
                 return True  # answered meanwhile (a tap, the game moved on): look again
             if plan["tap"] is None:
                 result = self.hands.runner.submit(plan["command"])
-                if not result.ok:
+                if not result.ok and core.find_ask(self.session.state, plan["ask"]) is not None:
                     raise RuntimeError("the bot at seat %s made a move the rules refuse: %s"
                                        % (plan["seat"], result.reason))
             else:
