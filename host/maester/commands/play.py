@@ -224,7 +224,7 @@ DECKS_HELP = ("the LCG: one deck per seat, comma-separated: a starter deck from 
               "starters in turn; without --players, one seat per deck)")
 
 
-BOT_HANDS_HELP = ("a seat (from 0) played by the bot (--bots) with real cards that a person at the table handles: "
+BOT_HANDS_HELP = ("a seat (from 0) played by a bot (heuristic, or what --bots names) with real cards that a person at the table handles: "
                   "its hands page says what the bot plays, the person taps those cards; repeat for several "
                   "(fills an empty seat of a melee or an Oathbreaker table)")
 
