@@ -25,6 +25,9 @@ from websockets.sync.client import connect
 
 import hostile
 from maester.engine.session import Session
+from maester.table import profile
+from maester.table.bothands import BotHands
+from maester.table.runner import TableRunner, sim_tags
 from maester.web.app import WebGame, build_app
 from maester.web.server import WebServer
 
@@ -95,8 +98,9 @@ def _paths(template, web):
     if "{" not in template:
         return [template, template + "/%ED%A0%80", template + "?" + "q=" * 2000]
     out = []
+    tokens = web.hand_tokens if template.startswith("/hands") else web.tokens  # a hands page has its own
     for seat in SEATS:
-        good = web.tokens.get(int(seat)) if seat.isdigit() and int(seat) in web.tokens else "nope"
+        good = tokens.get(int(seat)) if seat.isdigit() and int(seat) in tokens else "nope"
         for token in (good, "wrong", "%ff%fe", "t" * 3000):
             out.append(template.replace("{seat}", seat).replace("{token}", token).replace("{rest:path}", "/" + seat))
     return out
@@ -120,7 +124,9 @@ def web_cases(app, web, ask_id):
 
 def _served():
     session = Session.new("btwixt", {"players": 4, "owner_cards": False}, 3)
-    web = WebGame(session)
+    runner = TableRunner(session, profile.for_game("btwixt", 4), sim_tags(session.state), report=lambda line: None)
+    # seat 3: a bot played with real cards, so its hands page is swept too
+    web = WebGame(session, answerable=[0, 1, 2], hands=BotHands(session, runner, [3]))
     app = build_app(web)
     server = WebServer(app).start()
     return session, web, app, server

@@ -80,8 +80,21 @@ def _config(game, players, variants, decks_text=None, clock_zero=None):
     return config
 
 
+def _bot_hands(hands, players, people, table=True):
+    """The --bot-hands seats, checked: in the game, not also a person's, and on a table."""
+    hands = sorted(set(hands or []))
+    for s in hands:
+        if not 0 <= s < players:
+            raise ValueError("--bot-hands %d: the seats of a %d-player game are 0 to %d" % (s, players, players - 1))
+        if s in people:
+            raise ValueError("--bot-hands %d: that seat is already a person's (--human or --page)" % s)
+    if hands and not table:
+        raise ValueError("--bot-hands: the bot's cards are tapped on a table; drop --no-table")
+    return hands
+
+
 def _start(game, players, humans, variants, seed, bots_kind, delay, log, plain, title, table=False, decks=None,
-           pages=(), clock_zero=None):
+           pages=(), clock_zero=None, hands=()):
     config = _config(game, players, variants, decks, clock_zero)
     players = config["players"]
     pages = sorted(set(pages or []))
@@ -90,6 +103,7 @@ def _start(game, players, humans, variants, seed, bots_kind, delay, log, plain, 
         if not 0 <= h < players:
             raise ValueError("--%s %d: the seats of a %d-player game are 0 to %d"
                              % ("page" if h in pages else "human", h, players, players - 1))
+    hands = _bot_hands(hands, players, humans, table)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
     path = _log_path(log, game)
@@ -97,11 +111,13 @@ def _start(game, players, humans, variants, seed, bots_kind, delay, log, plain, 
     extra = {"humans": humans, "bots": bots_kind, "delay": delay, "table": table}
     if pages:
         extra["pages"] = pages
+    if hands:
+        extra["bot_hands"] = hands  # resume keeps them
     session = engine_session.Session.new(game, config, seed, str(path), extra)
     _remember(path)
     note = "%s: %d players, seed %d, log %s" % (title, players, seed, path)
     try:
-        return terminal_game.run(session, humans, bots_kind, delay, plain, note, table=table, pages=pages)
+        return terminal_game.run(session, humans, bots_kind, delay, plain, note, table=table, pages=pages, hands=hands)
     finally:
         session.close()
 
@@ -114,6 +130,7 @@ def _start_board(args):
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     config["observe"] = list(importlib.import_module("maester.games.%s" % game).OBSERVABLE)  # shuffled by hand
     state, _ = core.new_game(game, config, seed)  # the card table, to check the stickers before anything is written
+    hands = _bot_hands(args.bot_hands, players, ())
     board = opening.open_board(state, args.port, args.profile, args.allow_missing, args.sim_stickers,
                        table="pi" if args.table == "pi" else "board")
     try:
@@ -121,6 +138,8 @@ def _start_board(args):
         extra = {"humans": list(range(players)), "bots": args.bots, "delay": 0, "table": opening.table_kind(board),
                  "port": board.port, "profile": board.profile["name"], "allow_missing": bool(args.allow_missing),
                  "sim_stickers": bool(args.sim_stickers)}
+        if hands:
+            extra["bot_hands"] = hands
         session = engine_session.Session.new(game, config, seed, str(path), extra)
     except BaseException:
         board.close()
@@ -129,9 +148,15 @@ def _start_board(args):
     where = "board %s" % board.port if opening.table_kind(board) == "board" else "readers and LEDs on this Raspberry Pi"
     note = "%s on the table: %d players, %s, log %s" % (games.TITLES[game], players, where, path)
     try:
-        return terminal_game.run(session, opening.board_humans(session), args.bots, 0, _plain(args), note, board=board)
+        return terminal_game.run(session, _board_people(session, hands), args.bots, 0, _plain(args), note, board=board,
+                                 hands=hands)
     finally:
         session.close()
+
+
+def _board_people(session, hands):
+    """A real table's people: every seat but the bot-hands ones, and the table itself."""
+    return [s for s in opening.board_humans(session) if s not in hands]
 
 
 def _no_pi_with_sim(table):
@@ -156,7 +181,7 @@ def cmd_play(args):
     delay = PLAY_DELAY if args.delay is None else args.delay
     return _start(args.game, args.players, args.human, args.variant, args.seed, args.bots, delay, args.log,
                   _plain(args), games.TITLES[args.game], table=args.table is not False, decks=args.decks,
-                  pages=args.page, clock_zero=args.clock_zero)
+                  pages=args.page, clock_zero=args.clock_zero, hands=args.bot_hands)
 
 
 def cmd_demo(args):
@@ -165,7 +190,7 @@ def cmd_demo(args):
     delay = 0 if args.fast else DEMO_DELAY
     return _start(args.game, args.players, args.human, (), args.seed, "heuristic", delay, args.log, _plain(args),
                   "%s demo" % games.TITLES[args.game], table=args.table is not False, decks=args.decks,
-                  clock_zero=args.clock_zero)
+                  clock_zero=args.clock_zero, hands=args.bot_hands)
 
 
 def cmd_resume(args):
@@ -189,12 +214,14 @@ def cmd_resume(args):
             board = opening.open_board(session.state, args.port or extra.get("port"), extra.get("profile"),
                                extra.get("allow_missing", False), extra.get("sim_stickers", False),
                                table=extra["table"])
-            return terminal_game.run(session, opening.board_humans(session), extra.get("bots", "heuristic"), 0, plain,
-                                     note, board=board)
+            hands = extra.get("bot_hands", [])
+            return terminal_game.run(session, _board_people(session, hands), extra.get("bots", "heuristic"), 0, plain,
+                                     note, board=board, hands=hands)
         _no_pi_with_sim(args.table)
         table = extra.get("table", False) if args.table is None else args.table
+        hands = _bot_hands(extra.get("bot_hands"), session.state["config"]["players"], humans, table)
         return terminal_game.run(session, humans, extra.get("bots", "heuristic"), delay, plain, note, table=table,
-                                 pages=extra.get("pages", []))
+                                 pages=extra.get("pages", []), hands=hands)
     finally:
         session.close()
 
@@ -207,6 +234,11 @@ DECKS_HELP = ("the LCG: one deck per seat, comma-separated: a starter deck from 
               "targaryen, or the path of a deck-list file (see `maester decks check`), checked under the casual "
               "rules (any size, so the 45-card starters qualify); a deck may sit at two seats (default: the four "
               "starters in turn; without --players, one seat per deck)")
+
+
+BOT_HANDS_HELP = ("a seat (from 0) played by a bot (heuristic, or what --bots names) with real cards that a person at the table handles: "
+                  "its hands page says what the bot plays, the person taps those cards; repeat for several "
+                  "(fills an empty seat of a melee or an Oathbreaker table)")
 
 
 def _screen_options(p):
@@ -264,6 +296,7 @@ def register(sub):
     p.add_argument("--page", type=int, action="append", metavar="SEAT",
                    help="a seat (from 0) played by a person on its own seat page, e.g. on a phone (turns the "
                         "pages on); repeat for several")
+    p.add_argument("--bot-hands", type=int, action="append", metavar="SEAT", help=BOT_HANDS_HELP)
     p.add_argument("--bots", default="heuristic", choices=("random", "heuristic", "search"),
                    help="the bot at the other seats (default heuristic; search: the LCG's search bot, "
                         "50 ms a decision)")
@@ -298,6 +331,7 @@ def register(sub):
     p.add_argument("--players", type=SEATS, metavar="N", help=PLAYERS_HELP)
     p.add_argument("--seed", type=int, help="the game's seed (default: random, printed)")
     p.add_argument("--decks", metavar="D,D,...", help=DECKS_HELP)
+    p.add_argument("--bot-hands", type=int, action="append", metavar="SEAT", help=BOT_HANDS_HELP)
     p.add_argument("--fast", action="store_true", help="no pause between moves")
     p.add_argument("--log", metavar="PATH", help="the game log (default $MAESTER_HOME/games/<time>-<game>.sqlite)")
     _screen_options(p)

@@ -6,6 +6,7 @@ is rebuilt from the log so nothing half-done survives. `resume` rebuilds a game 
 """
 
 import threading
+import time
 
 from . import core
 from .log import GameLog, LogError
@@ -134,6 +135,7 @@ class WokenThread:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self.thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self.failed = None  # the exception that stopped the thread, if one did (set by its _run)
         session.watchers.append(self._changed)
 
     def _changed(self, command=None):
@@ -141,6 +143,17 @@ class WokenThread:
 
     def _run(self):
         raise NotImplementedError
+
+    def wait_closed(self, ask_id, poll=0.05):
+        """Wait until the decision `ask_id` is answered (by this thread or anyone). Raises what stopped
+        this thread, should a write or a rule fail on it: the loop waiting here says so."""
+        while True:
+            if self.failed is not None:
+                raise self.failed
+            with self.session.lock:
+                if self.session.state["over"] or core.find_ask(self.session.state, ask_id) is None:
+                    return
+            time.sleep(poll)
 
     def start(self):
         self._wake.set()  # the first move may be the thread's own

@@ -162,7 +162,6 @@ class Pacer(WokenThread):
         self.submit = submit or session.submit
         self.clock = clock
         self.on_change = on_change  # told when a countdown starts or stops (the pages redraw)
-        self.failed = None  # the exception that stopped the thread, if one did
         self.clocks = None  # the seats' clocks (table/clocks.py SessionClocks): their answers at zero, here too
 
     def hold(self, seat, ask_id):
@@ -176,17 +175,6 @@ class Pacer(WokenThread):
     def countdown(self):
         with self.session.lock:
             return self.asking.countdown(self.session.state, self.clock())
-
-    def wait_closed(self, ask_id, poll=0.05):
-        """Wait until the table (or the seat, acting) has answered `ask_id`. Raises what stopped the
-        table's answers, should a write or a rule fail on its thread."""
-        while True:
-            if self.failed is not None:
-                raise self.failed
-            with self.session.lock:
-                if self.session.state["over"] or core.find_ask(self.session.state, ask_id) is None:
-                    return
-            time.sleep(poll)
 
     def _run(self):
         try:

@@ -9,6 +9,7 @@ WINNER = (0, 255, 0)
 TO_ACT = (255, 255, 255)
 IDLE = (40, 40, 60)
 LOW_TIME = (255, 90, 0)
+BOT_HANDS = (0, 160, 255)  # a bot-hands seat to act: its handler looks at the hands page and taps
 
 
 def seat_lights(view, state_of):
@@ -28,4 +29,17 @@ def seat_lights(view, state_of):
             level, rgb = state_of(seat) or (60, IDLE)
             light = (level, rgb, "solid", 0)
         out["seat%d" % seat] = light
+    return out
+
+
+def hands_lights(view, lights, seats):
+    """`lights` with each of `seats` (played by a bot, its cards by a person: table/bothands.py) that
+    must act pulsing blue instead of white, so its handler knows to read the hands page. From the
+    public view alone: who acts is public, which card the bot chose is not."""
+    acting = {a["seat"] for a in view["asks"]}
+    out = dict(lights)
+    for seat in seats:
+        name = "seat%d" % seat
+        if seat in acting and name in out and not view.get("over"):
+            out[name] = (255, BOT_HANDS, "pulse", 1200)
     return out

@@ -25,6 +25,7 @@ from ..engine import PUBLIC, cardtables, core
 from ..nfc.record import card_from_record
 from ..nfc.tags import sim_uid
 from . import profile as P
+from .lights import hands_lights
 from .taps import asks_at, carried, command_for_tap, meanings
 
 PATTERNS = {"off": 0, "solid": 1, "blink": 2, "pulse": 3}
@@ -95,6 +96,7 @@ class TableRunner:
         self.resting = None
         self.clocks = None  # the seats' clocks (table/clocks.py): public, drawn with the view
         self.seg_ids = segment_ids(profile)
+        self.hands = None  # table/bothands.py: the seats a bot plays with cards a person taps
         self.shown = {}
         self.lock = threading.Lock()
         self.changed = threading.Condition(self.lock)
@@ -151,6 +153,10 @@ class TableRunner:
             return place, None, ("an unknown sticker (%s) on %s: enroll it with `maester enroll %s`"
                                  % (tap.uid_hex, reader, self.session.state["game"]))
         self.pending.pop(place, None)  # a new tap replaces an earlier one still waiting
+        if self.hands is not None:  # a bot-hands seat takes the tap its bot chose, and no other
+            judged = self.hands.judge_tap(self.session.state, place, card)
+            if judged is not None:
+                return place, judged[0], judged[1]
         command, reason = command_for_tap(self.session.state, place, card)
         if command is None:
             if self._hold(place, card, tap):
@@ -317,6 +323,8 @@ class TableRunner:
             if self.clocks is not None:
                 view["clocks"] = self.clocks.public()  # public too: a low seat's segment blinks
             wanted = self.game_table.segments(view)
+            if self.hands is not None:
+                wanted = hands_lights(view, wanted, self.hands.seats)
         for name, (level, rgb, pattern, period) in wanted.items():
             seg = self.seg_ids.get(name)
             if seg is None:

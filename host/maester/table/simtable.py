@@ -201,6 +201,9 @@ class SimTable:
         self.resting = {}
         self.lifted = threading.Condition()
         self.lifts = []
+        # One card laid at a time: the loop lays for the bots while a bot-hands seat's simulated hands
+        # lay for it (table/bothands.py), and a lift is waited for by its reader in `lifts`.
+        self.laying = threading.Lock()
         self.taps = 0
 
     def _on_tap(self, tap):
@@ -224,7 +227,20 @@ class SimTable:
         if found is None:
             return self.runner.submit(command)
         place, card = found
-        name = self.places[place]
+        self.lay(self.places[place], card, wait=pick is None)
+        if pick is not None:
+            if not self.runner.wait_pending(command["seat"], card, TAP_TIMEOUT):
+                raise TableError("the tap of %s on %s never asked for a position" % (card, self.places[place]))
+            return self.runner.choose_pending(command["seat"], pick[2])
+        return _Accepted()
+
+    def lay(self, name, card, wait=True):
+        """Lay `card` on the reader `name`, lifting the card lying there first, as a player would;
+        with `wait`, until the tap's move is applied (a TableError if it never is)."""
+        with self.laying:
+            return self._lay(name, card, wait)
+
+    def _lay(self, name, card, wait):
         reader = self.readers.index(name)
         if reader in self.resting:  # lift the last card first, as a player would
             with self.lifted:
@@ -235,15 +251,10 @@ class SimTable:
         seq = self.runner.session.state["seq"]
         self.board.tap(reader, card)
         self.resting[reader] = card
-        if pick is not None:
-            if not self.runner.wait_pending(command["seat"], card, TAP_TIMEOUT):
-                raise TableError("the tap of %s on %s never asked for a position" % (card, name))
-            self.taps += 1
-            return self.runner.choose_pending(command["seat"], pick[2])
-        if not self.runner.wait_for(lambda s: s["seq"] > seq, TAP_TIMEOUT):
-            raise TableError("the tap of %s on %s was never applied" % (card, name))
         self.taps += 1
-        return _Accepted()
+        if wait and not self.runner.wait_for(lambda s: s["seq"] > seq, TAP_TIMEOUT):
+            raise TableError("the tap of %s on %s was never applied" % (card, name))
+        return seq
 
     def strip_text(self):
         # A tap's LED refresh runs on the link thread after the move is applied: make sure it is sent.

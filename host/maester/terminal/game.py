@@ -11,7 +11,7 @@ import time
 from ..engine import core
 from ..engine.bots import card_info, decide, make_bot
 from ..engine.session import EngineFault
-from ..table import asking
+from ..table import asking, bothands
 from ..table.asking import Pacer
 from ..table.board import BoardTable
 from ..table.opening import report
@@ -21,7 +21,7 @@ from . import clocks_shown
 from .screen import Answered, Quit, Screen
 
 
-def run(session, humans, bots_kind, delay, plain, note="", table=False, board=None, pages=None):
+def run(session, humans, bots_kind, delay, plain, note="", table=False, board=None, pages=None, hands=()):
     """Play `session` to its end (or until a person quits). Returns the exit status.
 
     `humans`: the people's seats; `pages`: those of them who decide on their seat page (`--page`),
@@ -32,6 +32,8 @@ def run(session, humans, bots_kind, delay, plain, note="", table=False, board=No
     sim-board` process, opened by its port name) and the LED strip is drawn under the table.
     With `board` (a connected table.board.Board), people play on that board: taps are moves, the
     rest is decided on the seat pages, and the terminal shows the public table.
+    `hands`: seats a bot plays whose cards a person taps, told what to tap on a hands page
+    (table/bothands.py); on the simulated table its simulated hands tap after `delay`.
     """
     sim = None
     if board is not None:
@@ -43,16 +45,24 @@ def run(session, humans, bots_kind, delay, plain, note="", table=False, board=No
     runner = getattr(sim, "runner", None)
     pacer = Pacer(session, humans, window_ms(), submit=runner.submit if runner is not None else None)
     pacer.clocks = clocks_shown.start(session, humans, sim, board, pacer, *clock_wanted())
+    driver = None
     try:
+        driver = bothands.driver_for(session, sim, hands, bots_kind, delay)
         on_pages = list(humans) if pages is None else [s for s in humans if s in pages]
-        with serving(session, sim, on_pages, board=board is not None, pacer=pacer) as web:
+        with serving(session, sim, on_pages, board=board is not None, pacer=pacer,
+                     hands=driver.hands if driver is not None else None) as web:
             if board is not None and web is None:
                 report("no seat pages (--no-web): only what a tap can say can be played")
+                if driver is not None:
+                    report("no hands page (--no-web): the bot-hands seats' handlers cannot see what to tap")
             on_pages = on_pages if web is not None else ()
             # At the keyboard a prompt cannot be timed: a window with a choice waits for it.
             pacer.asking.prompted = {s for s in humans if s not in on_pages}
             pacer.start()
-            status = _loop(session, humans, bots_kind, delay, plain, note, sim, on_pages=on_pages, pacer=pacer)
+            if driver is not None:
+                driver.start()
+            status = _loop(session, humans, bots_kind, delay, plain, note, sim, on_pages=on_pages, pacer=pacer,
+                           driver=driver)
             if web is not None and session.state["over"]:
                 _keep_pages_up()
             return status
@@ -60,6 +70,8 @@ def run(session, humans, bots_kind, delay, plain, note="", table=False, board=No
         pacer.stop()
         if pacer.clocks is not None:
             pacer.clocks.close()
+        if driver is not None:
+            driver.stop()
         if sim is not None:
             sim.close()
 
@@ -101,12 +113,14 @@ def _closed(session, ask_id):
         return session.state["over"] or core.find_ask(session.state, ask_id) is None
 
 
-def _loop(session, humans, bots_kind, delay, plain, note, sim, on_pages=(), pacer=None):
+def _loop(session, humans, bots_kind, delay, plain, note, sim, on_pages=(), pacer=None, driver=None):
     state = session.state
     game = core.get_game(state["game"])
     info = card_info(state)
     seats = range(game.seat_count(state))
-    bots = {s: make_bot(state["game"], bots_kind, state["seed"], s, info) for s in seats if s not in humans}
+    hands = driver.hands.seats if driver is not None else ()
+    bots = {s: make_bot(state["game"], bots_kind, state["seed"], s, info) for s in seats
+            if s not in humans and s not in hands}
     keyboard = [s for s in humans if s not in on_pages]
     screen = Screen(session, keyboard, delay, plain)
     screen.strip = getattr(sim, "strip_text", None)  # a real strip is on the table, not on screen
@@ -147,6 +161,11 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, on_pages=(), pace
                                                                     else "seat %s" % seat)
                 screen.waiting(text)
                 _wait_for_page(session, ask["id"], lambda: screen.catch_up(text), lambda t: screen.typed(t, text))
+                screen.after(seat)
+                continue
+            if seat in hands:  # its bot has chosen; its handler taps the card (or the table applies it)
+                screen.waiting("Seat %s's bot: its handler taps what its hands page says…" % seat)
+                driver.wait_closed(ask["id"])
                 screen.after(seat)
                 continue
             if seat in keyboard:

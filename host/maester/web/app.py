@@ -5,6 +5,7 @@
     GET  /seat/{seat}/{token}           a seat's page
     GET  .../state      WS .../ws       that seat's payload, once or on every change
     POST .../choose                     {"ask": id, "choice": [...]} or {"ask": id, "pending": i}
+    GET  /hands/{seat}/{token}          a bot-hands seat's hands page (hands.py), .../state, WS .../ws
 
 A seat's URL carries its token; a missing or wrong token, or another seat's, gets a bare 403 and no
 game data, the page itself included. Only a seat decided on its page has a token: a bot's seat
@@ -38,6 +39,7 @@ from starlette.websockets import WebSocketDisconnect
 from ..engine import core
 from ..table import asking
 from . import keys, payload
+from .hands import hands_payload, hands_token, table_plans
 
 STATIC = Path(__file__).resolve().parent / "static"
 # No referrer (a token must not travel to another site), no caching of private pages, and only
@@ -53,10 +55,11 @@ SEAT_CAP = 4  # sockets per seat: a phone and a laptop, each reloaded once
 class WebGame:
     """A game as the pages see it: the session (or table runner), the seat tokens, the broadcast."""
 
-    def __init__(self, session, runner=None, answerable=None, tokens=None, pacer=None):
+    def __init__(self, session, runner=None, answerable=None, tokens=None, pacer=None, hands=None):
         """`answerable`: the seats decided on their pages (default all); `tokens`: seat -> token,
         as kept beside the game's log (default: fresh ones, kept in memory only); `pacer`: the table's
-        answers and windows (table/asking.py), whose countdowns the pages show and a seat may hold."""
+        answers and windows (table/asking.py), whose countdowns the pages show and a seat may hold;
+        `hands`: the bot-hands seats (table/bothands.py), each with a hands page of its own."""
         self.session = session
         self.runner = runner
         self.pacer = pacer
@@ -67,6 +70,8 @@ class WebGame:
         # same bare 403 as a wrong token, and nobody reads a bot's hand from it.
         tokens = keys.draw(self.players) if tokens is None else tokens
         self.tokens = {s: t for s, t in tokens.items() if s in self.answerable}
+        self.hands = hands
+        self.hand_tokens = {s: hands_token(tokens[s]) for s in (hands.seats if hands is not None else ())}
         self.listeners = set()  # one per open websocket; added and removed on the server's thread
         self.listeners_lock = threading.Lock()  # ...and read on whichever thread accepted a command
         self.notices = {}  # seat -> its last refused tap, named for it alone; gone with its next command
@@ -128,13 +133,13 @@ class WebGame:
             self.runner.on_pending = self._runner_before
             self.runner.on_private = self._private_before
 
-    def seat_ok(self, seat, token):
-        """The seat number when `token` is that seat's, else None."""
+    def seat_ok(self, seat, token, tokens=None):
+        """The seat number when `token` is that seat's (in `tokens`: default the seat pages'), else None."""
         try:
             seat = int(seat)
         except (TypeError, ValueError):
             return None
-        want = self.tokens.get(seat)
+        want = (self.tokens if tokens is None else tokens).get(seat)
         if want is None or not isinstance(token, str):
             return None
         return seat if hmac.compare_digest(want.encode(), token.encode()) else None
@@ -152,9 +157,17 @@ class WebGame:
     def table_json(self):
         with self.session.lock:
             faces = self.pacer.clocks.public() if self.pacer is not None and self.pacer.clocks is not None else None
-            data = payload.table_payload(self.session.state, self.session.events, faces)
+            data = payload.table_payload(self.session.state, self.session.events, faces,
+                                         self.hands.seats if self.hands is not None else ())
             self._paced(data)
+            if self.hands is not None:
+                data["bot_hands"] = table_plans(self.hands, data["view"])
             return json.dumps(data, sort_keys=True)
+
+    def hands_json(self, seat):
+        with self.session.lock:
+            return json.dumps(hands_payload(self.session.state, self.session.events, seat, self.hands),
+                              sort_keys=True)
 
     def _paced(self, data):
         """The open windows' countdowns (the same on every page), and no button for a decision the
@@ -277,6 +290,26 @@ def build_app(web, table_cap=TABLE_CAP, seat_cap=SEAT_CAP):
             return
         await capped(websocket, seat, seat_cap, lambda: web.seat_json(seat))
 
+    def hands_seat(params):
+        return web.seat_ok(params["seat"], params["token"], web.hand_tokens)
+
+    async def hands_page(request):
+        return forbidden() if hands_seat(request.path_params) is None else page("seat.html")  # page.js: by its path
+
+    async def hands_state(request):
+        seat = hands_seat(request.path_params)
+        if seat is None:
+            return forbidden()
+        body = await run_in_threadpool(web.hands_json, seat)
+        return Response(body, media_type="application/json", headers=HEADERS)
+
+    async def hands_ws(websocket):
+        seat = hands_seat(websocket.path_params)
+        if seat is None:
+            await websocket.close(code=1008)
+            return
+        await capped(websocket, ("hands", seat), seat_cap, lambda: web.hands_json(seat))
+
     async def nothing(request):
         return forbidden()  # a seat URL without its token, or any other shape: no page, no hint
 
@@ -293,6 +326,10 @@ def build_app(web, table_cap=TABLE_CAP, seat_cap=SEAT_CAP):
         Route("/seat/{seat}/{token}/choose", seat_choose, methods=["POST"]),
         WebSocketRoute("/seat/{seat}/{token}/ws", seat_ws),
         Route("/seat{rest:path}", nothing, methods=["GET", "POST", "PUT", "DELETE", "PATCH"]),
+        Route("/hands/{seat}/{token}", hands_page),
+        Route("/hands/{seat}/{token}/state", hands_state),
+        WebSocketRoute("/hands/{seat}/{token}/ws", hands_ws),
+        Route("/hands{rest:path}", nothing, methods=["GET", "POST", "PUT", "DELETE", "PATCH"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = _with_headers(Starlette(routes=routes))

@@ -49,7 +49,8 @@ def lan_address():
 
 def links(web, base):
     return {"table": base + "/table",
-            "seats": {s: "%s/seat/%d/%s" % (base, s, t) for s, t in sorted(web.tokens.items())}}
+            "seats": {s: "%s/seat/%d/%s" % (base, s, t) for s, t in sorted(web.tokens.items())},
+            "hands": {s: "%s/hands/%d/%s" % (base, s, t) for s, t in sorted(web.hand_tokens.items())}}
 
 
 def qr_text(url):
@@ -81,20 +82,24 @@ def announce(web, server, lan, names=None, out=None, qr=True, save_to=None):
     found = links(web, "http://%s:%d" % (host, server.port))
     people = [(names[seat] if names else "Seat %d" % seat, url) for seat, url in found["seats"].items()
               if seat in web.answerable]
+    # A bot-hands seat's page shows its bot's hand: for the person who handles those cards alone.
+    handlers = [("%s's bot" % (names[seat] if names else "Seat %d" % seat), url) for seat, url in found["hands"].items()]
     if save_to:
         # The links are the seats' keys: this user's only, whole, never through a link (keys.py). The
         # screen may be cleared; the file stays.
-        keys.write_private(save_to, "table: %s\n%s\n" % (found["table"], "\n".join("%s: %s" % p for p in people)),
-                           replace=True)
+        keys.write_private(save_to, "table: %s\n%s\n" % (found["table"], "\n".join(
+            ["%s: %s" % p for p in people] + ["%s, hands page: %s" % h for h in handlers])), replace=True)
     if lan:
         print(LAN_WARNING, file=out)
     print("Table page (public): %s" % found["table"], file=out)
-    for who, url in people:
-        print("%s, private page: %s" % (who, url), file=out)
+    shown = [("%s, private page" % who, url) for who, url in people]
+    shown += [("%s, hands page (only for the person handling its cards)" % who, url) for who, url in handlers]
+    for what, url in shown:
+        print("%s: %s" % (what, url), file=out)
         code = qr_text(url) if qr and lan else None
         if code:
             print(code, file=out)
-    if people and not lan:
+    if shown and not lan:
         print(PHONE_HINT, file=out)
     if save_to:
         print("These links are also in %s (readable by you only)." % save_to, file=out)
@@ -185,12 +190,13 @@ def clock_wanted():
 
 
 @contextlib.contextmanager
-def serving(session, sim=None, humans=(), board=False, pacer=None):
+def serving(session, sim=None, humans=(), board=False, pacer=None, hands=None):
     """Serve `session`'s pages while the block runs, if the command line asked for them.
 
     On a real table (`board`) the pages are how people make the choices a tap cannot say, so
     they are on unless the command line said --no-web. `pacer` (table/asking.py): the windows whose
-    countdowns the pages show, and which a seat holds from its page.
+    countdowns the pages show, and which a seat holds from its page. `hands`: the bot-hands seats
+    (table/bothands.py), each given a hands page.
     """
     wanted = _WANTED.get()
     if wanted is None or not (wanted["on"] or board and not wanted["off"]):
@@ -200,7 +206,8 @@ def serving(session, sim=None, humans=(), board=False, pacer=None):
     runner = getattr(sim, "runner", None)
     tokens, server = open_pages(session, _host(wanted["lan"]), wanted.get("port") or 0)
     # The people's seats decide on their pages; bots' seats have none.
-    web = WebGame(session, runner, answerable=[s for s in humans if isinstance(s, int)], tokens=tokens, pacer=pacer)
+    web = WebGame(session, runner, answerable=[s for s in humans if isinstance(s, int)], tokens=tokens, pacer=pacer,
+                  hands=hands)
     if pacer is not None:
         pacer.on_change = web.changed
     server.app = build_app(web)

@@ -10,6 +10,7 @@ import functools
 
 from .. import games
 from ..table import profile as P
+from ..table.lights import hands_lights
 
 
 def lit_pixels(mode, level, length):
@@ -44,11 +45,11 @@ def _profile(game, players):
     return P.for_game(game, players)
 
 
-def strip(game, public_view, players, seat_name=None):
+def strip(game, public_view, players, seat_name=None, hands=()):
     """A list of segments in strip order: name, pixels (one rgb or None each), pattern, period.
 
     Empty when the game has no table module or no profile for this many players: the page then
-    simply has no strip to draw.
+    simply has no strip to draw. `hands`: the bot-hands seats, lit as the runner lights them.
     """
     table = games.part(game, "table")  # a broken table module is a bug to see, not to hide
     if table is None:
@@ -57,7 +58,7 @@ def strip(game, public_view, players, seat_name=None):
         profile = _profile(game, players)
     except ValueError:  # no profile for this many players
         return []
-    wanted = table.segments(public_view)
+    wanted = hands_lights(public_view, table.segments(public_view), hands)
     out = []
     for seg in sorted(profile["segments"], key=lambda s: s["start"]):
         length = seg["length"]

@@ -209,15 +209,16 @@ def table_decisions(state, words):
             for a in state["asks"] if a["seat"] == core.TABLE]
 
 
-def table_payload(state, events, clock_faces=None):
+def table_payload(state, events, clock_faces=None, hands=()):
     """The public table page: the public view, the LED strip as the table shows it, the public log.
-    `clock_faces`: the seats' clocks (table/clocks.py), public: on the page, and a low seat's LEDs blink."""
+    `clock_faces`: the seats' clocks (table/clocks.py), public: on the page, and a low seat's LEDs blink.
+    `hands`: the bot-hands seats (table/bothands.py), lit as the runner lights them."""
     view = core.view(state, PUBLIC)
     if clock_faces is not None:
         view["clocks"] = clock_faces
     words = Words(state, view, PUBLIC)
     out = _common(state, view, words, PUBLIC)
     out.update(kind="table", log=log(words, events, PUBLIC),
-               strip=leds.strip(state["game"], view, out["players"], words.seat),
+               strip=leds.strip(state["game"], view, out["players"], words.seat, hands),
                layout=layout(state, view, words, PUBLIC))
     return out

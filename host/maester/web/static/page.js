@@ -9,6 +9,9 @@
 
 const BASE = location.pathname.replace(/\/+$/, "");
 const SEAT_PAGE = document.body.dataset.page === "seat";
+// A hands page (/hands/<n>/<token>, the seat page's file) shows a bot's seat to the person handling
+// its cards: what its bot chose and the card to tap, no buttons.
+const HANDS_PAGE = SEAT_PAGE && location.pathname.startsWith("/hands/");
 const FEED_LINES = 4;
 const TV_LOG_LINES = 14;  // what a room can read at a glance; the whole log is in the file
 let updates = 0;
@@ -29,7 +32,7 @@ function draw(p) {
   shown = p;
   const ctx = new Ctx(p);
   const who = SEAT_PAGE ? ctx.seat(p.seat).replace(" (you)", "") : "table";
-  byId("title").textContent = SEAT_PAGE ? who : p.title;
+  byId("title").textContent = HANDS_PAGE ? who + "'s bot: its cards" : SEAT_PAGE ? who : p.title;
   document.title = "Maester — " + who;
   document.body.dataset.game = p.game;
   if (SEAT_PAGE) drawSeat(ctx);
@@ -71,6 +74,7 @@ function drawDecisions(ctx, into, about) {
   const p = ctx.p;
   if (p.notice) into.appendChild(el("p", "notice", "Your tap was refused: " + p.notice));
   drawClocks(ctx, into);
+  if (HANDS_PAGE) drawPlans(p.plans || [], into);
   drawWindows(ctx, into);
   if (p.pending) {
     into.appendChild(el("h2", "", "Where does " + p.pending.card_name + " go?"));
@@ -111,6 +115,24 @@ function drawDecisions(ctx, into, about) {
     if (!p.can_choose) into.appendChild(el("p", "muted", "This seat is played at the terminal."));
   });
   into.appendChild(el("p", "reason", ""));
+}
+
+// What the bot chose, for the person who handles its cards: the words, and the card to tap where.
+function drawPlans(plans, into) {
+  plans.forEach((plan) => {
+    const box = el("div", "plan");
+    box.dataset.ask = plan.ask;
+    box.appendChild(el("h2", "prompt", "The bot: " + plan.what));
+    if (plan.tap) {
+      const line = el("p", "tap", "Tap ");
+      const card = el("span", "card", plan.tap.name);
+      card.dataset.card = plan.tap.card;
+      line.append(card, " on reader " + plan.tap.reader + ".");
+      line.dataset.reader = plan.tap.reader;
+      box.appendChild(line);
+    } else box.appendChild(el("p", "muted", "No card to tap: the table plays it."));
+    into.appendChild(box);
+  });
 }
 
 // A choice of a card and a place (the Intrigue court): tap a card, then one of the places lit for it.
@@ -264,6 +286,7 @@ function drawTable(ctx) {
   const head = byId("waiting");
   head.replaceChildren(waitingLine(ctx));
   drawClocks(ctx, head);
+  (p.bot_hands || []).forEach((line) => head.appendChild(el("p", "bot-hands", line)));
   drawWindows(ctx, head);
   drawStrip(ctx, byId("strip"));
   const board = byId("board");
@@ -321,4 +344,5 @@ function connect(delay) {
 
 document.querySelectorAll("[data-tab]").forEach((b) => { b.onclick = () => openTab(b.dataset.tab); });
 if (SEAT_PAGE) showTab("board");
+if (HANDS_PAGE) document.querySelector('[data-tab="secret"]').firstChild.textContent = "Its hand";
 if (!document.body.dataset.replay) connect(500);  // the replay page (replay.js) fetches its frames itself
