@@ -1,0 +1,134 @@
+"""Undo by agreement (issue 30, item 1): per game, random games undone at random points."""
+
+import json
+import random
+
+import pytest
+
+from maester.engine import PUBLIC, REFEREE, core
+from maester.engine.session import Session
+from maester.table import undo as U
+
+GAMES = [("btwixt", {"players": 3}), ("intrigue", {"players": 4}), ("lcg", {"players": 2}),
+         ("oathbreaker", {"players": 5})]
+
+
+def _same(a, b):
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def _views(state):
+    seats = range(core.get_game(state["game"]).seat_count(state))
+    return {v: core.view(state, v) for v in list(seats) + [PUBLIC]}
+
+
+def _play(session, rng, moves):
+    for _ in range(moves):
+        state = session.state
+        if state["over"]:
+            return
+        ask = state["asks"][0]
+        assert session.submit({"seat": ask["seat"], "ask": ask["id"], "choice": rng.choice(ask["choices"])}).ok
+
+
+@pytest.mark.parametrize("game,config", GAMES, ids=[g for g, _ in GAMES])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_undo_at_random_points_restores_state_views_and_replays(tmp_path, game, config, seed):
+    rng = random.Random(seed)
+    path = tmp_path / "g.db"
+    session = Session.new(game, config, seed, log_path=str(path))
+    seats = range(core.get_game(game).seat_count(session.state))
+    names = lambda c: c  # noqa: E731 (the card id stands for its name: any leak would show)
+    for _ in range(3):
+        _play(session, rng, rng.randrange(5, 40))
+        if session.state["over"]:
+            break
+        before, views = json.loads(json.dumps(session.state)), _views(session.state)
+        _play(session, rng, 1)
+        undone = session.state
+        moved = U.places(before) != U.places(undone)
+        helper = U.Undo(session, humans=list(seats))
+        assert helper.ask(0).ok and helper.waiting == [s for s in seats if s != 0]
+        for s in list(helper.waiting):
+            assert helper.answer(s, True).ok
+        # the state, and every view, are those before the move
+        assert _same(session.state, before)
+        for viewer, view in _views(session.state).items():
+            assert _same(view, views[viewer]), viewer
+        # the reconciliation lists exactly the cards whose place changed, and names none to a
+        # viewer that could not see it before the move
+        recon = {m["card"] for m in helper.pending}
+        was, now = U.places(undone), U.places(before)
+        assert recon == {c for c in set(was) | set(now) if was.get(c) != now.get(c)}
+        assert bool(recon) == moved
+        for viewer, view in views.items():
+            text = json.dumps(view)
+            for line, m in zip(helper.lines(viewer, names), helper.pending):
+                assert (m["card"] in line) == (json.dumps(m["card"]) in text), (viewer, line)
+        assert helper.confirm() == moved and not helper.pending
+    # resume replays the log, undos included, to the same state; and the game goes on from it
+    live = json.loads(json.dumps(session.state))
+    session.close()
+    again = Session.resume(str(path))
+    assert _same(again.state, live)
+    _play(again, rng, 3)
+    again.close()
+
+
+def test_a_simulated_deck_gives_the_same_outcome_back(tmp_path):
+    """A move that draws by chance, undone and played again, draws the same (the generator is state)."""
+    session = Session.new("btwixt", {"players": 3}, 7)
+    rng = random.Random(7)
+    for _ in range(200):
+        ask = session.state["asks"][0]
+        choice = rng.choice(ask["choices"])
+        after = json.loads(json.dumps(session.state))
+        assert session.submit({"seat": ask["seat"], "ask": ask["id"], "choice": choice}).ok
+        outcomes = session.moves[-1][1]
+        if outcomes:
+            first = json.loads(json.dumps(session.state))
+            assert session.undo(0).ok
+            assert _same(session.state, after)
+            assert session.submit({"seat": ask["seat"], "ask": ask["id"], "choice": choice}).ok
+            assert session.moves[-1][1] == outcomes and _same(session.state, first)
+            return
+    pytest.fail("no move drew by chance in 200")
+
+
+def test_nothing_to_undo_and_a_refusal():
+    session = Session.new("intrigue", {"players": 4}, 3)
+    helper = U.Undo(session, humans=[0, 1])
+    assert not helper.ask(0).ok
+    _play(session, random.Random(3), 2)
+    assert helper.ask(0).ok and helper.waiting == [1]
+    seq = session.state["seq"]
+    assert not helper.answer(1, False).ok
+    assert session.state["seq"] == seq  # refused: nothing taken back
+
+
+def test_the_log_keeps_the_undone_move_and_the_undo(tmp_path):
+    path = str(tmp_path / "g.db")
+    session = Session.new("lcg", {"players": 2}, 5, log_path=path)
+    _play(session, random.Random(5), 4)
+    assert session.undo(1, [0]).ok
+    rows = list(session.log.entries())
+    assert len(rows) == 5 and rows[-1][1]["seat"] == "undo" and rows[-1][1]["choice"] == {"by": 1, "agreed": [0]}
+    assert len(session.log.moves()) == 3
+    _play(session, random.Random(6), 1)  # a move after an undo gets the next row
+    assert [r[0] for r in session.log.entries()] == [1, 2, 3, 4, 5, 6]
+    session.close()
+    assert len(Session.resume(path).moves) == 4
+
+
+def test_warns_of_a_card_seen(tmp_path):
+    """A move that draws by chance is warned of before the others agree."""
+    session = Session.new("btwixt", {"players": 3}, 7)
+    rng = random.Random(7)
+    for _ in range(200):
+        _play(session, rng, 1)
+        if session.moves[-1][1]:
+            helper = U.Undo(session, humans=[0, 1])
+            assert helper.ask(0).ok
+            assert any("chance" in w for w in helper.warn)
+            return
+    pytest.fail("no move drew by chance")
