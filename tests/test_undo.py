@@ -132,3 +132,31 @@ def test_warns_of_a_card_seen(tmp_path):
             assert any("chance" in w for w in helper.warn)
             return
     pytest.fail("no move drew by chance")
+
+
+def test_undo_typed_at_the_terminal_of_a_simulated_table_is_logged_and_resumes(tmp_path):
+    """End to end: `play --sim` (the real firmware on a simulated board), a person types `undo`, the
+    table lists the card to put back, Enter confirms it, and `resume` replays the undo."""
+    import os
+    import subprocess
+    import sys
+
+    from maester.engine.log import GameLog
+
+    log = str(tmp_path / "g.sqlite")
+    env = dict(os.environ, MAESTER_HOME=str(tmp_path))
+    r = subprocess.run([sys.executable, "-m", "maester.cli", "play", "btwixt", "--sim", "--plain", "--seed", "6",
+                        "--human", "0", "--delay", "0", "--log", log], input="1\n1\n1\nundo\n\nq\n",
+                       capture_output=True, text=True, env=env, timeout=180)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "Undone. Put these cards back:" in out and "back to the hands of seat" in out
+    assert "Undone: the last move was taken back." in out
+    opened = GameLog.open(log)
+    rows = list(opened.entries())
+    standing = opened.moves()
+    opened.close()
+    assert [c["seat"] for _, c, _ in rows].count("undo") == 1 and len(standing) == len(rows) - 2
+    resumed = Session.resume(log)
+    assert resumed.state["seq"] == len(standing) and len(resumed.moves) == len(standing)
+    resumed.close()

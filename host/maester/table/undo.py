@@ -41,6 +41,7 @@ def places(state):
     ("players", 1, "hand")), plus the place fields of its own record. Cards the data never names
     (a box not in play) have no place."""
     cards = set(sim_tags(state).values())
+    seats = core.get_game(state["game"]).seat_count(state)
     found = {}
 
     def walk(node, path):
@@ -55,12 +56,13 @@ def places(state):
                 else:
                     walk(v, path + (k,))
         elif isinstance(node, list):
-            for v in node:
+            per_seat = len(node) == seats  # a list with an entry per seat (hands, bids): its index is a seat
+            for i, v in enumerate(node):
                 if isinstance(v, str):
                     if v in cards:
                         found.setdefault(v, []).append(path)
                 else:
-                    walk(v, path)
+                    walk(v, path + (i,) if per_seat else path)
 
     walk(state["g"], ())
     return {c: tuple(sorted(map(tuple, p), key=repr)) for c, p in found.items()}

@@ -18,6 +18,7 @@ from ..table.opening import report
 from ..table.simtable import SimTable
 from ..web.launch import serving, window_ms
 from .screen import Quit, Screen
+from .undo import UndoAsked, run_undo
 
 
 def run(session, humans, bots_kind, delay, plain, note="", table=False, board=None, pages=None):
@@ -137,7 +138,14 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, on_pages=(), pace
                 screen.after(seat)
                 continue
             if seat in keyboard:
-                choice = screen.ask_human(ask)
+                try:
+                    choice = screen.ask_human(ask)
+                except UndoAsked:
+                    screen.say(run_undo(screen, seat, humans))
+                    refresh = getattr(getattr(sim, "runner", None), "refresh_leds", None)
+                    if refresh is not None:
+                        refresh()  # the LEDs show the state the game went back to
+                    continue
             else:
                 bot = bots[seat]
                 with session.lock:  # the table's answers (pacer) and the pages may change the state meanwhile
