@@ -160,3 +160,58 @@ def test_undo_typed_at_the_terminal_of_a_simulated_table_is_logged_and_resumes(t
     resumed = Session.resume(log)
     assert resumed.state["seq"] == len(standing) and len(resumed.moves) == len(standing)
     resumed.close()
+
+
+def test_an_agreed_undo_on_the_simulated_board_waits_for_the_card_to_be_retapped(tmp_path):
+    """The real firmware on a simulated board: a card is tapped into the court, the move is undone
+    by agreement, the seat's LEDs blink until the card is tapped back, and then the strip is the
+    one before the move; no move is taken while the card is out."""
+    import time
+
+    from maester.table.simtable import SimTable
+
+    session = Session.new("intrigue", {"players": 3}, 8, log_path=str(tmp_path / "t.sqlite"))
+    said = []
+    sim = SimTable(session, report=said.append)
+    rng = random.Random(8)
+    try:
+        while True:
+            ask = session.state["asks"][0]
+            command = {"seat": ask["seat"], "ask": ask["id"], "choice": rng.choice(ask["choices"])}
+            found = sim.tap_for(command)
+            if found is not None and session.state["seq"] > 3:
+                trial = json.loads(json.dumps(session.state))
+                core.apply(trial, command)
+                was, now = U.places(session.state), U.places(trial)
+                if [c for c in now if now[c] != was.get(c)] == [found[1]]:  # a move of that card alone
+                    break
+            assert sim.submit(command).ok
+        strip_before, views = sim.strip_text(), _views(session.state)
+        frame_before = dict(sim.runner.shown)
+        assert sim.submit(command).ok
+        place, card = found
+        reader = sim.readers.index(sim.places[place])
+        helper = U.Undo(session, humans=[0, 1, 2])
+        assert helper.ask(ask["seat"]).ok
+        for seat in list(helper.waiting):
+            assert helper.answer(seat, True).ok
+        assert [m["card"] for m in helper.pending] == [card]
+        sim.runner.putting_back = helper
+        sim.runner.refresh_leds()
+        seats = helper.pending[0]["seats"]
+        assert seats and all(sim.runner.shown[sim.runner.seg_ids["seat%d" % s]][2] == 2 for s in seats)  # blink
+        for viewer, view in _views(session.state).items():
+            assert _same(view, views[viewer])
+        seq = session.state["seq"]
+        sim.board.lift(reader)
+        sim.board.tap(reader, card)  # the card tapped back
+        deadline = time.monotonic() + 10
+        while helper.pending and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert not helper.pending and session.state["seq"] == seq  # the re-tap played nothing
+        sim.runner.putting_back = None
+        assert sim.strip_text() == strip_before and sim.runner.shown == frame_before
+        assert any("put back: 0 cards to go" in s for s in said)
+    finally:
+        sim.close()
+        session.close()

@@ -93,6 +93,7 @@ class TableRunner:
         # table/resting.py, beside the game log on a board: what each reader's card became, so a
         # resumed game knows which of the cards lying there it has taken (None: not kept)
         self.resting = None
+        self.putting_back = None  # table/undo.py's Undo while the cards an undo moved are put back
         self.seg_ids = segment_ids(profile)
         self.shown = {}
         self.lock = threading.Lock()
@@ -117,6 +118,12 @@ class TableRunner:
         if card is None:  # a sticker that names its own card (`maester tags write`), read by a host-side reader
             card, problem = self.card_from_record(getattr(tap, "ndef", None))
         with self.lock:
+            putting_back = self.putting_back is not None and bool(self.putting_back.pending)
+            if putting_back:
+                self._put_back(tap, reader, card)
+        if putting_back:
+            return self.refresh_leds()
+        with self.lock:
             place, command, reason = self._judge(tap, reader, card, problem)
             if command is None:
                 if reason is not None:  # refused (else held for a position: _hold kept it so)
@@ -130,6 +137,17 @@ class TableRunner:
                 return self._refuse(place, result.reason)
             self.changed.notify_all()
         self.refresh_leds()
+
+    def _put_back(self, tap, reader, card):
+        """After an undo, a tap is a card put back (table/undo.py): nothing is played until all are."""
+        self._rest(tap)
+        if not self.putting_back.confirm(card):
+            return self._refuse(P.reader_place(self.profile, reader) if reader else None,
+                                "put the cards the undo moved back first (or confirm them at the host)")
+        self.report("put back: %d card%s to go" % (len(self.putting_back.pending),
+                                                   "" if len(self.putting_back.pending) == 1 else "s"))
+        self.changed.notify_all()
+        self.shown = {}  # redraw: the seats still waiting for a card stop blinking
 
     def _judge(self, tap, reader, card, problem):
         """(place, the command a placement makes, None), or (place, None, why it is refused), or
@@ -301,6 +319,8 @@ class TableRunner:
             return
         with self.lock:
             wanted = self.game_table.segments(self.session.view(PUBLIC))
+            if self.putting_back is not None:
+                wanted = self.putting_back.leds(wanted)
         for name, (level, rgb, pattern, period) in wanted.items():
             seg = self.seg_ids.get(name)
             if seg is None:

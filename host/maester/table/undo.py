@@ -27,6 +27,7 @@ from .runner import sim_tags
 # Per game: whose agreement an undo needs ("others": every other human seat).
 AGREEMENT = {"btwixt": "others", "intrigue": "others", "lcg": "others", "oathbreaker": "others"}
 # The fields of a card's own record that say where it lies (the LCG keeps cards by id).
+PUT_BACK_RGB = (255, 255, 255)  # a seat whose cards an undo moved: white, blinking, until they are back
 PLACE_FIELDS = ("zone", "ctrl", "on", "owner", "seat", "place")
 
 
@@ -88,6 +89,20 @@ def place_words(place):
     return ", ".join(dict.fromkeys(parts))
 
 
+def _seats(place):
+    """The seats a place belongs to."""
+    out = set()
+    for path in place:
+        if path and path[0] == "record":
+            fields = dict(path[1:])
+            seat = fields.get("ctrl", fields.get("owner", fields.get("seat")))
+            if isinstance(seat, int):
+                out.add(seat)
+        else:
+            out.update(int(p) for p in path if isinstance(p, int) or (isinstance(p, str) and p.isdigit()))
+    return out
+
+
 def seen(state, viewer, cards):
     """The cards of `cards` that `viewer`'s view of `state` names."""
     text = json.dumps(core.view(state, viewer))
@@ -115,7 +130,8 @@ def reconcile(undone, back):
         if was.get(card) != now.get(card):
             to = now.get(card, ())
             top = "deck" in place_words(to)
-            moves.append({"card": card, "from": place_words(was.get(card, ())), "to": place_words(to), "top": top})
+            moves.append({"card": card, "from": place_words(was.get(card, ())), "to": place_words(to), "top": top,
+                          "seats": sorted(_seats(was.get(card, ())) | _seats(to))})
     return moves
 
 
@@ -188,10 +204,26 @@ class Undo:
             return result
 
     def confirm(self, card=None):
-        """A card put back (re-tapped), or with `card` None every card (a person's word)."""
-        before = len(self.pending)
-        self.pending = [m for m in self.pending if card is not None and m["card"] != card]
-        return len(self.pending) < before
+        """A card put back (re-tapped), or with `card` None every card (a person's word). A sticker
+        that names a code and a copy (the LCG's "S5#1") stands for the first pending card of its code."""
+        if card is None:
+            had, self.pending = bool(self.pending), []
+            return had
+        for same in (lambda m: m["card"] == card, lambda m: m["card"].split("#")[0] == card.split("#")[0]):
+            for m in self.pending:
+                if same(m):
+                    self.pending.remove(m)
+                    return True
+        return False
+
+    def leds(self, wanted):
+        """The LED frame while cards are put back: the segment of each seat a pending card goes to
+        or comes from blinks white (which seats a move touched, every seat saw)."""
+        out = dict(wanted)
+        for seat in sorted({s for m in self.pending for s in m["seats"]}):
+            if "seat%s" % seat in out:
+                out["seat%s" % seat] = (255, PUT_BACK_RGB, "blink", 400)
+        return out
 
     def lines(self, viewer, names):
         return lines_for(self.pending, self.back, viewer, names) if self.pending else []

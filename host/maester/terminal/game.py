@@ -141,10 +141,7 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, on_pages=(), pace
                 try:
                     choice = screen.ask_human(ask)
                 except UndoAsked:
-                    screen.say(run_undo(screen, seat, humans))
-                    refresh = getattr(getattr(sim, "runner", None), "refresh_leds", None)
-                    if refresh is not None:
-                        refresh()  # the LEDs show the state the game went back to
+                    screen.say(run_undo(screen, seat, humans, getattr(sim, "runner", None)))
                     continue
             else:
                 bot = bots[seat]

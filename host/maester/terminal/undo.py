@@ -10,17 +10,21 @@ class UndoAsked(Exception):
     """The person at the prompt typed `undo`."""
 
 
-def run_undo(screen, by, humans):
+def run_undo(screen, by, humans, runner=None):
     """The undo asked by seat `by`, at the shared screen: the public table only, every card unnamed
-    unless the public view shows it. Returns the words said at the end."""
+    unless the public view shows it. With a table (`runner`), the seats whose cards move blink and
+    a card tapped on any reader counts as put back. Returns the words said at the end."""
     screen.undo_ok = False  # an `undo` typed while this one is asked is no second undo
     try:
-        return _agree_and_put_back(screen, by, humans)
+        return _agree_and_put_back(screen, by, humans, runner)
     finally:
         screen.undo_ok = True
+        if runner is not None:
+            runner.putting_back = None
+            runner.refresh_leds()  # the LEDs show the state the game went back to
 
 
-def _agree_and_put_back(screen, by, humans):
+def _agree_and_put_back(screen, by, humans, runner):
     session = screen.session
     helper = Undo(session, humans)
     result = helper.ask(by)
@@ -40,6 +44,9 @@ def _agree_and_put_back(screen, by, humans):
         screen.say("Undone. Put these cards back:")
         for line in lines:
             screen.say("  " + line)
-        screen.read("Press Enter once they lie there (q quits) ")
+        if runner is not None:
+            runner.putting_back = helper
+            runner.refresh_leds()
+        screen.read("Tap each card where it goes, or press Enter once they lie there (q quits) ")
         helper.confirm()
     return "Undone: the last move was taken back."
