@@ -74,7 +74,7 @@ def make(out=OUT, chromium=None, games=None):
                 return make(out, b, games)
             finally:
                 b.close()
-    paths = []
+    paths = [] if games else [undo_reconcile(out, chromium)]
     for name in games or GAMES:
         session, seat = game(name)
         web = WebGame(session)
@@ -90,6 +90,29 @@ def make(out=OUT, chromium=None, games=None):
         finally:
             web.close()
     return paths
+
+
+def undo_reconcile(out, chromium):
+    """`undo-reconcile.png`: a Westeros Intrigue table page on a TV after an agreed undo, listing the
+    card to put back (issue 30, item 1). Seats 0 and 1 play on their pages."""
+    from maester.web import undo as web_undo
+    session = Session.new("intrigue", {"players": 4, "owner_cards": False}, 3)
+    rng = random.Random(3)
+    for _ in range(14):
+        ask = session.state["asks"][0]
+        assert session.submit({"seat": ask["seat"], "ask": ask["id"], "choice": rng.choice(ask["choices"])}).ok
+    web = WebGame(session, answerable=[0, 1])
+    try:
+        by = session.moves[-1][0]["seat"] if session.moves[-1][0]["seat"] in (0, 1) else 0
+        web_undo.choose(web, by, "ask")
+        for seat in list(web.undoing.waiting):
+            web_undo.choose(web, seat, "yes")
+        with WebServer(build_app(web)) as server:
+            path = Path(out) / "undo-reconcile.png"
+            shoot(chromium, server.base + "/table", TV, path)
+            return path
+    finally:
+        web.close()
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ from .runner import sim_tags
 AGREEMENT = {"btwixt": "others", "intrigue": "others", "lcg": "others", "oathbreaker": "others"}
 # The fields of a card's own record that say where it lies (the LCG keeps cards by id).
 PUT_BACK_RGB = (255, 255, 255)  # a seat whose cards an undo moved: white, blinking, until they are back
+GENERIC = ("cards",)  # container names that say nothing of the place ("court/…/cards": the court)
 PLACE_FIELDS = ("zone", "ctrl", "on", "owner", "seat", "place")
 
 
@@ -81,7 +82,7 @@ def place_words(place):
             fields = dict(path[1:])
             name, seat = fields.get("zone", "its place"), fields.get("ctrl", fields.get("owner", fields.get("seat")))
         else:
-            names = [p for p in path if isinstance(p, str) and not p.isdigit()]
+            names = [p for p in path if isinstance(p, str) and not p.isdigit() and p not in GENERIC]
             seats = [p for p in path if isinstance(p, int) or (isinstance(p, str) and p.isdigit())]
             name, seat = (names[-1] if names else "the table"), (seats[-1] if seats else None)
         name = str(name).replace("_", " ")

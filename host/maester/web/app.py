@@ -38,6 +38,7 @@ from starlette.websockets import WebSocketDisconnect
 from ..engine import core
 from ..table import asking
 from . import keys, payload
+from . import undo as web_undo
 
 STATIC = Path(__file__).resolve().parent / "static"
 # No referrer (a token must not travel to another site), no caching of private pages, and only
@@ -69,6 +70,7 @@ class WebGame:
         self.tokens = {s: t for s, t in tokens.items() if s in self.answerable}
         self.listeners = set()  # one per open websocket; added and removed on the server's thread
         self.listeners_lock = threading.Lock()  # ...and read on whichever thread accepted a command
+        self.undoing = None  # table/undo.py's Undo asked from a page (web/undo.py)
         self.notices = {}  # seat -> its last refused tap, named for it alone; gone with its next command
         session.watchers.append(self.changed)
         if runner is not None:
@@ -146,12 +148,14 @@ class WebGame:
             held = self._pending(seat)
             data = payload.seat_payload(self.session.state, self.session.events, seat, held,
                                         seat in self.answerable, self.notices.get(seat))
+            data["undo"] = web_undo.part(self, seat)
             self._paced(data)
             return json.dumps(data, sort_keys=True)
 
     def table_json(self):
         with self.session.lock:
             data = payload.table_payload(self.session.state, self.session.events)
+            data["undo"] = web_undo.part(self, core.PUBLIC)
             self._paced(data)
             return json.dumps(data, sort_keys=True)
 
@@ -182,6 +186,8 @@ class WebGame:
         """A command from seat `seat`'s page. Returns (status, {"ok", "reason"})."""
         if seat not in self.answerable:
             return 409, {"ok": False, "reason": "this seat is played from the terminal or by a bot"}
+        if isinstance(body, dict) and "undo" in body:
+            return web_undo.choose(self, seat, body["undo"])
         # JSON types count: true is not decision 1, nor 2.0 decision 2 (the engine matches the same way).
         if not isinstance(body, dict) or type(body.get("ask")) is not int:
             return 400, {"ok": False, "reason": "send {\"ask\": id, \"choice\": [...]}"}
