@@ -215,3 +215,35 @@ def test_an_agreed_undo_on_the_simulated_board_waits_for_the_card_to_be_retapped
     finally:
         sim.close()
         session.close()
+
+
+def test_undo_from_the_seat_pages_in_chromium(chromium):
+    """Seat 0 presses "Undo last move", seat 1 agrees on its page, and every page lists the card to
+    put back, unnamed where its viewer could not see it; the payloads then are those before the move,
+    but for the undo part."""
+    from test_web import open_page, seat_url, served, wait_until
+
+    session = Session.new("intrigue", {"players": 4, "owner_cards": False}, 3)
+    _play(session, random.Random(3), 14)
+    before = json.loads(json.dumps(session.state))
+    _play(session, random.Random(4), 1)
+    ctx = chromium.new_context(viewport={"width": 1100, "height": 900})
+    try:
+        with served(session, answerable=[0, 1]) as (web, base):
+            pages = {s: open_page(ctx.new_page(), seat_url(web, base, s)) for s in (0, 1)}
+            table = open_page(ctx.new_page(), base + "/table")
+            pages[0].click("button.undo-ask")
+            pages[1].wait_for_selector('[data-undo="asked"] button:has-text("Agree")').click()
+            for pg in list(pages.values()) + [table]:
+                pg.wait_for_selector('[data-undo="put-back"] ul.put-back li')
+            assert _same(session.state, before)
+            lines = {v: pg.inner_text("ul.put-back") for v, pg in list(pages.items()) + [(PUBLIC, table)]}
+            moved = web.undoing.pending
+            assert len(moved) == 1
+            for viewer, text in lines.items():
+                shown = json.dumps(moved[0]["card"]) in json.dumps(core.view(session.state, viewer))
+                assert text.startswith("a card") != shown, (viewer, text)
+            pages[1].click('button:has-text("The cards are back")')
+            wait_until(lambda: web.undoing.pending == [])
+    finally:
+        ctx.close()
