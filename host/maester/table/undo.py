@@ -26,9 +26,9 @@ from .runner import sim_tags
 
 # Per game: whose agreement an undo needs ("others": every other human seat).
 AGREEMENT = {"btwixt": "others", "intrigue": "others", "lcg": "others", "oathbreaker": "others"}
-# The fields of a card's own record that say where it lies (the LCG keeps cards by id).
 PUT_BACK_RGB = (255, 255, 255)  # a seat whose cards an undo moved: white, blinking, until they are back
 GENERIC = ("cards",)  # container names that say nothing of the place ("court/…/cards": the court)
+# The fields of a card's own record that say where it lies (the LCG keeps cards by id).
 PLACE_FIELDS = ("zone", "ctrl", "on", "owner", "seat", "place")
 
 
@@ -70,21 +70,28 @@ def places(state):
     return {c: tuple(sorted(map(tuple, p), key=repr)) for c, p in found.items()}
 
 
+def _name_and_seat(path):
+    """(the container's name, the seat it belongs to or None) of one path of a place."""
+    if path and path[0] == "record":
+        fields = dict(path[1:])
+        return fields.get("zone", "its place"), fields.get("ctrl", fields.get("owner", fields.get("seat")))
+    names = [p for p in path if isinstance(p, str) and not p.isdigit() and p not in GENERIC]
+    seats = [int(p) for p in path if isinstance(p, int) or (isinstance(p, str) and p.isdigit())]
+    return (names[-1] if names else "the table"), (seats[-1] if seats else None)
+
+
+def _paths(place):
+    """The paths that place a card: its own record's alone when it has one with place fields."""
+    return [p for p in place if p and p[0] == "record" and len(p) > 1] or list(place)
+
+
 def place_words(place):
-    """A place in words: the container's name and the seat it belongs to ("hand of seat 1"). A card
-    kept in a record of its own is placed by the record (its zone and controller) alone."""
+    """A place in words: the container's name and the seat it belongs to ("hand of seat 1")."""
     if not place:
         return "out of the game"
-    records = [p for p in place if p and p[0] == "record" and len(p) > 1]
     parts = []
-    for path in records or place:
-        if path and path[0] == "record":
-            fields = dict(path[1:])
-            name, seat = fields.get("zone", "its place"), fields.get("ctrl", fields.get("owner", fields.get("seat")))
-        else:
-            names = [p for p in path if isinstance(p, str) and not p.isdigit() and p not in GENERIC]
-            seats = [p for p in path if isinstance(p, int) or (isinstance(p, str) and p.isdigit())]
-            name, seat = (names[-1] if names else "the table"), (seats[-1] if seats else None)
+    for path in _paths(place):
+        name, seat = _name_and_seat(path)
         name = str(name).replace("_", " ")
         parts.append(name if seat is None else "%s of seat %s" % (name, seat))
     return ", ".join(dict.fromkeys(parts))
@@ -92,16 +99,7 @@ def place_words(place):
 
 def _seats(place):
     """The seats a place belongs to."""
-    out = set()
-    for path in place:
-        if path and path[0] == "record":
-            fields = dict(path[1:])
-            seat = fields.get("ctrl", fields.get("owner", fields.get("seat")))
-            if isinstance(seat, int):
-                out.add(seat)
-        else:
-            out.update(int(p) for p in path if isinstance(p, int) or (isinstance(p, str) and p.isdigit()))
-    return out
+    return {seat for seat in (_name_and_seat(p)[1] for p in _paths(place)) if isinstance(seat, int)}
 
 
 def seen(state, viewer, cards):
