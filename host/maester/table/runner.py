@@ -141,7 +141,7 @@ class TableRunner:
     def _put_back(self, tap, reader, card):
         """After an undo, a tap is a card put back (table/undo.py): nothing is played until all are."""
         self._rest(tap)
-        if not self.putting_back.confirm(card):
+        if card is None or not self.putting_back.confirm(card):  # an unknown sticker puts nothing back
             return self._refuse(P.reader_place(self.profile, reader) if reader else None,
                                 "put the cards the undo moved back first (or confirm them at the host)")
         self.report("put back: %d card%s to go" % (len(self.putting_back.pending),
@@ -181,7 +181,9 @@ class TableRunner:
         if self.resting is None or tap.reader >= len(self.profile["readers"]):
             return
         if isinstance(move, dict):
-            move = [self.session.state["seq"] + 1, {k: move[k] for k in ("seat", "ask", "choice")}]
+            log = self.session.log  # the log's row number: after an undo it runs ahead of the state's moves
+            row = log.next_seq() if log is not None else self.session.state["seq"] + 1
+            move = [row, {k: move[k] for k in ("seat", "ask", "choice")}]
         placed = tap.kind == "placed"
         self.resting.set(tap.reader, tap.uid if placed else None, move,
                          [tap.boot_id, tap.time_ms] if placed and tap.time_ms is not None else None)
