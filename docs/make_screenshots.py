@@ -1,5 +1,6 @@
 """Make docs/screenshots/: every game's seat page on a phone (390×844: the page as it opens, and its
-hand tab) and its table page on a TV (1920×1080), one screenful each.
+hand tab) and its table page on a TV (1920×1080), one screenful each; and undo-reconcile.png, a
+table page listing the card an agreed undo puts back.
 
     .venv/bin/python docs/make_screenshots.py [OUT_DIR]
 
