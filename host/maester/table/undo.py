@@ -5,6 +5,9 @@ the log, the state folded again from the moves that stand; log.py `standing` is 
 fold skips undone moves). This module decides who must agree, what to warn about, and which physical
 cards go back where, as each viewer may be told of it.
 
+An undo takes back the last move of a person (a human seat), with the bots' and the table's answers
+made after it: undoing a bot's move alone would only have the bot make it again.
+
 Agreement (every game): every other human seat must agree; with no other human seat, the person
 asking decides alone. Bots do not vote (they decide again from the state the undo leaves).
 
@@ -149,7 +152,7 @@ def lines_for(moves, back, viewer, names):
 class Undo:
     """One undo under way: asked, agreed or refused, then the cards put back.
 
-    `ask(by)` opens it for the last move still standing; `answer(seat, yes)` records a vote; once all
+    `ask(by)` opens it for the last move of a person still standing (with the bots' after it); `answer(seat, yes)` records a vote; once all
     agree, `session.undo` runs and `pending` holds the cards to put back until `confirm` (a re-tap
     or a person's word) clears each."""
 
@@ -160,25 +163,37 @@ class Undo:
         self.waiting = []  # seats still to answer
         self.agreed = []
         self.warn = []
+        self.span = 0  # the moves the undo under way takes back
         self.pending = []  # the reconciliation still to put back
         self.back = None
 
     def ask(self, by):
         with self.session.lock:
-            if not self.session.moves:
-                return core.Rejected("there is no move to take back")
             if self.pending:
                 return core.Rejected("put the cards of the last undo back first")
+            span = self._span()
+            if not span:
+                return core.Rejected("there is no move of a person to take back")
             state = self.session.state
             seats = range(core.get_game(state["game"]).seat_count(state))
-            command, outcomes = self.session.moves[-1]
-            before, _ = _before(self.session)
-            self.warn = warnings(before, state, outcomes, command["seat"], seats)
-            self.by, self.agreed = by, []
+            moves = self.session.moves[-span:]
+            before, _ = fold(state, self.session.moves[:-span])
+            outcomes = [o for _, drawn in moves for o in drawn]
+            self.warn = warnings(before, state, outcomes, moves[0][0]["seat"], seats)
+            self.by, self.agreed, self.span = by, [], span
             self.waiting = who_must_agree(state, self.humans, by)
             if not self.waiting:
                 return self._take_back()
             return core.Applied([], [])
+
+    def _span(self):
+        """How many moves an undo takes back: the last move of a person (a human seat), with the bots'
+        and the table's answers after it (a bot would only make its move again), or 0 for none."""
+        moves = self.session.moves
+        for n in range(1, len(moves) + 1):
+            if moves[-n][0]["seat"] in self.humans:
+                return n
+        return 0
 
     def answer(self, seat, yes):
         if seat not in self.waiting:
@@ -195,7 +210,8 @@ class Undo:
     def _take_back(self):
         with self.session.lock:
             undone = self.session.state
-            result = self.session.undo(self.by, self.agreed)
+            for _ in range(self.span):  # one logged undo row a move
+                result = self.session.undo(self.by, self.agreed)
             if result.ok:
                 self.back = self.session.state
                 self.pending = reconcile(undone, self.back)
@@ -226,9 +242,4 @@ class Undo:
 
     def lines(self, viewer, names):
         return lines_for(self.pending, self.back, viewer, names) if self.pending else []
-
-
-def _before(session):
-    """The state before the last standing move (a fold; the live state is left alone)."""
-    return fold(session.state, session.moves[:-1])
 
