@@ -22,6 +22,15 @@ def _views(state):
     return {v: core.view(state, v) for v in list(seats) + [PUBLIC]}
 
 
+def _payloads(session):
+    """What each seat's page and the table page are sent (web/payload.py)."""
+    from maester.web import payload
+    seats = range(core.get_game(session.state["game"]).seat_count(session.state))
+    out = {s: payload.seat_payload(session.state, session.events, s) for s in seats}
+    out[PUBLIC] = payload.table_payload(session.state, session.events)
+    return json.loads(json.dumps(out))
+
+
 def _play(session, rng, moves):
     for _ in range(moves):
         state = session.state
@@ -44,6 +53,7 @@ def test_undo_at_random_points_restores_state_views_and_replays(tmp_path, game, 
         if session.state["over"]:
             break
         before, views = json.loads(json.dumps(session.state)), _views(session.state)
+        pages = _payloads(session)
         _play(session, rng, 1)
         undone = session.state
         moved = U.places(before) != U.places(undone)
@@ -55,6 +65,7 @@ def test_undo_at_random_points_restores_state_views_and_replays(tmp_path, game, 
         assert _same(session.state, before)
         for viewer, view in _views(session.state).items():
             assert _same(view, views[viewer]), viewer
+        assert _same(_payloads(session), pages)  # the pages (their logs too) are those before the move
         # the reconciliation lists exactly the cards whose place changed, and names none to a
         # viewer that could not see it before the move
         recon = {m["card"] for m in helper.pending}
