@@ -52,7 +52,7 @@ ACKS_HEAD = b"maester acks 1 "
 ACK_LINE = re.compile(rb"(\d+) ([0-9a-f]{32})\Z")
 
 
-UNDO = "undo"  # the seat column of a row that takes back the last move still standing (engine/undo.py)
+UNDO = "undo"  # the seat column of a row that takes back the last move still standing (table/undo.py)
 
 
 class LogError(ValueError):

@@ -20,7 +20,7 @@ class Session:
         self.state = state
         self.log = log
         self.events = events if events is not None else []
-        # (command, outcomes) of the moves still standing: what an undo folds again (engine/undo.py)
+        # (command, outcomes) of the moves still standing: what an undo folds again (table/undo.py)
         self.moves = moves if moves is not None else []
         # Commands may come from several threads at once (the terminal loop, the table link, seat
         # pages): one lock keeps a command and the views read beside it whole. Reentrant, so a
@@ -89,7 +89,7 @@ class Session:
     def undo(self, by, agreed=()):
         """Take back the last move still standing: an undo row in the log, then the state folded
         again from the moves that stand. Returns core.Applied (its events: the refolded game's, for
-        nobody new) or core.Rejected. The checks and the agreement are engine/undo.py's."""
+        nobody new) or core.Rejected. The agreement and the cards put back are table/undo.py's."""
         with self.lock:
             if not self.moves:
                 return core.Rejected("there is no move to take back")
