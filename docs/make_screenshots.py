@@ -1,8 +1,8 @@
 """Make docs/screenshots/: every game's seat page on a phone (390×844: the page as it opens, and its
-hand tab) and its table page on a TV (1920×1080), one screenful each; `maester replay`'s page
-(replay.png: a finished game stepped back to a move, the seats' hidden cards shown); and
-`clock-table.png`, a B'Twixt table page with its seats' clocks (`--clock 25m+10s`, table/clocks.py),
-one of them low on time.
+hand tab) and its table page on a TV (1920×1080), one screenful each; undo-reconcile.png, a table
+page listing the card an agreed undo puts back; `maester replay`'s page (replay.png: a finished game
+stepped back to a move, the seats' hidden cards shown); and `clock-table.png`, a B'Twixt table page
+with its seats' clocks (`--clock 25m+10s`, table/clocks.py), one of them low on time.
 
     .venv/bin/python docs/make_screenshots.py [OUT_DIR]
 
@@ -85,7 +85,7 @@ def make(out=OUT, chromium=None, games=None):
     out.mkdir(parents=True, exist_ok=True)
     if chromium is None:
         return with_chromium(make, out, games=games)
-    paths = []
+    paths = [] if games else [undo_reconcile(out, chromium)]
     for name in games or GAMES:
         session, seat = game(name)
         web = WebGame(session)
@@ -162,6 +162,29 @@ def clock_table(out=OUT, chromium=None):
         pacer.clocks.close()
         web.close()
     return path
+
+
+def undo_reconcile(out, chromium):
+    """`undo-reconcile.png`: a Westeros Intrigue table page on a TV after an agreed undo, listing the
+    card to put back (issue 30, item 1). Seats 0 and 1 play on their pages."""
+    from maester.web import undo as web_undo
+    session = Session.new("intrigue", {"players": 4, "owner_cards": False}, 3)
+    rng = random.Random(3)
+    for _ in range(14):
+        ask = session.state["asks"][0]
+        assert session.submit({"seat": ask["seat"], "ask": ask["id"], "choice": rng.choice(ask["choices"])}).ok
+    web = WebGame(session, answerable=[0, 1])
+    try:
+        by = session.moves[-1][0]["seat"] if session.moves[-1][0]["seat"] in (0, 1) else 0
+        web_undo.choose(web, by, "ask")
+        for seat in list(web.undoing.waiting):
+            web_undo.choose(web, seat, "yes")
+        with WebServer(build_app(web)) as server:
+            path = Path(out) / "undo-reconcile.png"
+            shoot(chromium, server.base + "/table", TV, path)
+            return path
+    finally:
+        web.close()
 
 
 if __name__ == "__main__":

@@ -52,6 +52,9 @@ ACKS_HEAD = b"maester acks 1 "
 ACK_LINE = re.compile(rb"(\d+) ([0-9a-f]{32})\Z")
 
 
+UNDO = "undo"  # the seat column of a row that takes back the last move still standing (table/undo.py)
+
+
 class LogError(ValueError):
     """A log file that cannot be read or written. The message says what to do."""
 
@@ -310,6 +313,18 @@ def _connect_read_only(path):
         raise LogError("the game log %s is damaged (%s); it was left as it is" % (path, e)) from None
 
 
+def standing(rows):
+    """The rows that are moves still standing, in order: an undo row removes the latest of them."""
+    kept = []
+    for row in rows:
+        if row[1]["seat"] == UNDO:
+            if kept:
+                kept.pop()
+        else:
+            kept.append(row)
+    return kept
+
+
 class GameLog:
     def __init__(self, path, db):
         self.path = path
@@ -534,6 +549,15 @@ class GameLog:
 
     # --- moves -------------------------------------------------------------------------------
 
+    def next_seq(self):
+        """The number the next row gets: rows count moves and undos alike, so after an undo it runs
+        ahead of the state's own move count."""
+        return self._tip[0] + 1
+
+    def append_undo(self, by, agreed):
+        """Write an undo of the last move still standing: a row of its own, never a deletion."""
+        self.append(self.next_seq(), {"seat": UNDO, "ask": 0, "choice": {"by": by, "agreed": agreed}}, [])
+
     def append(self, seq, command, outcomes, clocks=None):
         """Write one accepted command and sync it. Raises LogError if it did not reach the disk.
         `clocks`: the seats' clocks as they stand at this move (table/clocks.py), kept with it in
@@ -608,6 +632,11 @@ class GameLog:
                                "whole numbers from 0, not %s; it was left as it is" % (seq, self.path, _shown(drawn)))
             yield seq, command, drawn
             expected += 1
+
+    def moves(self):
+        """(seq, command, outcomes) of the moves still standing: the rows, with each undo row taking
+        back the last move before it that still stands. The one place the fold skips undone moves."""
+        return standing(self.entries())
 
     def close(self):
         self.db.close()

@@ -9,7 +9,7 @@ import threading
 import time
 
 from . import core
-from .log import GameLog, LogError
+from .log import UNDO, GameLog, LogError
 
 
 class EngineFault(RuntimeError):
@@ -17,10 +17,12 @@ class EngineFault(RuntimeError):
 
 
 class Session:
-    def __init__(self, state, log=None, events=None):
+    def __init__(self, state, log=None, events=None, moves=None):
         self.state = state
         self.log = log
         self.events = events if events is not None else []
+        # (command, outcomes) of the moves still standing: what an undo folds again (table/undo.py)
+        self.moves = moves if moves is not None else []
         # Commands may come from several threads at once (the terminal loop, the table link, seat
         # pages): one lock keeps a command and the views read beside it whole. Reentrant, so a
         # watcher or a reader already holding it may look at the state.
@@ -47,12 +49,12 @@ class Session:
         `log.note` says what could not be checked (a log from before `.acks`)."""
         log = GameLog.open(log_path)
         try:
-            state, events = replay(log)
+            state, events, moves = replay(log, with_moves=True)
             log.writable()
         except BaseException:
             log.close()
             raise
-        return cls(state, log, events)
+        return cls(state, log, events, moves)
 
     def submit(self, command):
         """Returns core.Applied or core.Rejected. Raises LogError/EngineFault (state restored)."""
@@ -76,20 +78,33 @@ class Session:
                               % (command, type(e).__name__, e)) from e
         if self.log is not None:
             try:
-                if stamp is None:
-                    self.log.append(self.state["seq"], command, result.outcomes)
-                else:
-                    self.log.append(self.state["seq"], command, result.outcomes, stamp)
+                self.log.append(self.log.next_seq(), command, result.outcomes, stamp)
             except LogError:
                 self._restore()
                 raise
+        self.moves.append(({k: command[k] for k in ("seat", "ask", "choice")}, result.outcomes))
         self.events.extend(result.events)
         return result
 
     def _restore(self):
         if self.log is None:
             raise EngineFault("the game has no log to restore from")
-        self.state, self.events = replay(self.log)
+        self.state, self.events, self.moves = replay(self.log, with_moves=True)
+
+    def undo(self, by, agreed=()):
+        """Take back the last move still standing: an undo row in the log, then the state folded
+        again from the moves that stand. Returns core.Applied (its events: the refolded game's, for
+        nobody new) or core.Rejected. The agreement and the cards put back are table/undo.py's."""
+        with self.lock:
+            if not self.moves:
+                return core.Rejected("there is no move to take back")
+            if self.log is not None:
+                self.log.append_undo(by, list(agreed))
+            self.moves.pop()
+            self.state, self.events = fold(self.state, self.moves)
+            for watch in list(self.watchers):
+                watch({"seat": UNDO, "ask": 0, "choice": {"by": by}})
+            return core.Applied([], [])
 
     def view(self, viewer):
         return core.view(self.state, viewer)
@@ -102,9 +117,22 @@ class Session:
             self.log.close()
 
 
-def replay(log, each=None):
-    """Fold the log into a state, feeding logged chance outcomes back in. Returns (state, events).
-    `each(state, events)`, when given, is called after setup and after every move (a replay's frames)."""
+def fold(state, moves):
+    """The game `state` is of, folded again from its start through `moves` ((command, outcomes),
+    the logged chance outcomes fed back in). Returns (state, events)."""
+    state, events = core.new_game(state["game"], state["config"], state["seed"], forced=state["setup_outcomes"])
+    for command, outcomes in moves:
+        result = core.apply(state, command, forced=outcomes)
+        if not result.ok:
+            raise EngineFault("a move still standing does not fold again: %s" % result.reason)
+        events.extend(result.events)
+    return state, events
+
+
+def replay(log, with_moves=False, each=None):
+    """Fold the log into a state, feeding logged chance outcomes back in. Returns (state, events),
+    and the moves still standing with `with_moves`. `each(state, events)`, when given, is called after
+    setup and after every move still standing (a replay's frames)."""
     meta = log.header()
     try:
         state, events = core.new_game(meta["game"], meta["config"], meta["seed"], forced=meta["setup_outcomes"])
@@ -112,7 +140,9 @@ def replay(log, each=None):
         raise LogError("the game log %s does not replay: %s; it was left as it is" % (log.path, e)) from None
     if each is not None:
         each(state, events)
-    for seq, command, outcomes in log.entries():
+    moves = []
+    for seq, command, outcomes in log.moves():
+        moves.append((command, outcomes))
         try:
             result = core.apply(state, command, forced=outcomes)
         except ValueError as e:
@@ -122,7 +152,7 @@ def replay(log, each=None):
         events.extend(result.events)
         if each is not None:
             each(state, events)
-    return state, events
+    return (state, events, moves) if with_moves else (state, events)
 
 
 class WokenThread:

@@ -95,6 +95,7 @@ class TableRunner:
         # resumed game knows which of the cards lying there it has taken (None: not kept)
         self.resting = None
         self.clocks = None  # the seats' clocks (table/clocks.py): public, drawn with the view
+        self.putting_back = None  # table/undo.py's Undo while the cards an undo moved are put back
         self.seg_ids = segment_ids(profile)
         self.hands = None  # table/bothands.py: the seats a bot plays with cards a person taps
         self.shown = {}
@@ -120,6 +121,12 @@ class TableRunner:
         if card is None:  # a sticker that names its own card (`maester tags write`), read by a host-side reader
             card, problem = self.card_from_record(getattr(tap, "ndef", None))
         with self.lock:
+            putting_back = self.putting_back is not None and bool(self.putting_back.pending)
+            if putting_back:
+                self._put_back(tap, reader, card)
+        if putting_back:
+            return self.refresh_leds()
+        with self.lock:
             place, command, reason = self._judge(tap, reader, card, problem)
             if command is None:
                 if reason is not None:  # refused (else held for a position: _hold kept it so)
@@ -133,6 +140,17 @@ class TableRunner:
                 return self._refuse(place, result.reason)
             self.changed.notify_all()
         self.refresh_leds()
+
+    def _put_back(self, tap, reader, card):
+        """After an undo, a tap is a card put back (table/undo.py): nothing is played until all are."""
+        self._rest(tap)
+        if card is None or not self.putting_back.confirm(card):  # an unknown sticker puts nothing back
+            return self._refuse(P.reader_place(self.profile, reader) if reader else None,
+                                "put the cards the undo moved back first (or confirm them at the host)")
+        self.report("put back: %d card%s to go" % (len(self.putting_back.pending),
+                                                   "" if len(self.putting_back.pending) == 1 else "s"))
+        self.changed.notify_all()
+        self.shown = {}  # redraw: the seats still waiting for a card stop blinking
 
     def _judge(self, tap, reader, card, problem):
         """(place, the command a placement makes, None), or (place, None, why it is refused), or
@@ -170,7 +188,9 @@ class TableRunner:
         if self.resting is None or tap.reader >= len(self.profile["readers"]):
             return
         if isinstance(move, dict):
-            move = [self.session.state["seq"] + 1, {k: move[k] for k in ("seat", "ask", "choice")}]
+            log = self.session.log  # the log's row number: after an undo it runs ahead of the state's moves
+            row = log.next_seq() if log is not None else self.session.state["seq"] + 1
+            move = [row, {k: move[k] for k in ("seat", "ask", "choice")}]
         placed = tap.kind == "placed"
         self.resting.set(tap.reader, tap.uid if placed else None, move,
                          [tap.boot_id, tap.time_ms] if placed and tap.time_ms is not None else None)
@@ -325,6 +345,8 @@ class TableRunner:
             wanted = self.game_table.segments(view)
             if self.hands is not None:
                 wanted = hands_lights(view, wanted, self.hands.seats)
+            if self.putting_back is not None:
+                wanted = self.putting_back.leds(wanted)
         for name, (level, rgb, pattern, period) in wanted.items():
             seg = self.seg_ids.get(name)
             if seg is None:

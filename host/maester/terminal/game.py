@@ -19,6 +19,7 @@ from ..table.simtable import SimTable
 from ..web.launch import clock_wanted, serving, window_ms
 from . import clocks_shown
 from .screen import Answered, Quit, Screen
+from .undo import UndoAsked, run_undo
 
 
 def run(session, humans, bots_kind, delay, plain, note="", table=False, board=None, pages=None, hands=()):
@@ -176,6 +177,9 @@ def _loop(session, humans, bots_kind, delay, plain, note, sim, on_pages=(), pace
                 except Answered:
                     screen.say("Seat %s's time ran out: the table answered for it (the README's Clocks)." % seat)
                     screen.after(seat)
+                    continue
+                except UndoAsked:
+                    screen.say(run_undo(screen, seat, humans, getattr(sim, "runner", None)))
                     continue
             else:
                 bot = bots[seat]

@@ -25,6 +25,7 @@ from ..games.text import about_card
 from ..table import clocks
 from ..web import payload
 from . import draw
+from .undo import UndoAsked
 
 HELP = ("?", "help")  # at a prompt: what the cards of the options are (`? 3`: option 3's; `? ned`: by name)
 
@@ -108,6 +109,7 @@ class Screen:
         self.status = ""  # a line under the table: who is awaited, a move that was refused
         self.alt = False  # drawing on the terminal's alternate screen
         self.drawn = 0.0  # when the last frame was drawn (time.monotonic)
+        self.undo_ok = True  # `undo` at a prompt takes the last move back (not while one is asked)
         self.keyboard = sys.stdin.isatty()  # someone may type here while pages decide (`typed`)
         if not plain:
             self.console = Console(highlight=False)
@@ -134,6 +136,8 @@ class Screen:
             raise Quit(eof=True) from None
         if text.strip().lower() in ("q", "quit"):
             raise Quit()
+        if text.strip().lower() == "undo" and self.undo_ok:
+            raise UndoAsked()  # terminal/undo.py: ask the others, take the last move back
         return text.strip()
 
     def _read_unless_gone(self, prompt, poll=0.1):
@@ -290,7 +294,7 @@ class Screen:
         for i, label in enumerate(labels, 1):
             self.say("  %d. %s" % (i, label))
         while True:
-            text = self.read("Your choice, %s (1-%d, ? about a card, q to quit): " % (who, len(labels)))
+            text = self.read("Your choice, %s (1-%d, ? about a card, undo, q to quit): " % (who, len(labels)))
             if text.isdigit() and 1 <= int(text) <= len(labels):
                 return ask["choices"][int(text) - 1]
             if _asks_help(text):
@@ -313,7 +317,7 @@ class Screen:
             page %= len(pages)
             self.frame(seat, footer=prompt + pages[page] + [note], parts=parts)
             more = ", m more" if len(pages) > 1 else ""
-            text = self.read("Your choice, %s (1-%d%s, ? about a card, q to quit): " % (who, len(labels), more))
+            text = self.read("Your choice, %s (1-%d%s, ? about a card, undo, q to quit): " % (who, len(labels), more))
             if more and text.lower() == "m":
                 page, note = page + 1, ""
                 continue

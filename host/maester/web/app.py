@@ -39,6 +39,7 @@ from starlette.websockets import WebSocketDisconnect
 from ..engine import core
 from ..table import asking
 from . import keys, payload
+from . import undo as web_undo
 from .hands import hands_payload, hands_token, table_plans
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -74,6 +75,7 @@ class WebGame:
         self.hand_tokens = {s: hands_token(tokens[s]) for s in (hands.seats if hands is not None else ())}
         self.listeners = set()  # one per open websocket; added and removed on the server's thread
         self.listeners_lock = threading.Lock()  # ...and read on whichever thread accepted a command
+        self.undoing = None  # table/undo.py's Undo asked from a page (web/undo.py)
         self.notices = {}  # seat -> its last refused tap, named for it alone; gone with its next command
         session.watchers.append(self.changed)
         if runner is not None:
@@ -151,6 +153,7 @@ class WebGame:
             held = self._pending(seat)
             data = payload.seat_payload(self.session.state, self.session.events, seat, held,
                                         seat in self.answerable, self.notices.get(seat))
+            data["undo"] = web_undo.part(self, seat)
             self._paced(data)
             return json.dumps(data, sort_keys=True)
 
@@ -159,6 +162,7 @@ class WebGame:
             faces = self.pacer.clocks.public() if self.pacer is not None and self.pacer.clocks is not None else None
             data = payload.table_payload(self.session.state, self.session.events, faces,
                                          self.hands.seats if self.hands is not None else ())
+            data["undo"] = web_undo.part(self, core.PUBLIC)
             self._paced(data)
             if self.hands is not None:
                 data["bot_hands"] = table_plans(self.hands, data["view"])
@@ -198,6 +202,8 @@ class WebGame:
         """A command from seat `seat`'s page. Returns (status, {"ok", "reason"})."""
         if seat not in self.answerable:
             return 409, {"ok": False, "reason": "this seat is played from the terminal or by a bot"}
+        if isinstance(body, dict) and "undo" in body:
+            return web_undo.choose(self, seat, body["undo"])
         # JSON types count: true is not decision 1, nor 2.0 decision 2 (the engine matches the same way).
         if not isinstance(body, dict) or type(body.get("ask")) is not int:
             return 400, {"ok": False, "reason": "send {\"ask\": id, \"choice\": [...]}"}

@@ -93,7 +93,7 @@ def from_log(path):
     try:
         meta = log.header()
         frames = []
-        state, _ = fold(log, lambda s, e: frames.append(payload.table_payload(s, e)))
+        state, _ = fold(log, each=lambda s, e: frames.append(payload.table_payload(s, e)))
         over = state["over"]
         secret_frames = record = None
         if over:
@@ -101,7 +101,7 @@ def from_log(path):
             # the first fold has said the game is over (a running game's are never read).
             players = core.get_game(state["game"]).seat_count(state)
             secret_frames = []
-            fold(log, lambda s, e: secret_frames.append(_seat_secrets(s, players)))
+            fold(log, each=lambda s, e: secret_frames.append(_seat_secrets(s, players)))
             record = {"config": meta["config"], "seed": meta["seed"], "setup_outcomes": meta["setup_outcomes"],
                       "moves": [[c["seat"], c["ask"], c["choice"], o] for _, c, o in log.entries()]}
     finally:

@@ -72,6 +72,7 @@ function drawSeat(ctx) {
 
 function drawDecisions(ctx, into, about) {
   const p = ctx.p;
+  drawUndo(ctx, into);
   if (p.notice) into.appendChild(el("p", "notice", "Your tap was refused: " + p.notice));
   drawClocks(ctx, into);
   if (HANDS_PAGE) drawPlans(p.plans || [], into);
@@ -160,6 +161,49 @@ function drawPicker(ctx, d, options, row, about) {
     spot.title = o.label;
     spot.onclick = () => { picked = null; send({ ask: d.ask, choice: o.choice }, row); };
   });
+}
+
+// Undo (web/undo.py): the button, the other seats' votes, then the cards to put back, in the words
+// this page's viewer may read (a card it could not see is "a card").
+function drawUndo(ctx, into) {
+  const u = ctx.p.undo;
+  const box = el("div", "undo");
+  box.dataset.undo = u ? (u.put_back.length ? "put-back" : "asked") : "none";
+  const row = el("div", "options");
+  if (!u) {
+    if (SEAT_PAGE && ctx.p.can_choose) {
+      const b = el("button", "option undo-ask", "Undo last move");
+      b.onclick = () => send({ undo: "ask" }, row);
+      row.appendChild(b);
+      box.appendChild(row);
+      into.appendChild(box);
+    }
+    return;
+  }
+  (u.warn || []).forEach((w) => box.appendChild(el("p", "notice", "Warning: " + w + "; it cannot be unseen.")));
+  if (u.waiting.length) {
+    box.appendChild(el("p", "", ctx.seat(u.asked_by) + " asks to take back the last move; waiting for "
+      + u.waiting.map((s) => ctx.seat(s)).join(", ") + "."));
+    if (u.vote) {
+      [["yes", "Agree"], ["no", "Refuse"]].forEach(([what, label]) => {
+        const b = el("button", "option", label);
+        b.onclick = () => send({ undo: what }, row);
+        row.appendChild(b);
+      });
+    }
+  } else {
+    box.appendChild(el("h2", "", "Undone: put these cards back, then tap each one"));
+    const ul = el("ul", "put-back");
+    u.put_back.forEach((line) => ul.appendChild(el("li", "", line)));
+    box.appendChild(ul);
+    if (SEAT_PAGE) {
+      const b = el("button", "option", "The cards are back");
+      b.onclick = () => send({ undo: "done" }, row);
+      row.appendChild(b);
+    }
+  }
+  box.appendChild(row);
+  into.appendChild(box);
 }
 
 // The open windows (table/asking.py): each closes by itself when its countdown ends, the same for
@@ -288,6 +332,7 @@ function drawTable(ctx) {
   drawClocks(ctx, head);
   (p.bot_hands || []).forEach((line) => head.appendChild(el("p", "bot-hands", line)));
   drawWindows(ctx, head);
+  drawUndo(ctx, head);
   drawStrip(ctx, byId("strip"));
   const board = byId("board");
   board.replaceChildren();
