@@ -56,8 +56,46 @@ def table(state):
     return cardtables.get(state["config"]["cards"])
 
 
+class _Records(dict):
+    """One card table's printed records by instance, each looked up on its first use. A table's key
+    is the hash of its content (cardtables.register), so a record found once stays true."""
+
+    def __init__(self, cards):
+        super().__init__()
+        self.cards = cards
+
+    def __missing__(self, inst):
+        rec = self[inst] = self.cards[code(inst)]
+        return rec
+
+
+class _Tables(dict):
+    """_Records by card-table key; an unknown key raises cardtables' own error."""
+
+    def __missing__(self, key):
+        recs = self[key] = _Records(cardtables.get(key)["cards"])
+        return recs
+
+
+# Asked hundreds of thousands of times a game (every hand, window and STR reads a printed fact): two
+# dict lookups at C speed rather than a hash-table fetch and a code split each time.
+RECORDS = _Tables()
+
+
+def records(state):
+    """{instance: its printed record} for the game's card table: fetch once, index per card."""
+    key = state["config"]["cards"]
+    try:
+        return RECORDS[key]
+    except TypeError:  # not a key at all: cardtables says so in its own words
+        return cardtables.get(key)
+
+
 def info(state, inst):
-    return cardtables.get(state["config"]["cards"])["cards"][code(inst)]
+    try:
+        return RECORDS[state["config"]["cards"]][inst]
+    except TypeError:
+        return records(state)[inst]
 
 
 def card(g, inst):
@@ -132,21 +170,32 @@ REDUCERS = {}
 def constant(state, inst, what):
     """Sum what every constant ability in play gives `inst` for `what` (str, icons, keywords...)."""
     g = state["g"]
-    total = {} if what in ("icons", "keywords") else 0
+    sources = constant_sources(g)
     effects = g["effects"]
-    code_of = code
-    for src in constant_sources(g):
-        if effects and blank(state, src):
+    # The blank texts, found once (not once a source): a blank card's constant ability is off.
+    blanked = [e["target"] for e in effects if e["kind"] == "blank"] if effects else None
+    table, code_of = CONSTANT, code
+    if what in _SET_VALUED:
+        total = {}
+        for src in sources:
+            if blanked and src in blanked:
+                continue
+            got = table[code_of(src)](state, src, inst, what)
+            if got:
+                for k, v in got.items():
+                    total.setdefault(k, set()).update(v)
+        return total
+    total = 0
+    for src in sources:
+        if blanked and src in blanked:
             continue
-        got = CONSTANT[code_of(src)](state, src, inst, what)
-        if not got:
-            continue
-        if isinstance(total, dict):
-            for k, v in got.items():
-                total.setdefault(k, set()).update(v)
-        else:
+        got = table[code_of(src)](state, src, inst, what)
+        if got:
             total += got
     return total
+
+
+_SET_VALUED = ("icons", "keywords")  # constant() gathers {"gain"/"lose": set} for these, sums numbers for the rest
 
 
 def cost_reduction(state, seat, inst):
