@@ -409,13 +409,18 @@ def legal_targets(state, seat, src, ab, ev=None):
     """The targets `ab` may choose: its own rule, minus every card immune to it."""
     cards = state["g"]["cards"]
     return [t for t in ab.target(state, src, seat, ev)
-            if not (isinstance(t, str) and t in cards and (M.immune_to(state, t, src, seat)
-                                                          or _shielded(state, t, src, seat)))]
+            if not (isinstance(t, str) and t in cards and _protected(state, t, src, seat))]
 
 
-def _shielded(state, target, src, seat):
+def _protected(state, target, src, seat):
+    """Whether `target` is immune to `src` or shielded from it: its keywords, worked out once for both."""
+    kws = M.keywords(state, target)
+    return M.immune_to(state, target, src, seat, kws) or _shielded(state, target, src, seat, kws)
+
+
+def _shielded(state, target, src, seat, kws):
     """A card its opponents may not choose as the target of events or character abilities."""
-    if not M.has_kw(state, target, "untargetable_by_opponents"):
+    if "untargetable_by_opponents" not in kws:
         return False
     return M.info(state, src)["type"] in ("event", "character") \
         and seat in M.opponents(state["g"], state["g"]["cards"][target]["ctrl"])

@@ -301,7 +301,7 @@ def income_bonus(state, inst):
     return (info(state, inst)["income"] or 0) + constant(state, inst, "income")
 
 
-def immune_to(state, inst, source, by_seat):
+def immune_to(state, inst, source, by_seat, kws=None):
     """Whether `inst` ignores an effect of card `source` (None for a framework effect) used by `by_seat`.
 
     "Immune to character abilities" covers any character's ability; "immune to opponents'
@@ -310,7 +310,8 @@ def immune_to(state, inst, source, by_seat):
     """
     if source is None:
         return False
-    kws = keywords(state, inst)
+    if kws is None:  # a caller that reads other keywords of `inst` too hands them in, worked out once
+        kws = keywords(state, inst)
     kind = info(state, source)["type"]
     ctrl = state["g"]["cards"][inst]["ctrl"]
     if kind == "character":
