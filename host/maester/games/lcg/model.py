@@ -219,7 +219,11 @@ def constant_sources(g):
     play: the answer is kept by what it depends on (each player's cards in play and revealed plot,
     and the cards that have a constant ability), so a state, its copies and its next moves share it."""
     players = g["players"]
-    key = tuple([(tuple(p["play"]), p["revealed"]) for p in players])
+    if len(players) == 2:  # a joust, the common game: the key without a list built first
+        p0, p1 = players
+        key = (tuple(p0["play"]), p0["revealed"], tuple(p1["play"]), p1["revealed"])
+    else:
+        key = tuple([(tuple(p["play"]), p["revealed"]) for p in players])
     memo = _SOURCES
     if memo[0] != len(CONSTANT):
         memo[:] = [len(CONSTANT), {}]
@@ -264,14 +268,17 @@ def strength(state, inst):
 def _with_changes(state, inst, printed, gain_kind, lose_kind, what):
     """A printed set of icons or keywords with what lasting effects and constant abilities add
     (`gain_kind`) and take away (`lose_kind`)."""
+    effects = state["g"]["effects"]
+    extra = constant(state, inst, what)
+    if not effects and not extra:  # most asks: the printed set as it stands
+        return set(printed) if printed else set()
     gained, lost = set(), set()
-    for e in state["g"]["effects"]:
+    for e in effects:
         if e["target"] == inst:
             if e["kind"] == gain_kind:
                 gained.add(e["value"])
             elif e["kind"] == lose_kind:
                 lost.add(e["value"])
-    extra = constant(state, inst, what)
     gained.update(extra.get("gain", ()))
     lost.update(extra.get("lose", ()))
     return (set(printed or ()) | gained) - lost
