@@ -306,7 +306,8 @@ def hand_kinds(state, seat):
 
 def _events_in_hand(state, seat, hand):
     recs, piles = M.records(state), PILES
-    return [h for h in hand if (recs[h]["type"] == "event" or piles[h][0]) and _event_allowed(state, seat, h)]
+    return [h for h in hand if (recs[h]["type"] == "event" or piles[h][0])
+            and (not recs[h]["restrictions"] or _event_allowed(state, seat, h))]
 
 
 def _discard_sources(state, seat):

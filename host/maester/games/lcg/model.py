@@ -36,8 +36,16 @@ class _Codes(dict):
 code = _Codes().__getitem__
 
 
-def owner_of(inst):
-    return int(inst.rsplit("#", 1)[1].split("~", 1)[0])
+class _Owners(dict):
+    """Owning seats by instance, each worked out once (as _Codes)."""
+
+    def __missing__(self, inst):
+        seat = self[inst] = int(inst.rsplit("#", 1)[1].split("~", 1)[0])
+        return seat
+
+
+# The seat that owns an instance ("S5#0~2" -> 0): asked for every card a uniqueness or control check reads.
+owner_of = _Owners().__getitem__
 
 
 def instance_ids(codes, seat):
