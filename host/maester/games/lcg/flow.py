@@ -139,7 +139,6 @@ def setup_choices(state, seat):
     limited = any("limited" in (M.info(state, i)["keywords"] or ()) for i in p["setup"])
     out = []
     recs = M.records(state)
-    gold = None  # what `seat` may spend, worked out when a card first needs it
     for inst in p["hand"]:
         rec = recs[inst]
         if rec["type"] not in ("character", "location", "attachment"):
