@@ -157,7 +157,8 @@ def in_play(g, seat=None):
 
 def characters(state, seat=None):
     g = state["g"]
-    return [i for i in in_play(g, seat) if info(state, i)["type"] == "character"]
+    recs = records(state)
+    return [i for i in in_play(g, seat) if recs[i]["type"] == "character"]
 
 
 def is_character(state, inst):
@@ -409,34 +410,35 @@ def move(g, inst, zone, top=False):
 
 def unique_blocked(state, seat, inst):
     """Why `seat` may not put unique `inst` into play, or None (rulebook, "Unique Cards")."""
-    rec = info(state, inst)
+    recs = records(state)
+    rec = recs[inst]
     if not rec["unique"]:
         return None
     g = state["g"]
     name = rec["name"]
     for other in g["players"][seat]["play"]:
-        if info(state, other)["name"] == name:
+        if recs[other]["name"] == name:
             return "you already control %s" % name
     for other in g["players"][seat]["dead"]:
-        if info(state, other)["name"] == name:
+        if recs[other]["name"] == name:
             return "%s is in your dead pile" % name
     for s in range(g["n"]):
         if s == seat:
             continue
         for other in g["players"][s]["play"]:
-            if owner_of(other) == seat and info(state, other)["name"] == name:
+            if owner_of(other) == seat and recs[other]["name"] == name:
                 return "an opponent has taken control of your %s" % name
     return None
 
 
 def own_copy_in_play(state, seat, inst):
     """The unique card of the same name that `seat` owns and controls, for a duplicate."""
-    rec = info(state, inst)
+    recs = records(state)
+    rec = recs[inst]
     if not rec["unique"]:
         return None
     for other in state["g"]["players"][seat]["play"]:
-        if owner_of(other) == seat and info(state, other)["name"] == rec["name"] \
-                and info(state, other)["type"] == rec["type"]:
+        if owner_of(other) == seat and recs[other]["name"] == rec["name"] and recs[other]["type"] == rec["type"]:
             return other
     return None
 
