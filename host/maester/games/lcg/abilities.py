@@ -31,7 +31,49 @@ keywords only.
 
 from . import model as M
 
-ABILITIES = {}
+class _AbilityTable(dict):
+    """ABILITIES: a dict that drops what was worked out from it (BY_INSTANCE) whenever it changes,
+    so a test's own card (monkeypatch.setitem) is seen at once."""
+
+    version = 0  # counts the changes: listened() is worked out again after one
+
+    def __setitem__(self, code, abilities):
+        super().__setitem__(code, abilities)
+        self._changed()
+
+    def __delitem__(self, code):
+        super().__delitem__(code)
+        self._changed()
+
+    def _changed(self):
+        self.version += 1
+        BY_INSTANCE.clear()
+        PILES.clear()
+
+
+class _ByInstance(dict):
+    """A card instance's abilities, from its code, looked up once: every window scans each seat's
+    cards in play, hand and piles for them."""
+
+    def __missing__(self, inst):
+        found = self[inst] = ABILITIES.get(M.code(inst), ())
+        return found
+
+
+class _Piles(dict):
+    """(from hand, from discard, from dead): whether any of an instance's abilities is used from that
+    pile, looked up once."""
+
+    def __missing__(self, inst):
+        abs_ = BY_INSTANCE[inst]
+        found = self[inst] = (any(ab.from_hand for ab in abs_), any(ab.from_discard for ab in abs_),
+                              any(ab.from_dead for ab in abs_))
+        return found
+
+
+ABILITIES = _AbilityTable()
+BY_INSTANCE = _ByInstance()
+PILES = _Piles()
 STATE_CHECKS = []  # fn(ctx) run after every ability's effect: card rules that watch the table
 
 
@@ -102,8 +144,7 @@ def predicate(name):
 
 # --- what may be used now ---------------------------------------------------------------------------
 
-def _abilities(inst):
-    return ABILITIES.get(M.code(inst), ())
+_abilities = BY_INSTANCE.__getitem__
 
 
 _LISTENED = [None, frozenset()]
@@ -112,7 +153,7 @@ _LISTENED = [None, frozenset()]
 def listened():
     """Every trigger some card's response, forced or save ability waits for. Worked out again
     whenever the table of abilities changes (a test may register one for its own card)."""
-    key = tuple(map(id, ABILITIES.values()))
+    key = ABILITIES.version
     if _LISTENED[0] != key:
         _LISTENED[:] = [key, frozenset(t for abs_ in ABILITIES.values() for ab in abs_
                                        if ab.kind in ("response", "forced", "save") for t in ab.trigger)]
@@ -264,18 +305,20 @@ def hand_kinds(state, seat):
 
 
 def _events_in_hand(state, seat, hand):
-    return [h for h in hand if (M.info(state, h)["type"] == "event" or any(ab.from_hand for ab in _abilities(h)))
-            and _event_allowed(state, seat, h)]
+    recs, piles = M.records(state), PILES
+    return [h for h in hand if (recs[h]["type"] == "event" or piles[h][0])
+            and (not recs[h]["restrictions"] or _event_allowed(state, seat, h))]
 
 
 def _discard_sources(state, seat):
-    return [i for i in state["g"]["players"][seat]["discard"] if any(ab.from_discard for ab in _abilities(i))]
+    piles = PILES
+    return [i for i in state["g"]["players"][seat]["discard"] if piles[i][1]]
 
 
 def _from_right_zone(state, src, ab):
     """A non-event card's ability marked from_hand is used from hand only, its others never there."""
     zone = state["g"]["cards"][src]["zone"]
-    if ab.from_discard or (zone == "discard" and any(a.from_discard for a in _abilities(src))):
+    if ab.from_discard or (zone == "discard" and PILES[src][1]):
         return ab.from_discard and zone == "discard"
     if M.info(state, src)["type"] == "event":
         return ab.from_dead == (zone == "dead")  # an event's pile ability (Forever Burning) from its pile only
@@ -290,16 +333,16 @@ def action_choices(state, seat, phase):
     if g["phase"] != phase:
         return out
     in_play, hand = _sources(state, seat)
-    dead = [i for i in g["players"][seat]["dead"] if any(ab.from_dead for ab in _abilities(i))] \
-        + _discard_sources(state, seat)
+    piles = PILES
+    dead = [i for i in g["players"][seat]["dead"] if piles[i][2]] + _discard_sources(state, seat)
     for src in in_play + _events_in_hand(state, seat, hand) + dead:
         for idx, ab in enumerate(_abilities(src)):
             if ab.kind == "action" and ("any" in ab.phases or phase in ab.phases) \
                     and _from_right_zone(state, src, ab) and _usable(state, seat, src, idx, ab):
                 out.append(["action", src, idx])
+    recs = M.records(state)
     for src in hand:
-        rec = M.info(state, src)
-        if "ambush" in (rec["keywords"] or ()) and _ambush_ok(state, seat, src):
+        if "ambush" in (recs[src]["keywords"] or ()) and _ambush_ok(state, seat, src):
             out.append(["ambush", src])
     return out
 
@@ -367,13 +410,18 @@ def legal_targets(state, seat, src, ab, ev=None):
     """The targets `ab` may choose: its own rule, minus every card immune to it."""
     cards = state["g"]["cards"]
     return [t for t in ab.target(state, src, seat, ev)
-            if not (isinstance(t, str) and t in cards and (M.immune_to(state, t, src, seat)
-                                                          or _shielded(state, t, src, seat)))]
+            if not (isinstance(t, str) and t in cards and _protected(state, t, src, seat))]
 
 
-def _shielded(state, target, src, seat):
+def _protected(state, target, src, seat):
+    """Whether `target` is immune to `src` or shielded from it: its keywords, worked out once for both."""
+    kws = M.keywords(state, target)
+    return M.immune_to(state, target, src, seat, kws) or _shielded(state, target, src, seat, kws)
+
+
+def _shielded(state, target, src, seat, kws):
     """A card its opponents may not choose as the target of events or character abilities."""
-    if not M.has_kw(state, target, "untargetable_by_opponents"):
+    if "untargetable_by_opponents" not in kws:
         return False
     return M.info(state, src)["type"] in ("event", "character") \
         and seat in M.opponents(state["g"], state["g"]["cards"][target]["ctrl"])

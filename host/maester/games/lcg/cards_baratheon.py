@@ -252,13 +252,19 @@ def _cavalry(state, src, inst, what):
     return {"gain": {"cannot_be_killed", "cannot_be_discarded"}} if changed else None
 
 
+_CAVALRY = tuple("B82#%d" % s for s in range(6))  # each seat's first Northern Cavalry, named once
+
+
 def _cavalry_watch(ctx):
     """T.WATCHES: note each Northern Cavalry whose STR is not its printed one now, for the rest of the
     phase (g["str_changed"], emptied as each phase begins: flow.phase)."""
     state = ctx.state
     g = ctx.g
     cards = g["cards"]
-    if not any(("B82#%d" % s) in cards for s in range(g["n"])):
+    for first_copy in _CAVALRY[:g["n"]]:
+        if first_copy in cards:
+            break
+    else:
         return  # no seat's deck holds one (a further copy "B82#0~2" comes only with a first): cheap, every step
     for p in g["players"]:
         for src in p["play"]:

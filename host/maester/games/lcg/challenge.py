@@ -34,11 +34,26 @@ def can_attack_with(state, seat, ctype):
             and (not A.TOLLS or A.toll_due(state, i) <= g["players"][seat]["gold"])]
 
 
+def attack_icons(state, seat):
+    """Every challenge icon some character of `seat` could attack with now (can_attack_with for the
+    three types at once: each character's icons and keywords worked out once)."""
+    g = state["g"]
+    out = set()
+    for i in M.characters(state, seat):
+        if not g["cards"][i]["kneel"]:
+            ready = M.icons(state, i) - out
+            if ready and not M.has_kw(state, i, "cannot_attack") \
+                    and (not A.TOLLS or A.toll_due(state, i) <= g["players"][seat]["gold"]):
+                out |= ready
+    return out
+
+
 def challenge_options(state, seat):
     p = state["g"]["players"][seat]
     out = []
+    able = attack_icons(state, seat)
     for ctype in TYPES:
-        if ctype in p["challenges_made"] or not can_attack_with(state, seat, ctype):
+        if ctype in p["challenges_made"] or ctype not in able:
             continue
         if p["gold"] < challenge_toll(state, seat, ctype):
             continue  # must hand over gold first and cannot (Uneasy Truce)

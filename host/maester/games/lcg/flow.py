@@ -138,8 +138,9 @@ def setup_choices(state, seat):
     names = {M.info(state, i)["name"] for i in p["setup"] if M.info(state, i)["unique"]}
     limited = any("limited" in (M.info(state, i)["keywords"] or ()) for i in p["setup"])
     out = []
+    recs = M.records(state)
     for inst in p["hand"]:
-        rec = M.info(state, inst)
+        rec = recs[inst]
         if rec["type"] not in ("character", "location", "attachment"):
             continue
         if rec["type"] == "attachment" and ("setup" not in (rec["keywords"] or ())
@@ -383,8 +384,10 @@ def marshal_choices(state, seat):
     g = state["g"]
     p = g["players"][seat]
     out = []
+    recs = M.records(state)
+    gold = None  # what `seat` may spend, worked out when a card first needs it
     for inst in p["hand"]:
-        rec = M.info(state, inst)
+        rec = recs[inst]
         if rec["type"] not in ("character", "location", "attachment"):
             continue
         if not M.house_ok(state, seat, inst):
@@ -393,8 +396,9 @@ def marshal_choices(state, seat):
         if dup_of is not None:
             out.append(["duplicate", inst])  # no gold: a duplicate under the card in play
             continue
-        cost = M.gold_cost(state, seat, inst)
-        if cost > M.spendable_gold(g, seat):
+        if gold is None:
+            gold = M.spendable_gold(g, seat)
+        if M.gold_cost(state, seat, inst) > gold:
             continue
         if "limited" in (rec["keywords"] or ()) and p["limited_played"]:
             continue

@@ -36,8 +36,16 @@ class _Codes(dict):
 code = _Codes().__getitem__
 
 
-def owner_of(inst):
-    return int(inst.rsplit("#", 1)[1].split("~", 1)[0])
+class _Owners(dict):
+    """Owning seats by instance, each worked out once (as _Codes)."""
+
+    def __missing__(self, inst):
+        seat = self[inst] = int(inst.rsplit("#", 1)[1].split("~", 1)[0])
+        return seat
+
+
+# The seat that owns an instance ("S5#0~2" -> 0): asked for every card a uniqueness or control check reads.
+owner_of = _Owners().__getitem__
 
 
 def instance_ids(codes, seat):
@@ -56,8 +64,46 @@ def table(state):
     return cardtables.get(state["config"]["cards"])
 
 
+class _Records(dict):
+    """One card table's printed records by instance, each looked up on its first use. A table's key
+    is the hash of its content (cardtables.register), so a record found once stays true."""
+
+    def __init__(self, cards):
+        super().__init__()
+        self.cards = cards
+
+    def __missing__(self, inst):
+        rec = self[inst] = self.cards[code(inst)]
+        return rec
+
+
+class _Tables(dict):
+    """_Records by card-table key; an unknown key raises cardtables' own error."""
+
+    def __missing__(self, key):
+        recs = self[key] = _Records(cardtables.get(key)["cards"])
+        return recs
+
+
+# Asked hundreds of thousands of times a game (every hand, window and STR reads a printed fact): two
+# dict lookups at C speed rather than a hash-table fetch and a code split each time.
+RECORDS = _Tables()
+
+
+def records(state):
+    """{instance: its printed record} for the game's card table: fetch once, index per card."""
+    key = state["config"]["cards"]
+    try:
+        return RECORDS[key]
+    except TypeError:  # not a key at all: cardtables says so in its own words
+        return cardtables.get(key)
+
+
 def info(state, inst):
-    return cardtables.get(state["config"]["cards"])["cards"][code(inst)]
+    try:
+        return RECORDS[state["config"]["cards"]][inst]
+    except TypeError:
+        return records(state)[inst]
 
 
 def card(g, inst):
@@ -111,7 +157,8 @@ def in_play(g, seat=None):
 
 def characters(state, seat=None):
     g = state["g"]
-    return [i for i in in_play(g, seat) if info(state, i)["type"] == "character"]
+    recs = records(state)
+    return [i for i in in_play(g, seat) if recs[i]["type"] == "character"]
 
 
 def is_character(state, inst):
@@ -132,21 +179,32 @@ REDUCERS = {}
 def constant(state, inst, what):
     """Sum what every constant ability in play gives `inst` for `what` (str, icons, keywords...)."""
     g = state["g"]
-    total = {} if what in ("icons", "keywords") else 0
+    sources = constant_sources(g)
     effects = g["effects"]
-    code_of = code
-    for src in constant_sources(g):
-        if effects and blank(state, src):
+    # The blank texts, found once (not once a source): a blank card's constant ability is off.
+    blanked = [e["target"] for e in effects if e["kind"] == "blank"] if effects else None
+    table, code_of = CONSTANT, code
+    if what in _SET_VALUED:
+        total = {}
+        for src in sources:
+            if blanked and src in blanked:
+                continue
+            got = table[code_of(src)](state, src, inst, what)
+            if got:
+                for k, v in got.items():
+                    total.setdefault(k, set()).update(v)
+        return total
+    total = 0
+    for src in sources:
+        if blanked and src in blanked:
             continue
-        got = CONSTANT[code_of(src)](state, src, inst, what)
-        if not got:
-            continue
-        if isinstance(total, dict):
-            for k, v in got.items():
-                total.setdefault(k, set()).update(v)
-        else:
+        got = table[code_of(src)](state, src, inst, what)
+        if got:
             total += got
     return total
+
+
+_SET_VALUED = ("icons", "keywords")  # constant() gathers {"gain"/"lose": set} for these, sums numbers for the rest
 
 
 def cost_reduction(state, seat, inst):
@@ -170,7 +228,11 @@ def constant_sources(g):
     play: the answer is kept by what it depends on (each player's cards in play and revealed plot,
     and the cards that have a constant ability), so a state, its copies and its next moves share it."""
     players = g["players"]
-    key = tuple([(tuple(p["play"]), p["revealed"]) for p in players])
+    if len(players) == 2:  # a joust, the common game: the key without a list built first
+        p0, p1 = players
+        key = (tuple(p0["play"]), p0["revealed"], tuple(p1["play"]), p1["revealed"])
+    else:
+        key = tuple([(tuple(p["play"]), p["revealed"]) for p in players])
     memo = _SOURCES
     if memo[0] != len(CONSTANT):
         memo[:] = [len(CONSTANT), {}]
@@ -215,14 +277,17 @@ def strength(state, inst):
 def _with_changes(state, inst, printed, gain_kind, lose_kind, what):
     """A printed set of icons or keywords with what lasting effects and constant abilities add
     (`gain_kind`) and take away (`lose_kind`)."""
+    effects = state["g"]["effects"]
+    extra = constant(state, inst, what)
+    if not effects and not extra:  # most asks: the printed set as it stands
+        return set(printed) if printed else set()
     gained, lost = set(), set()
-    for e in state["g"]["effects"]:
+    for e in effects:
         if e["target"] == inst:
             if e["kind"] == gain_kind:
                 gained.add(e["value"])
             elif e["kind"] == lose_kind:
                 lost.add(e["value"])
-    extra = constant(state, inst, what)
     gained.update(extra.get("gain", ()))
     lost.update(extra.get("lose", ()))
     return (set(printed or ()) | gained) - lost
@@ -252,7 +317,7 @@ def income_bonus(state, inst):
     return (info(state, inst)["income"] or 0) + constant(state, inst, "income")
 
 
-def immune_to(state, inst, source, by_seat):
+def immune_to(state, inst, source, by_seat, kws=None):
     """Whether `inst` ignores an effect of card `source` (None for a framework effect) used by `by_seat`.
 
     "Immune to character abilities" covers any character's ability; "immune to opponents'
@@ -261,7 +326,8 @@ def immune_to(state, inst, source, by_seat):
     """
     if source is None:
         return False
-    kws = keywords(state, inst)
+    if kws is None:  # a caller that reads other keywords of `inst` too hands them in, worked out once
+        kws = keywords(state, inst)
     kind = info(state, source)["type"]
     ctrl = state["g"]["cards"][inst]["ctrl"]
     if kind == "character":
@@ -344,34 +410,35 @@ def move(g, inst, zone, top=False):
 
 def unique_blocked(state, seat, inst):
     """Why `seat` may not put unique `inst` into play, or None (rulebook, "Unique Cards")."""
-    rec = info(state, inst)
+    recs = records(state)
+    rec = recs[inst]
     if not rec["unique"]:
         return None
     g = state["g"]
     name = rec["name"]
     for other in g["players"][seat]["play"]:
-        if info(state, other)["name"] == name:
+        if recs[other]["name"] == name:
             return "you already control %s" % name
     for other in g["players"][seat]["dead"]:
-        if info(state, other)["name"] == name:
+        if recs[other]["name"] == name:
             return "%s is in your dead pile" % name
     for s in range(g["n"]):
         if s == seat:
             continue
         for other in g["players"][s]["play"]:
-            if owner_of(other) == seat and info(state, other)["name"] == name:
+            if owner_of(other) == seat and recs[other]["name"] == name:
                 return "an opponent has taken control of your %s" % name
     return None
 
 
 def own_copy_in_play(state, seat, inst):
     """The unique card of the same name that `seat` owns and controls, for a duplicate."""
-    rec = info(state, inst)
+    recs = records(state)
+    rec = recs[inst]
     if not rec["unique"]:
         return None
     for other in state["g"]["players"][seat]["play"]:
-        if owner_of(other) == seat and info(state, other)["name"] == rec["name"] \
-                and info(state, other)["type"] == rec["type"]:
+        if owner_of(other) == seat and recs[other]["name"] == rec["name"] and recs[other]["type"] == rec["type"]:
             return other
     return None
 

@@ -298,7 +298,12 @@ def check_victory(ctx):
     if 15 * g["n"] + bank["added_power"] - bank["power"] < goal:
         return  # all the power out of the Throne Room together is short of the goal: nobody has it
     cards = g["cards"]
-    most = [p["power"] + sum(cards[i]["power"] for i in p["play"]) for p in g["players"]]
+    most = []
+    for p in g["players"]:  # loops, not sum() over a generator: this runs after every step
+        total = p["power"]
+        for i in p["play"]:
+            total += cards[i]["power"]
+        most.append(total)
     if g.get("teams"):
         most = [sum(most[s] for s in team) for team in g["teams"]]
     if max(most) < goal:
