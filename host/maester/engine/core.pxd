@@ -15,7 +15,6 @@ cdef class Ctx:
     cdef public object state, g, events, _chance
     cdef public bint asked
 
-@cython.locals(asks=list)
 cpdef find_ask(state, ask_id)
 
 @cython.locals(choices=list, i=Py_ssize_t, mine=list)
