@@ -225,6 +225,7 @@ class _forcing:
 
 
 def find_ask(state, ask_id):
+    """The open ask numbered `ask_id`, or None."""
     for ask in state["asks"]:
         if ask["id"] == ask_id:
             return ask
