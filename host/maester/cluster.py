@@ -82,9 +82,31 @@ def _local_cluster(workers):
 def _quiet_teardown():
     """Closing a cluster in the middle of a run breaks the comms of the games under way, and Dask
     and tornado log each as an error with its traceback: noise for a person who pressed Ctrl-C and
-    whose run stopped as asked (a test saw one in about one run in four)."""
-    for name in ("distributed", "tornado", "asyncio"):
+    whose run stopped as asked (a test saw one in about one run in four). Every logger under those
+    names is quieted, not only the parents: Dask's own logging config gives some of them a level of
+    their own (tornado.application: error), which a parent's level does not override."""
+    names = ("distributed", "tornado", "asyncio")
+    for name in [n for n in list(logging.root.manager.loggerDict) if n.split(".")[0] in names] + list(names):
         logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+@contextlib.contextmanager
+def _quiet_on_ctrl_c():
+    """Quiet the teardown's loggers the moment Ctrl-C arrives, before anything is cancelled or closed
+    (the games' futures are cancelled on the way out, while the interrupt is still rising)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupted(signum, frame):
+        _quiet_teardown()
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, interrupted)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @contextlib.contextmanager
@@ -93,7 +115,7 @@ def connect(address, workers):
     `workers` single-threaded worker processes started here. Closed on the way out, the local cluster
     with its workers. ValueError when the extra is missing or the scheduler cannot be reached."""
     if address == LOCAL:
-        with _local_cluster(workers) as local, _dask().Client(local) as client:
+        with _local_cluster(workers) as local, _dask().Client(local) as client, _quiet_on_ctrl_c():
             try:
                 yield client
             except KeyboardInterrupt:
