@@ -175,13 +175,18 @@ def _private_file(path):
     return fd
 
 
+def write_all(fd, data):
+    """All of `data` to the open file `fd` (os.write may take part of it), then synced to disk."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+    os.fsync(fd)
+
+
 def _write_synced(path, data):
     fd = _private_file(path)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-        os.fsync(fd)
+        write_all(fd, data)
     finally:
         os.close(fd)
 

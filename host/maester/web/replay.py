@@ -200,10 +200,7 @@ def _write_new(path, data, mode):
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
         try:
             os.fchmod(fd, mode)  # whatever the umask: a file with secrets is this user's only
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
+            game_log.write_all(fd, data)
         finally:
             os.close(fd)
         os.link(temp, path)
