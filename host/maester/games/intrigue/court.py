@@ -127,15 +127,16 @@ def legal_positions(court, card):
 
 def legal_moves(court, hand, house_of):
     """Every legal ["place", card, row, pos] for a hand, in hand order, then by row and position."""
-    spots = open_spots(court)
-    by_house = {}
+    spots = court["open"]
+    by_house = {}  # a house's positions: cards of one house go to the same places
     out = []
     for inst in hand:
         h = house_of[inst]
         pos = by_house.get(h)
         if pos is None:
-            pos = by_house[h] = [(r, x) for (r, x, a, b) in spots if a is None or a == h or b == h]
-        out += [["place", inst, r, x] for r, x in pos]
+            pos = by_house[h] = [sp for sp in spots if sp[2] is None or sp[2] == h or sp[3] == h]
+        for sp in pos:  # a turn's choices are most of a random game's work: one list each, no temporaries
+            out.append(["place", inst, sp[0], sp[1]])
     return out
 
 
@@ -164,17 +165,28 @@ def place(court, inst, house, row, pos):
         s[1] = pos
     # The open spots: this one is taken (on the base, its ends move); above, a place opens where the
     # new card and a neighbour now lie side by side. (Cards never leave the court during a round.)
+    # They stay sorted by row, then position (no two share both): the base's first, each new one
+    # put in its place, so no spot is compared with another as a whole list.
     if row == 0:
-        spots = [sp for sp in court["open"] if sp[0] != 0] + _base_spots(court)
+        spots = _base_spots(court)
+        spots += [sp for sp in court["open"] if sp[0] != 0]
     else:
-        spots = [sp for sp in court["open"] if sp[:2] != [row, pos]]
+        spots = [sp for sp in court["open"] if sp[1] != pos or sp[0] != row]
     if row + 1 < court["width"]:
         here, above = court["houses"][row], court["houses"][row + 1]
         for x in (pos - 1, pos):
             if 0 <= x < len(above) and above[x] is None and here[x] is not None and here[x + 1] is not None:
-                spots.append([row + 1, x, here[x], here[x + 1]])
-    spots.sort()  # by row, then position: no two spots share both, so the houses are never compared
+                _insert_spot(spots, [row + 1, x, here[x], here[x + 1]])
     court["open"] = spots
+
+
+def _insert_spot(spots, spot):
+    """Put `spot` into `spots` (sorted by row, then position) where it belongs."""
+    r, x = spot[0], spot[1]
+    i = len(spots)
+    while i and (spots[i - 1][0] > r or (spots[i - 1][0] == r and spots[i - 1][1] > x)):
+        i -= 1
+    spots.insert(i, spot)
 
 
 def placed_cards(court):

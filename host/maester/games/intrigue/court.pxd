@@ -1,0 +1,14 @@
+# C types for court.py in the compiled build (`maester build-fast`): Cython reads this file beside
+# the module it augments; Python never does, so the pure build is the same source untyped. A turn's
+# legal moves are most of a random Intrigue game's work: typed as lists, its loops index and append
+# without Python's generic calls.
+cimport cython
+
+@cython.locals(spots=list, by_house=dict, out=list, pos=list, sp=list)
+cpdef list legal_moves(court, hand, house_of)
+
+@cython.locals(spots=list)
+cpdef place(court, inst, house, row, pos)
+
+@cython.locals(i=Py_ssize_t)
+cpdef _insert_spot(list spots, list spot)
