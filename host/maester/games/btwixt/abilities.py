@@ -21,8 +21,8 @@ ALLY_ABILITIES = {"jaime", "arianne", "oberyn", "varys", "jester", "ilyn", "lora
                   "sansa", "free_placement", "manual"}
 
 
-def on_play(g, seat, inst):
-    ab = Z.ability(g, inst)
+def on_play(g, seat, inst, ab):
+    """The steps `inst` (with ability key `ab`, Z.ability) queues when `seat` plays it."""
     land = {"s": "land", "seat": seat, "card": inst}
     if ab in PASSIVE:
         return [land]

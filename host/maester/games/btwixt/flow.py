@@ -10,7 +10,6 @@ from .abilities import on_play, when_claimed
 from .zones import SEASONS, step
 
 
-
 def setup(ctx, config):
     g = ctx.g
     cards = cardtables.get(config["cards"])
@@ -254,31 +253,34 @@ def _playable(g, seat, facts):
     return [c for c in hand if base[c] not in in_bids]
 
 
-def silenced(g, seat):
-    """The Silence lies in this leader's bid pile ("you" follows the card)."""
+def silenced(g, seat, facts=None):
+    """The Silence lies in this leader's bid pile ("you" follows the card). `facts`: Z.facts(g), when
+    the caller has it at hand."""
     pile = g["bids"][seat]
-    return bool(pile) and not Z.having(g, "the_silence").isdisjoint(pile)
+    return bool(pile) and not Z.having(g, "the_silence", facts).isdisjoint(pile)
 
 
 @step
 def turn(ctx, st, answer):
     g = ctx.g
     n = g["n"]
+    facts = Z.facts(g)  # once a turn: each card's ability and the cards with one
     if answer is None:
         seat = st["seat"]
+        knelt = g["knelt"]
         for _ in range(n):
-            if not g["knelt"][seat]:
+            if not knelt[seat]:
                 break
             seat = (seat + 1) % n
         else:
             return  # everyone knelt: the claim step runs next
         st["seat"] = seat
-        choices = [["play", c] for c in _playable(g, seat, Z.facts(g))]
+        choices = [["play", c] for c in _playable(g, seat, facts)]
         choices.append(["kneel"])
         if st["second"]:
             prompt = "The Silence: play a second card, or kneel now."
         else:
-            if silenced(g, seat) and g["knelt"].count(False) > (not g["knelt"][seat]):
+            if silenced(g, seat, facts) and knelt.count(False) > (not knelt[seat]):
                 choices.append(["skip"])
             prompt = "Play an influence card or kneel."
         ctx.ask(seat, "turn", choices, prompt, public="bidding")
@@ -294,7 +296,7 @@ def turn(ctx, st, answer):
         ctx.push(nxt)
     else:
         inst = choice[1]
-        silent_turn = silenced(g, seat)
+        silent_turn = silenced(g, seat, facts)
         g["hands"][seat].remove(inst)
         ctx.emit("play", seat=seat, card=inst)
         after = nxt
@@ -302,7 +304,7 @@ def turn(ctx, st, answer):
             after = {"s": "turn", "seat": seat, "second": True}
         elif silent_turn:
             after = {"s": "kneel_now", "seat": seat, "then": nxt}
-        ctx.push(*on_play(g, seat, inst), after)
+        ctx.push(*on_play(g, seat, inst, facts["ability"].get(inst)), after)
 
 
 @step

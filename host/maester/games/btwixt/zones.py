@@ -62,7 +62,8 @@ def facts(g):
     reads a set instead of looking each card up: `with[ability]`, the instances with that ability
     (The Silence, Royal Decree, Pulling the Strings...); `foreign[leader]`, the leader cards of the
     other leaders (only the Kingsmoot draft lets a leader play those); `leader_cards`, every leader's;
-    `value`, each influence card's; `base`, each instance's card."""
+    `value`, each influence card's; `base`, each instance's card; `card`, each instance's printed
+    record; `ability`, each instance's ability key (instances without one are absent)."""
     key = g["table"]
     try:  # a subscript, not .get: a turn asks this two or three times
         return _FACTS[key]
@@ -71,9 +72,10 @@ def facts(g):
         return got
 
 
-def having(g, ability_key):
-    """The card instances with an ability (a frozenset; empty for an ability no card has)."""
-    return facts(g)["with"].get(ability_key, _NONE)
+def having(g, ability_key, known=None):
+    """The card instances with an ability (a frozenset; empty for an ability no card has). `known`:
+    facts(g), when the caller has it at hand."""
+    return (known or facts(g))["with"].get(ability_key, _NONE)
 
 
 def _index(tbl):
@@ -85,7 +87,7 @@ def _index(tbl):
     by_ability = {}
     for inst, ab in tbl["ability_of"].items():
         by_ability.setdefault(ab, set()).add(inst)
-    return {"base": base,
+    return {"base": base, "card": {i: info[b] for i, b in base.items()}, "ability": tbl["ability_of"],
             "foreign": {l: frozenset(i for i, own in leader_of.items() if own != l) for l in tbl["leaders"]},
             "leader_cards": frozenset(leader_of),
             "value": {i: info[b]["value"] for i, b in base.items() if "value" in info[b]},
@@ -94,11 +96,11 @@ def _index(tbl):
 
 def card(g, inst):
     """The static record of a card instance ('betrayal#2' → Betrayal's data)."""
-    return cardtables.get(g["table"])["info"][inst.split("#", 1)[0]]
+    return facts(g)["card"][inst]
 
 
 def ability(g, inst):
-    return cardtables.get(g["table"])["ability_of"].get(inst)
+    return facts(g)["ability"].get(inst)
 
 
 def holder(g, inst):
