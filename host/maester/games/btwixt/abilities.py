@@ -315,24 +315,43 @@ def manual(ctx, st, answer):
             ctx.emit("resolved_by_hand", seat=seat, card=st["card"])
             return
         _manual_edit(ctx, seat, choice)
-    choices = [["done"]]
-    mine = Z.councils_of(g, seat)
-    choices += [["gain_token", c] for c in mine]
-    if g["current"] is not None:
-        choices.append(["kill", g["current"]])
-    choices += [["kill", a] for c in g["councils"] for a in c["allies"]]
-    if g["ally_deck"] or g["row"]:
-        choices += [["claim_next", c] for c in mine]
-    choices += [["claim_dead", a, c] for a in g["dead"] for c in mine]
-    # Royal Decree cannot be moved by another influence card's ability (an ally's may move it).
     rec = Z.card(g, st["card"])
-    shielded = Z.having(g, "royal_decree") if rec["type"] == "influence" else ()
-    choices += [["take_bid", x] for s, p in enumerate(g["bids"]) if s != seat for x in p if x not in shielded]
-    choices += [["bid_to_hand", x] for x in g["bids"][seat] if x not in shielded]
-    choices += [["discard", x] for x in g["hands"][seat]]
-    ctx.ask(seat, "manual", choices,
+    ctx.ask(seat, "manual", manual_choices(g, seat, rec),
             "Resolve %s by hand: record each change it makes, then choose done." % rec["name"],
             public="resolving a card by hand")
+
+
+def manual_choices(g, seat, rec):
+    """The changes `seat` may record while resolving the card `rec` (its printed record) by hand,
+    "done" first. (Asked again after each change: in random games, most of this card's work.)"""
+    choices = [["done"]]
+    mine = Z.councils_of(g, seat)
+    for c in mine:
+        choices.append(["gain_token", c])
+    if g["current"] is not None:
+        choices.append(["kill", g["current"]])
+    for council in g["councils"]:
+        for a in council["allies"]:
+            choices.append(["kill", a])
+    if g["ally_deck"] or g["row"]:
+        for c in mine:
+            choices.append(["claim_next", c])
+    for a in g["dead"]:
+        for c in mine:
+            choices.append(["claim_dead", a, c])
+    # Royal Decree cannot be moved by another influence card's ability (an ally's may move it).
+    shielded = Z.having(g, "royal_decree") if rec["type"] == "influence" else ()
+    for s, pile in enumerate(g["bids"]):
+        if s != seat:
+            for x in pile:
+                if x not in shielded:
+                    choices.append(["take_bid", x])
+    for x in g["bids"][seat]:
+        if x not in shielded:
+            choices.append(["bid_to_hand", x])
+    for x in g["hands"][seat]:
+        choices.append(["discard", x])
+    return choices
 
 
 def _manual_edit(ctx, seat, choice):

@@ -1,0 +1,6 @@
+# C types for abilities.py in the compiled build (`maester build-fast`): Cython reads this file
+# beside the module it augments; Python never does, so the pure build is the same source untyped.
+cimport cython
+
+@cython.locals(choices=list, council=dict, pile=list)
+cpdef list manual_choices(g, seat, rec)
