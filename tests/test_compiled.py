@@ -125,6 +125,21 @@ def test_a_modules_hash_covers_the_c_types_beside_it(tmp_path):
     assert len({alone, typed, compiled._sha256(src)}) == 3  # a .pxd edited after a build makes it stale
 
 
+def test_a_modules_hash_covers_the_declarations_its_c_types_cimport(tmp_path, monkeypatch):
+    # flow.pxd cimports zones (games/btwixt): compiled, flow calls zones' cpdef functions through the
+    # signatures zones.pxd declares, so a changed zones.pxd must make flow stale as well as zones.
+    pkg = tmp_path / "maester"
+    (pkg / "games").mkdir(parents=True)
+    monkeypatch.setattr(compiled, "PACKAGE", pkg)
+    (pkg / "games" / "zones.pxd").write_text("cpdef facts(g)\n")
+    src = pkg / "games" / "flow.py"
+    src.write_text("X = 1\n")
+    (pkg / "games" / "flow.pxd").write_text("cimport maester.games.zones as Z\n")
+    before = compiled._sha256(src)
+    (pkg / "games" / "zones.pxd").write_text("cpdef dict facts(g)\n")
+    assert compiled._sha256(src) != before
+
+
 def test_the_tests_run_the_source():
     import maester.engine.chance
     assert maester.engine.chance.__file__.endswith(".py")

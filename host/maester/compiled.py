@@ -105,9 +105,18 @@ def _sha256(path):
         h = hashlib.sha256(f.read())
     try:
         with open(os.path.splitext(path)[0] + ".pxd", "rb") as f:
-            h.update(b"\0pxd\0" + f.read())
+            pxd = f.read()
     except FileNotFoundError:
-        pass
+        return h.hexdigest()
+    h.update(b"\0pxd\0" + pxd)
+    # A .pxd may cimport another module's (`cimport maester.games.btwixt.zones as Z`): the module then
+    # calls that one's cpdef functions in C, through their declared signatures, so it is stale when
+    # those declarations change too (kept, it would fail to import against the new ones).
+    for line in pxd.splitlines():
+        if line.startswith(b"cimport maester."):
+            dep = line.split()[1].decode()
+            with open(os.path.join(PACKAGE.parent, *dep.split(".")) + ".pxd", "rb") as f:
+                h.update(b"\0cimport\0" + f.read())
     return h.hexdigest()
 
 
