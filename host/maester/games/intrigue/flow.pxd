@@ -1,0 +1,3 @@
+# Read by Cython only (`maester build-fast`; Python never reads it): a turn's calls to the court's
+# legal moves and placement, which court.pxd declares, are C calls in the compiled build.
+cimport maester.games.intrigue.court as C
