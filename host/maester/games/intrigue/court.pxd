@@ -1,6 +1,6 @@
 # C types for court.py in the compiled build (`maester build-fast`): Cython reads this file beside
 # the module it augments; Python never does, so the pure build is the same source untyped. A turn's
-# legal moves are most of a random Intrigue game's work: typed as lists, its loops index and append
+# legal moves are a sixth of a random Intrigue game's time: typed as lists, its loops index and append
 # without Python's generic calls.
 cimport cython
 
