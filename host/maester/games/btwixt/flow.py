@@ -357,8 +357,11 @@ def pts_council(g, seat):
     counts = {}
     strings = Z.having(g, "pulling_the_strings")
     for c in Z.councils_of(g, seat):
-        nb = Z.neighbour_via(g, seat, c)
-        counts[c] = sum(1 for x in g["bids"][nb] if x in strings)
+        k = 0
+        for x in g["bids"][Z.neighbour_via(g, seat, c)]:  # a loop: a cpdef may hold no generator
+            if x in strings:
+                k += 1
+        counts[c] = k
     (c1, n1), (c2, n2) = counts.items()
     if n1 == n2:
         return None

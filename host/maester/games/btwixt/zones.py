@@ -113,7 +113,10 @@ def holder(g, inst):
 
 def bid_total(g, seat):
     value = facts(g)["value"]
-    return sum(value[c] for c in g["bids"][seat])
+    total = 0
+    for c in g["bids"][seat]:  # a loop, not sum() of a generator: compiled, a cpdef may hold no closure
+        total += value[c]
+    return total
 
 
 def ranking(g):
