@@ -274,3 +274,19 @@ def test_a_whole_build_is_stale_when_a_rule_module_was_added_since(build, tmp_pa
     (out / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(ValueError, match=r"maester/engine/cardtables\.py \(new, not in the build\)"):
         compiled.load_manifest(out)
+
+
+@needs_compiler
+def test_build_fast_of_one_module_keeps_the_rest_of_the_build(build, tmp_path, monkeypatch, capsys):
+    # Before, `build-fast --module X` wrote a build of X alone: every other module then ran as
+    # Python without a word, and the next whole build compiled them all again.
+    out = tmp_path / "compiled"
+    shutil.copytree(build, out)
+    monkeypatch.setattr(compiled, "build_dir", lambda: out)
+    monkeypatch.setenv("MAESTER_COMPILED", str(out))
+    monkeypatch.delenv(compiled.PURE_ENV, raising=False)
+    assert main(["build-fast", "--module", "maester.engine.bots", "--force"]) == 0
+    err = capsys.readouterr().err
+    assert "kept 2 modules whose source is unchanged" in err and "[3/3] maester.engine.bots (" in err
+    manifest = compiled.load_manifest(out)
+    assert sorted(manifest["modules"]) == sorted(MODULES)  # the two not named are still compiled

@@ -180,11 +180,13 @@ def cores():
         return os.cpu_count() or 1
 
 
-def build(names=None, out=None, progress=print, force=False, reuse=None, jobs=None):
+def build(names=None, out=None, progress=print, force=False, reuse=None, jobs=None, keep_others=False):
     """Compile `names` (default: module_names()) into `out` (default: build_dir()), `jobs` modules at
     a time (default: one a core), replacing any build there only once the new one is complete. A
     module whose source is unchanged since the build in `reuse` (default `out`; same hash, Python,
-    Cython, directives and C flags) is copied from it, unless `force`. Returns the manifest. Raises
+    Cython, directives and C flags) is copied from it, unless `force`. With `keep_others`, the
+    build's other modules whose source is unchanged stay in it too (`build-fast --module X` must not
+    turn the rest of a whole build back into Python). Returns the manifest. Raises
     ValueError when Cython is missing, RuntimeError with the compiler's words when a module does not
     compile."""
     # start-up: every command's start imports this module; only a build needs these
@@ -205,6 +207,13 @@ def build(names=None, out=None, progress=print, force=False, reuse=None, jobs=No
     modules = {}
     reuse = Path(reuse or out)
     previous = {"modules": {}} if force else _reusable(reuse, cython_version)
+    if keep_others:  # even with `force`: that applies to the modules named, not to the rest
+        others = _reusable(reuse, cython_version)["modules"]
+        carried = {n: m for n, m in others.items() if n not in names and n in module_names()
+                   and (m["sha256"], m.get("cflags")) == (_sha256(source_of(n)), cflags(n))
+                   and (reuse / m["so"]).is_file()}
+        names += sorted(carried)
+        previous = {"modules": dict(previous["modules"], **carried)}
     t0 = time.perf_counter()
     try:
         todo = {}

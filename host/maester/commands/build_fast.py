@@ -32,7 +32,8 @@ def cmd_build(args):
     say("the compiled build of %d modules in %s: compiling what changed, %d at a time"
         % (len(args.module or names), out, args.jobs or compiled.cores()))
     try:
-        manifest = compiled.build(args.module, out, progress=say, force=args.force, jobs=args.jobs)
+        manifest = compiled.build(args.module, out, progress=say, force=args.force, jobs=args.jobs,
+                                  keep_others=bool(args.module))
     except RuntimeError as e:
         say("maester: %s" % e)
         return 1
@@ -52,7 +53,8 @@ def register(sub):
                     "Without Cython, a C compiler or Python's headers, or with MAESTER_PURE=1, says so in one line "
                     "and leaves the pure build. Example: maester build-fast && maester bench peers --build both")
     p.add_argument("--module", action="append", metavar="NAME",
-                   help="compile only this module (repeat for more), e.g. maester.engine.chance (default: all)")
+                   help="compile only this module (repeat for more), e.g. maester.engine.chance; the build's other "
+                        "modules whose source is unchanged stay compiled (default: all)")
     p.add_argument("--force", action="store_true",
                    help="compile every module again (default: keep those whose source is unchanged)")
     p.add_argument("--jobs", type=int_range(1, 64), metavar="N", help="modules compiled at a time, 1 to 64 (default: one a core)")
