@@ -859,3 +859,40 @@ def test_ndef_text_skips_null_tlvs_and_rejects_truncated_messages():
     assert bytes(mem[off:off + ln]) == b"Hand of the King"
     assert ndef_text(mem[:10]) == (-1, 0)
     assert ndef_text(bytearray(b"\x03\x00\xfe")) == (-1, 0)
+
+
+# -- paced simulation (bench hil) ----------------------------------------------------------
+
+PACED = '''
+import json, time
+from hal_sim import Table
+from maester_fw.mfrc522 import MFRC522
+for paced in (False, True):
+    t = Table(paced=paced)
+    t.build({"readers": [{"type": "mfrc522", "cs": 17, "name": "a"}]})
+    d = MFRC522(t.spi, t.pin(17), sleep_us=t.clock.sleep_us, ticks_us=t.clock.ticks_us)
+    d.init()
+    t.place(0, "04a1b2c3d4e5f6")
+    rows = []
+    for _ in range(20):
+        m0 = t.clock.now
+        w0 = time.ticks_us()
+        ok = d.request(True) == 0 and d.select() == 0
+        d.halt()
+        rows.append((t.clock.now - m0, time.ticks_diff(time.ticks_us(), w0), ok))
+        d.antenna(False)  # the card back to IDLE for the next round
+        d.antenna(True)
+    print(json.dumps({"paced": paced, "rows": rows}))
+'''
+
+
+def test_a_paced_board_takes_at_least_the_modelled_time_for_every_reader_transaction(run_micropython):
+    """bench hil paces the simulated board: a SELECT of a 7-byte UID (several ms of modelled SPI
+    and air time) must not end sooner in wall time than it would on a board."""
+    out = [json.loads(line) for line in run_micropython(PACED).stdout.splitlines()]
+    unpaced, paced = out
+    assert all(ok for _, _, ok in paced["rows"] + unpaced["rows"])
+    for modelled, wall, _ in paced["rows"]:
+        assert modelled > 2000 and wall >= modelled, paced["rows"]
+    # unpaced the unix port runs it faster than a board: the reason for pacing
+    assert sum(w for _, w, _ in unpaced["rows"]) < sum(m for m, _, _ in unpaced["rows"]), unpaced["rows"]
