@@ -42,6 +42,11 @@ FAULT_RETRY_MAX_MS = 60000
 # holds its configuration (a supply dip brings an MFRC522 back at its power-on values), and after
 # HW_STREAK such polls in a row whatever it says.
 HW_STREAK = 3
+# A reader whose card was just lifted is where the next card is most likely laid (a player swaps
+# one card for another): for HOT_MS after the removal it is polled between every two other
+# polls and while the round waits for its interval, until it finds a card. The tap is then seen
+# after one other reader's poll, not after a whole round of them (issue 29).
+HOT_MS = 3000
 LOOP_BUDGET_MS = 25  # a pass longer than this counts as an overrun (SNAPSHOT counter 4)
 RX_CHUNK = 64  # serial bytes taken per read; at most RX_READS reads per pass
 RX_READS = 8
@@ -187,6 +192,9 @@ class App:
         self._interval = cfg["poll"]["interval_ms"]
         self._next_reader = 0
         self._round_start = now
+        self._hot = -1  # the reader whose card was just lifted (HOT_MS), or -1
+        self._hot_at = now
+        self._hot_turn = False  # the next poll is the hot reader's
         self._rounds = 0  # completed rounds of polls since boot (counted up to 255)
         self._confirm = cfg["poll"]["confirm"]
 
@@ -326,12 +334,23 @@ class App:
             self.link.send(wire.TAP, self._taps.pop(0), now)
 
     def _poll_reader(self, now):
-        """Poll the next reader of this round; returns how long the loop may idle (ms)."""
+        """Poll the next reader of this round (or the hot one: HOT_MS); returns how long the loop
+        may idle (ms)."""
         readers = self.readers
+        hot = self._hot
+        if hot >= 0 and wire.elapsed(now, self._hot_at) >= HOT_MS:
+            self._hot = hot = -1
+        if hot >= 0 and self._hot_turn:
+            self._hot_turn = False
+            self._poll_one(readers[hot], now)
+            return 0
         i = self._next_reader
         if i >= len(readers):
             left = self._interval - wire.elapsed(now, self._round_start)
             if left > 0:
+                if hot >= 0:
+                    self._poll_one(readers[hot], now)
+                    return 0
                 return left
             self._round_start = now
             self._next_reader = i = 0
@@ -340,14 +359,22 @@ class App:
             if not readers:
                 return self._interval
         self._next_reader = i + 1
-        r = readers[i]
+        self._hot_turn = hot >= 0 and i != hot
+        self._poll_one(readers[i], now)
+        return 0
+
+    def _poll_one(self, r, now):
         if r.fault:
             if wire.elapsed(now, r.last_init) >= r.retry_ms:
                 if not r.start(self._on_presence, now):
                     self._bus_check()
         else:
             p = r.presence
-            p.poll()
+            if p.poll() == P_REMOVED and not p.crowded:
+                self._hot = r.index
+                self._hot_at = now
+            elif r.index == self._hot and (p.present() or p.crowded):
+                self._hot = -1  # it found its card
             if p.crowded and not self._told and not p.present():
                 r.hidden = True  # at boot: the card under the other may be one the host has
             elif r.hidden and p.sure:
@@ -362,7 +389,6 @@ class App:
             elif r.recovered:
                 r.recovered = False  # a good poll since it was set up again
         self._tell_health(r)
-        return 0
 
     # -- reader health -----------------------------------------------------------------------
 
