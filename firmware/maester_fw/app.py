@@ -9,9 +9,11 @@ One pass of the loop (`App.step`):
     read the serial bytes that are waiting -> Link -> Decoder -> _deliver(message)
     carry out what a message asked for once the Link has written its ACK
     session: HELLO every second until HELLO_ACK; host silent 3 s -> handshake again
-    poll ONE reader (round robin, each reader at most once per poll.interval_ms)
     queued TAPs -> Link (reliable); Link.poll (retransmit); HEARTBEAT when quiet
-    LED animation tick; write what the TX buffer holds without blocking; feed the watchdog
+    LED animation tick (a change the host sent is shown before the poll below)
+    poll ONE reader (round robin, each reader at most once per poll.interval_ms; the one whose
+    card was just lifted between every two others, HOT_MS)
+    write what the TX buffer holds without blocking; feed the watchdog
     hal.idle(ms): wait for serial input until the next reader is due
 
 A pass with nothing to send or receive allocates nothing (the test locks the heap):
@@ -314,12 +316,14 @@ class App:
                 if link.heartbeat_due(now):
                     link.send_unreliable(wire.HEARTBEAT, wire.heartbeat(self.uptime(), self.boot_id), now)
 
-        wait = self._poll_reader(now)
-        if self._taps and self.state == READY:
-            self._send_taps(now)  # a tap this poll found goes out now, not after the idle below
+        # The strip before the reader: a change the host sent is shown before this pass's poll,
+        # which costs a board up to ~6 ms (a full SELECT, READERS.md), not after it (tap to light).
         t0 = hal.ticks_us()
         if self.leds.tick(now):
             self.strip_us = wire.elapsed(hal.ticks_us(), t0)
+        wait = self._poll_reader(now)
+        if self._taps and self.state == READY:
+            self._send_taps(now)  # a tap this poll found goes out now, not after the idle below
         self._flush()
         hal.feed()
         took = wire.elapsed(hal.ticks_ms(), now)
