@@ -214,6 +214,7 @@ def test_bench_hil_times_taps_through_a_sim_board_process():
     import json
     out = json.loads(r.stdout)
     assert (out["taps"], out["lost"], out["duplicated"], out["readers"]) == (60, 0, 0, 4)
+    assert out["paced"] is True  # the readers take a board's modelled time, not the unix port's
     assert out["timed"] > 0 and 0 < out["p50_ms"] <= out["p99_ms"] <= out["max_ms"]
     stages = out["stages"]
     assert set(stages) == {"poll_detection", "wire_up", "engine_and_log", "wire_down", "render"}

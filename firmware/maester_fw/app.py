@@ -9,9 +9,11 @@ One pass of the loop (`App.step`):
     read the serial bytes that are waiting -> Link -> Decoder -> _deliver(message)
     carry out what a message asked for once the Link has written its ACK
     session: HELLO every second until HELLO_ACK; host silent 3 s -> handshake again
-    poll ONE reader (round robin, each reader at most once per poll.interval_ms)
     queued TAPs -> Link (reliable); Link.poll (retransmit); HEARTBEAT when quiet
-    LED animation tick; write what the TX buffer holds without blocking; feed the watchdog
+    LED animation tick (a change the host sent is shown before the poll below)
+    poll ONE reader (round robin, each reader at most once per poll.interval_ms; the one whose
+    card was just lifted between every two others, HOT_MS)
+    write what the TX buffer holds without blocking; feed the watchdog
     hal.idle(ms): wait for serial input until the next reader is due
 
 A pass with nothing to send or receive allocates nothing (the test locks the heap):
@@ -42,6 +44,11 @@ FAULT_RETRY_MAX_MS = 60000
 # holds its configuration (a supply dip brings an MFRC522 back at its power-on values), and after
 # HW_STREAK such polls in a row whatever it says.
 HW_STREAK = 3
+# A reader whose card was just lifted is where the next card is most likely laid (a player swaps
+# one card for another): for HOT_MS after the removal it is polled between every two other
+# polls and while the round waits for its interval, until it finds a card. The tap is then seen
+# after one other reader's poll, not after a whole round of them (issue 29).
+HOT_MS = 3000
 LOOP_BUDGET_MS = 25  # a pass longer than this counts as an overrun (SNAPSHOT counter 4)
 RX_CHUNK = 64  # serial bytes taken per read; at most RX_READS reads per pass
 RX_READS = 8
@@ -187,6 +194,9 @@ class App:
         self._interval = cfg["poll"]["interval_ms"]
         self._next_reader = 0
         self._round_start = now
+        self._hot = -1  # the reader whose card was just lifted (HOT_MS), or -1
+        self._hot_at = now
+        self._hot_turn = False  # the next poll is the hot reader's
         self._rounds = 0  # completed rounds of polls since boot (counted up to 255)
         self._confirm = cfg["poll"]["confirm"]
 
@@ -306,12 +316,14 @@ class App:
                 if link.heartbeat_due(now):
                     link.send_unreliable(wire.HEARTBEAT, wire.heartbeat(self.uptime(), self.boot_id), now)
 
-        wait = self._poll_reader(now)
-        if self._taps and self.state == READY:
-            self._send_taps(now)  # a tap this poll found goes out now, not after the idle below
+        # The strip before the reader: a change the host sent is shown before this pass's poll,
+        # which costs a board up to ~6 ms (a full SELECT, READERS.md), not after it (tap to light).
         t0 = hal.ticks_us()
         if self.leds.tick(now):
             self.strip_us = wire.elapsed(hal.ticks_us(), t0)
+        wait = self._poll_reader(now)
+        if self._taps and self.state == READY:
+            self._send_taps(now)  # a tap this poll found goes out now, not after the idle below
         self._flush()
         hal.feed()
         took = wire.elapsed(hal.ticks_ms(), now)
@@ -326,12 +338,23 @@ class App:
             self.link.send(wire.TAP, self._taps.pop(0), now)
 
     def _poll_reader(self, now):
-        """Poll the next reader of this round; returns how long the loop may idle (ms)."""
+        """Poll the next reader of this round (or the hot one: HOT_MS); returns how long the loop
+        may idle (ms)."""
         readers = self.readers
+        hot = self._hot
+        if hot >= 0 and wire.elapsed(now, self._hot_at) >= HOT_MS:
+            self._hot = hot = -1
+        if hot >= 0 and self._hot_turn:
+            self._hot_turn = False
+            self._poll_one(readers[hot], now)
+            return 0
         i = self._next_reader
         if i >= len(readers):
             left = self._interval - wire.elapsed(now, self._round_start)
             if left > 0:
+                if hot >= 0:
+                    self._poll_one(readers[hot], now)
+                    return 0
                 return left
             self._round_start = now
             self._next_reader = i = 0
@@ -340,14 +363,22 @@ class App:
             if not readers:
                 return self._interval
         self._next_reader = i + 1
-        r = readers[i]
+        self._hot_turn = hot >= 0 and i != hot
+        self._poll_one(readers[i], now)
+        return 0
+
+    def _poll_one(self, r, now):
         if r.fault:
             if wire.elapsed(now, r.last_init) >= r.retry_ms:
                 if not r.start(self._on_presence, now):
                     self._bus_check()
         else:
             p = r.presence
-            p.poll()
+            if p.poll() == P_REMOVED and not p.crowded:
+                self._hot = r.index
+                self._hot_at = now
+            elif r.index == self._hot and (p.present() or p.crowded):
+                self._hot = -1  # it found its card
             if p.crowded and not self._told and not p.present():
                 r.hidden = True  # at boot: the card under the other may be one the host has
             elif r.hidden and p.sure:
@@ -362,7 +393,6 @@ class App:
             elif r.recovered:
                 r.recovered = False  # a good poll since it was set up again
         self._tell_health(r)
-        return 0
 
     # -- reader health -----------------------------------------------------------------------
 

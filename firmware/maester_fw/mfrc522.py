@@ -23,11 +23,12 @@ Every card operation returns one status code (same convention as maester_fw.pn53
     ERR_HW         8  the chip itself did not respond (no IRQ within the guard time)
 
 Timing: the chip's timer bounds every receive.  TPrescaler = 169 gives a 25 us tick
-(13.56 MHz / (2*169+1) = 40 kHz); the reload value is timeout_us / 25 - 1, default 1000 us.
-With TAuto the timer starts when the chip finishes transmitting and stops as soon as an
-answer starts; a card answers REQA/WUPA/SELECT/READ after about 91 us (frame delay time),
-so 1 ms is ample and an empty reader costs about 1 ms of waiting plus about a dozen register
-transactions, instead of 15-25 ms with the common driver defaults.  The IRQ wait loop ends
+(13.56 MHz / (2*169+1) = 40 kHz); the reload value is timeout_us / 25 - 1.  With TAuto the timer
+starts when the chip finishes transmitting and stops as soon as an answer starts.  A card answers
+REQA/WUPA/ANTICOLLISION/SELECT after a fixed 86-91 us (ISO/IEC 14443-3 frame delay time), so
+those wait 150 us (_ACTIVATION_US) and an empty reader costs 150 us of waiting plus about a dozen
+register transactions, instead of 15-25 ms with the common driver defaults; READ, whose answer a
+card may send later, waits timeout_us (default 1000 us).  The IRQ wait loop ends
 on RxIRq or IdleIRq (the end of the answer) or TimerIRq (none came), not on a fixed count,
 with a separate guard of timeout + 20 ms in case the chip is dead or unpowered.  It does not
 end on ErrIRq: the chip raises it at a colliding bit while the rest of the frame is still
@@ -104,6 +105,14 @@ KNOWN_VERSIONS = (0x91, 0x92, 0x12, 0x88, 0xB2)
 _PRESCALER = const(169)   # 25 us timer tick
 _TICK_US = const(25)
 _GUARD_US = const(20000)
+# The receive timeout of REQA, WUPA, ANTICOLLISION and SELECT. A card answers these on a fixed bit
+# grid: its frame delay time is 1172/fc or 1236/fc (86 or 91 us) after the reader's last bit
+# (ISO/IEC 14443-3 6.2.1.1, n = 9), and with TAuto the timer stops at the answer's first bit
+# (MFRC522 datasheet 9.3.3.10 TModeReg), so its length need only cover that delay. NXP's own
+# reader library waits 85 us + a 60 us extension for them (NFC Reader Library,
+# phpalI14443p3a_Sw_Int.h: PHPAL_I14443P3A_SELECTION_TIME_US, _EXT_TIME_US); 150 us is that, on
+# the 25 us tick. An empty reader then costs 150 us of timer instead of the 1 ms READ keeps.
+_ACTIVATION_US = const(150)
 _BUF = const(20)          # largest frame: READ answer, 16 data + 2 CRC
 # Waiting for a frame: sleep through what cannot be over yet (the bits on air at 9.44 us each,
 # a parity bit a byte, then the card's frame delay time), then look every _IRQ_POLL_US. Reading
@@ -138,6 +147,7 @@ class MFRC522:
         self._sleep_us = sleep_us if sleep_us is not None else _sleep_us
         self._ticks = ticks_us if ticks_us is not None else _ticks_us
         self.timeout_us = timeout_us
+        self._reload = -1                # the TReloadReg value the chip holds (-1: not known)
         self.gain = gain & 7
         self._w = bytearray(2)
         self._r = bytearray(2)
@@ -236,7 +246,9 @@ class MFRC522:
         return OK
 
     def set_timeout(self, timeout_us):
-        """Receive timeout, rounded to the 25 us timer tick (25 us .. 1.6 s)."""
+        """Receive timeout of READ (and the longest any command waits), rounded to the 25 us
+        timer tick (25 us .. 1.6 s).  REQA, WUPA and SELECT wait _ACTIVATION_US (or this, if
+        shorter): a card answers those after a fixed delay."""
         reload = timeout_us // _TICK_US - 1
         if reload < 1:
             reload = 1
@@ -245,8 +257,22 @@ class MFRC522:
         self.timeout_us = (reload + 1) * _TICK_US
         self._wreg(_TModeReg, 0x80 | (_PRESCALER >> 8))  # TAuto: start after transmit
         self._wreg(_TPrescalerReg, _PRESCALER & 0xFF)
-        self._wreg(_TReloadRegH, reload >> 8)
+        self._reload = -1
+        self._timer(self.timeout_us)
+
+    def _timer(self, timeout_us):
+        """Load the timer's reload value for the next receives, when it is not loaded already
+        (the chip takes TReloadReg at each timer start: datasheet 9.3.3.11).  Two register writes
+        at most, none when unchanged."""
+        if timeout_us > self.timeout_us:
+            timeout_us = self.timeout_us
+        reload = timeout_us // _TICK_US - 1
+        if reload == self._reload:
+            return
+        if reload >> 8 != self._reload >> 8 or self._reload < 0:
+            self._wreg(_TReloadRegH, reload >> 8)
         self._wreg(_TReloadRegL, reload & 0xFF)
+        self._reload = reload
 
     def configured(self):
         """True while the chip holds the timer settings init() gave it (TAuto and the 25 us
@@ -362,6 +388,7 @@ class MFRC522:
         Cards with different ATQAs answer with a collision: they are there, so OK, with
         `multiple` set (the ATQA then holds the bits before the collision)."""
         self.multiple = False
+        self._timer(_ACTIVATION_US)
         self.buf[0] = _WUPA if wupa else _REQA
         st = self.transceive(1, 7)
         if st == ERR_COLLISION:
@@ -432,6 +459,7 @@ class MFRC522:
         Call right after a successful request(); the card ends ACTIVE.
         """
         self.uid_len = 0
+        self._timer(_ACTIVATION_US)
         cl = self._cl
         buf = self.buf
         for level in range(3):
@@ -481,6 +509,7 @@ class MFRC522:
         buf[1] = page
         if not self._append_crc(2):
             return ERR_HW
+        self._timer(self.timeout_us)
         st = self.transceive(4)
         if st != OK:
             return st

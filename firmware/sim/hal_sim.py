@@ -66,8 +66,8 @@ class Table:
     the chips.
     """
 
-    def __init__(self):
-        self.clock = SimClock()
+    def __init__(self, paced=False):
+        self.clock = SimClock(paced)  # paced: modelled time also waited out in wall time (SimClock)
         self.spi = SimSPI(self.clock)
         self.chips = []
         self.types = []

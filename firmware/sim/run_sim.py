@@ -21,6 +21,9 @@
 --cards    a JSON file {"reader": ["uid hex", ...]}: cards lying on the readers at power-on.
 --trace    FILE: stamp serial bytes, card placements and strip writes into FILE as they happen
            (for `maester bench hil`); the control command {"cmd": "trace"} flushes it.
+--paced    on: no reader transaction ends before the board's modelled time (SPI at 4 MHz, ~20 us per
+           machine.SPI call, air time at 106 kbit/s, the chips' timers: sim_mfrc522.SimClock); the
+           waits are spun out in wall time.  Off (the default): reader time is only simulated.
 
 When the firmware ends (the REPL command, or a KeyboardInterrupt), the control channel says
 {"event": "exit", "why": ...} and this process ends with status 5 (EXIT_TO_REPL): the port is then
@@ -55,7 +58,7 @@ FLASHING = "maester_flashing"  # main.py's name: a flash wrote it and had not fi
 
 def _args(argv):
     opts = {"--serial": "-", "--control": None, "--config": None, "--fs": None, "--taps": None, "--trace": None,
-            "--cards": None}
+            "--cards": None, "--paced": "off"}
     i = 0
     while i < len(argv):
         k = argv[i]
@@ -155,7 +158,7 @@ def main():
         from trace_sim import Trace
 
         trace = Trace(o["--trace"])
-    table = Table()
+    table = Table(paced=o["--paced"] == "on")
     if o["--cards"]:
         with open(o["--cards"]) as f:
             for reader, uids in json.load(f).items():

@@ -102,21 +102,52 @@ BIT_US_X100 = 944  # one bit on air at 106 kbit/s, in 1/100 us
 
 
 class SimClock:
-    """Simulated time in integer microseconds."""
+    """Simulated time in integer microseconds: the board's time as the bus traffic, the chips'
+    timers and the drivers' waits cost it (SimSPI, SimPin, the chips).
 
-    def __init__(self):
+    paced=True (run_sim.py --paced, which `maester bench hil` turns on): the board's time is also
+    waited out in wall time, so no reader transaction ends before a board would end it.  The unix
+    port runs the drivers' Python about 5x faster than a Pico, so unpaced a poll ends long before
+    its modelled time and a tap-to-light figure undercounts what a board shows.  pace() runs at each
+    chip-select edge and at each wait or clock read of the drivers: it spins until the wall time
+    since the last pace is at least the modelled time since then, then starts a new span.  Wall time
+    that already passed (the board idle, or the host's own Python slower than the model) is never
+    paid back, so a span costs max(wall, modelled); the Python between two transactions (not in the
+    model) is counted as the unix port runs it, which still undercounts a board's.
+    """
+
+    def __init__(self, paced=False):
         self.now = 0
+        self.paced = paced
+        self._span_model = 0  # self.now when the span began
+        self._span_wall = None  # the wall ticks_us then
+
+    def pace(self):
+        if not self.paced:
+            return
+        import time
+
+        model = self.now - self._span_model
+        w = time.ticks_us()
+        if self._span_wall is not None:
+            while time.ticks_diff(w, self._span_wall) < model:
+                w = time.ticks_us()
+        self._span_wall = w
+        self._span_model = self.now
 
     def advance(self, us):
         self.now += us
 
     def sleep_us(self, us):
         self.now += us
+        self.pace()
 
     def sleep_ms(self, ms):
         self.now += ms * 1000
+        self.pace()
 
     def ticks_us(self):
+        self.pace()
         return self.now
 
 
@@ -136,6 +167,7 @@ class SimPin:
         if v != self._v:
             self._v = v
             self.clock.now += self.pin_us
+            self.clock.pace()  # a transaction starts (its wait so far is over) or ends (waited out)
             d = self.dev
             if d is not None:
                 if v:

@@ -7,6 +7,11 @@ the LEDs go back down the wire to the strip. Bots choose the moves of B'Twixt ga
 chance: every hand card and ally is tapped), and each move a tap can say is made by laying the card
 on its simulated reader, one at a time. Every reader keeps a card lying on it.
 
+The board is paced (sim-board --paced, sim_mfrc522.SimClock): no reader transaction ends before
+the time the simulators model for a board (SPI at 4 MHz, ~20 us per machine.SPI call, air time at
+106 kbit/s, the chip's timer). The unix port runs a poll ~5x faster than that, so unpaced
+(--unpaced) the poll detection stage undercounts a board's.
+
 Both processes stamp what they see on CLOCK_MONOTONIC (the unix port's ticks_us reads it too):
 the sim-board stamps each card laid, each serial read and write and each strip frame; the host
 link stamps its reads and writes. Decoding the two byte streams afterwards gives, for each tap:
@@ -120,7 +125,7 @@ def analyse(board_trace, host_trace, placed_keys, cuts=()):
     return rows
 
 
-def run(taps=1000, profile_name="btwixt-3p", seed=1, progress=None, workdir=None):
+def run(taps=1000, profile_name="btwixt-3p", seed=1, progress=None, workdir=None, paced=True):
     """Lay `taps` cards, one move each, and return the figures (a dict)."""
     profile = P.load(profile_name)
     game, players = profile["game"], profile["players"]
@@ -132,7 +137,7 @@ def run(taps=1000, profile_name="btwixt-3p", seed=1, progress=None, workdir=None
     host_trace = {"rx": [], "tx": []}
     rng = random.Random(seed)
     trace_path = workdir / "board-trace.jsonl"
-    board = SimBoardClient(profile_name, trace=trace_path)
+    board = SimBoardClient(profile_name, trace=trace_path, paced=paced)
     counts = {"taps": 0, "lost": 0, "duplicated": 0, "refused": 0, "games": 0}
     cuts = []  # when moves were made off the table
     placed_keys = set()
@@ -171,6 +176,7 @@ def run(taps=1000, profile_name="btwixt-3p", seed=1, progress=None, workdir=None
            "max_ms": _percentile([r[-1] for r in rows], 100),
            "bytes_per_tap": round(wire_bytes / max(1, counts["taps"]), 1),
            "polls_per_s": round(polls / seconds, 1), "readers": len(readers), "profile": profile_name,
+           "paced": paced,
            "stages": {name: {"p50_ms": _percentile([r[i] for r in rows], 50),
                              "p99_ms": _percentile([r[i] for r in rows], 99)} for i, name in enumerate(STAGES)}}
     return out
@@ -211,13 +217,16 @@ def _play(session, table, board, places, readers, resting, rng, counts, placed_k
 def cmd_hil(args):
     def progress(done, total):
         print("\r%d/%d taps" % (done, total), end="", file=sys.stderr, flush=True)
-    out = run(args.taps, args.profile, args.seed, progress=None if args.json else progress)
+    out = run(args.taps, args.profile, args.seed, progress=None if args.json else progress,
+              paced=not args.unpaced)
     if args.json:
         print(json.dumps(out, indent=1))
         return 0
     print()
-    print("%d taps on %s (%d readers): %d lost, %d duplicated, %d refused; %d timed (a light changed)"
-          % (out["taps"], out["profile"], out["readers"], out["lost"], out["duplicated"], out["refused"], out["timed"]))
+    print("%d taps on %s (%d readers, %s): %d lost, %d duplicated, %d refused; %d timed (a light changed)"
+          % (out["taps"], out["profile"], out["readers"], "paced: readers at a board's modelled time" if out["paced"]
+             else "unpaced: readers as fast as the unix port", out["lost"], out["duplicated"], out["refused"],
+             out["timed"]))
     print("placed → strip written: p50 %s ms, p99 %s ms, max %s ms" % (out["p50_ms"], out["p99_ms"], out["max_ms"]))
     for name in STAGES:
         st = out["stages"][name]

@@ -240,6 +240,11 @@ def register(sub):
                    help="hil: how many taps, 1 to 100000 (default %(default)s)")
     p.add_argument("--profile", default="btwixt-3p", metavar="NAME",
                    help="hil: the table profile (a B'Twixt one; default %(default)s, 4 readers)")
+    p.add_argument("--unpaced", action="store_true",
+                   help="hil: let the simulated readers run as fast as the MicroPython unix port does. By "
+                        "default each reader transaction takes at least a board's modelled time (SPI at 4 MHz, "
+                        "~20 us per machine.SPI call, air time at 106 kbit/s, the chip's timer: "
+                        "firmware/READERS.md), about 5x what the unix port needs, so the figure is a board's")
     p.add_argument("--game", dest="game", default="btwixt", choices=sorted(games.VARIANTS),
                    help="which game (default btwixt)")
     p.add_argument("--build", choices=("pure", "compiled", "both"),

@@ -65,7 +65,8 @@ def cmd_sim_board(args):
     if args.trace and not os.fsencode(args.trace).decode("utf-8", "ignore") == args.trace:
         raise ValueError("--trace: give a file name in UTF-8 (the simulated board takes no other)")
     try:
-        sim = simconsole.SimBoardProcess(profile, args.board, trace=args.trace, fs=args.fs)
+        sim = simconsole.SimBoardProcess(profile, args.board, trace=args.trace, fs=args.fs,
+                                                 paced=args.paced)
     except simconsole.SimBoardError as e:
         raise ValueError("the simulated board did not start: %s" % e) from None
     sim.say("port: %s" % sim.board.port)
@@ -103,5 +104,9 @@ def register(sub):
                                                "holding the firmware and the profile's config")
     p.add_argument("--script", metavar="FILE", help="commands to run first, one a line")
     p.add_argument("--no-strip", action="store_true", help="do not draw the strip when it changes")
+    p.add_argument("--paced", action="store_true",
+                   help="no reader transaction ends before a board would end it: the readers' modelled time "
+                        "(SPI at 4 MHz, ~20 us per machine.SPI call, air time at 106 kbit/s, the chip's timer; "
+                        "firmware/READERS.md) is waited out in wall time (the unix port is ~5x faster)")
     p.add_argument("--trace", metavar="FILE", help=argparse.SUPPRESS)  # time stamps for bench hil
     p.set_defaults(func=cmd_sim_board)

@@ -116,7 +116,8 @@ def _uid_hex(uid):
 
 
 class SimBoard:
-    def __init__(self, config=None, taps=None, heap=None, start=True, ready_timeout=20.0, trace=False, fs=None):
+    def __init__(self, config=None, taps=None, heap=None, start=True, ready_timeout=20.0, trace=False, fs=None,
+                 paced=False):
         self.workdir = tempfile.mkdtemp(prefix="maester-sim-")
         if fs is None:  # a board flashed with the firmware this host carries
             self.fs = os.path.join(self.workdir, "fs")
@@ -141,6 +142,7 @@ class SimBoard:
                 with open(self.taps_path, "w") as f:
                     for t in taps:
                         f.write(json.dumps(t) + "\n")
+        self.paced = paced  # reader transactions take their modelled time in wall time too (run_sim --paced)
         self.trace = trace  # a file to stamp serial bytes, placements and strip writes into (bench hil)
         self.heap = heap
         self.ready_timeout = ready_timeout
@@ -206,6 +208,8 @@ class SimBoard:
                 cmd += ["--taps", self.taps_path]
             if self.trace:
                 cmd += ["--trace", str(self.trace)]
+            if self.paced:
+                cmd += ["--paced", "on"]
             cards = {str(r): uids for r, uids in self.table.items() if uids}
             if cards:
                 cards_path = os.path.join(self.workdir, "cards.json")

@@ -22,29 +22,29 @@ COMMANDS = "tap, place, lift, cards, unplug, replug, reboot, wait, strip, quit (
 class SimBoardProcess:
     """The board and its command language; `run(lines)` reads commands until quit or the end."""
 
-    def __init__(self, profile, board="pico", trace=False, out=None, fs=None):
+    def __init__(self, profile, board="pico", trace=False, out=None, fs=None, paced=False):
         self.profile = profile
         self.readers = [r["name"] for r in profile["readers"]]
         self.out = out or sys.stdout
         self.lock = threading.Lock()  # the control channel takes one command at a time
         self.say_lock = threading.Lock()
         if fs is not None:  # the board's own filesystem (--fs): what was flashed onto it stands
-            self.board = SimBoard(trace=trace, fs=fs)
+            self.board = SimBoard(trace=trace, fs=fs, paced=paced)
         else:
-            self.board = self._flashed_board(profile, board, trace)
+            self.board = self._flashed_board(profile, board, trace, paced)
         self.last_strip = None
         self.stopped = threading.Event()
         self._cards = None  # the table's cards by name (SimCards), made at the first card typed
         self._cards_lock = threading.Lock()
 
     @staticmethod
-    def _flashed_board(profile, board, trace):
+    def _flashed_board(profile, board, trace, paced):
         # The config a board flashed for this profile holds, byte for byte, so `play` finds it fits.
         fd, path = tempfile.mkstemp(prefix="maester-board-", suffix=".json")
         with os.fdopen(fd, "wb") as f:
             f.write(config_bytes(profile, board))
         try:
-            return SimBoard(config=path, trace=trace)
+            return SimBoard(config=path, trace=trace, paced=paced)
         finally:
             os.unlink(path)
 

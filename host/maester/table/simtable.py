@@ -90,10 +90,12 @@ def pick_for(state, places, command):
 class SimBoardClient:
     """A `maester sim-board` process, driven through its stdin and stdout like a person would."""
 
-    def __init__(self, profile_name, trace=None):
+    def __init__(self, profile_name, trace=None, paced=False):
         cmd = [sys.executable, "-m", "maester.cli", "sim-board", "--profile", profile_name, "--no-strip"]
         if trace:
             cmd += ["--trace", str(trace)]
+        if paced:
+            cmd += ["--paced"]
         # A session of its own, as a board on its cable is: a Ctrl-C typed at the host's terminal goes
         # to the host alone, which then stops the board. In the terminal's process group the sim-board
         # took the SIGINT too and stopped its board first, and the quitting host said "board lost"
