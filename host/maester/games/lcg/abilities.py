@@ -122,11 +122,17 @@ def card(codes, *abilities):
         CARD_ABILITIES.add(code)
 
 
-def constant_for(*codes):
-    """Decorator: `fn(state, src, inst, what)` is the constant ability of these cards."""
+def constant_for(*codes, answers=None):
+    """Decorator: `fn(state, src, inst, what)` is the constant ability of these cards. `answers`: the
+    `what`s it can ever give anything for (it returns 0 for every other), so that a read of another
+    value does not call it (model.constant); None: any."""
     def register(fn):
         for code in codes:
             M.CONSTANT[code] = fn
+            if answers is None:
+                M.ANSWERS.pop(code, None)
+            else:
+                M.ANSWERS[code] = frozenset(answers)
             CARD_ABILITIES.add(code)
         return fn
     return register
