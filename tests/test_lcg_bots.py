@@ -177,3 +177,28 @@ def test_the_kept_constant_sources_are_always_the_ones_in_play():
     for seed, decks in ((7, ["baratheon", "stark"]), (8, ["targaryen", "lannister"])):
         play_one("lcg", {"players": 2, "decks": decks}, seed, "heuristic", on_step=check)
     assert len(seen) > 20  # the sources came and went many times
+
+
+def test_a_constant_ability_gives_nothing_for_what_it_does_not_answer():
+    """A card's constant ability declared to answer only some values (constant_for answers=) is
+    called for those only (model.constant): asked for every other value, on every card, after
+    every move of random games with the decks those cards are in, it must give nothing, or skipping
+    it would change the rules."""
+    whats = ("str", "icons", "keywords", "influence", "income", "initiative", "claim", "uncancelable",
+             "no_stand", "event_tax", "toll:military", "toll:intrigue", "toll:power", "reserve", "gold")
+    asked = set()
+
+    def check(state, result):
+        for src in M.find_constant_sources(state["g"]):
+            answers = M.ANSWERS.get(M.code(src))
+            if answers is None:
+                continue
+            for inst in state["g"]["cards"]:
+                for what in whats:
+                    if what not in answers:
+                        assert not M.CONSTANT[M.code(src)](state, src, inst, what), (src, inst, what)
+                        asked.add(M.code(src))
+
+    for seed, decks in ((3, ["stark", "lannister"]), (4, ["lannister", "stark"])):
+        play_one("lcg", {"players": 2, "decks": decks}, seed, "random", on_step=check)
+    assert len(asked) >= 8  # most of the declared cards came into play

@@ -48,6 +48,7 @@ class _AbilityTable(dict):
     def _changed(self):
         self.version += 1
         BY_INSTANCE.clear()
+        BY_KIND.clear()
         PILES.clear()
 
 
@@ -71,8 +72,20 @@ class _Piles(dict):
         return found
 
 
+class _ByKind(dict):
+    """(card instance, kind) -> its abilities of that kind as (index, ability), in index order: a
+    window asks every card a seat may use for one kind (action, response...), and most cards have
+    none of it, so they are passed over with one look-up instead of a loop over all their abilities."""
+
+    def __missing__(self, key):
+        inst, kind = key
+        found = self[key] = tuple((i, ab) for i, ab in enumerate(BY_INSTANCE[inst]) if ab.kind == kind)
+        return found
+
+
 ABILITIES = _AbilityTable()
 BY_INSTANCE = _ByInstance()
+BY_KIND = _ByKind()
 PILES = _Piles()
 STATE_CHECKS = []  # fn(ctx) run after every ability's effect: card rules that watch the table
 
@@ -109,11 +122,17 @@ def card(codes, *abilities):
         CARD_ABILITIES.add(code)
 
 
-def constant_for(*codes):
-    """Decorator: `fn(state, src, inst, what)` is the constant ability of these cards."""
+def constant_for(*codes, answers=None):
+    """Decorator: `fn(state, src, inst, what)` is the constant ability of these cards. `answers`: the
+    `what`s it can ever give anything for (it returns 0 for every other), so that a read of another
+    value does not call it (model.constant); None: any."""
     def register(fn):
         for code in codes:
             M.CONSTANT[code] = fn
+            if answers is None:
+                M.ANSWERS.pop(code, None)
+            else:
+                M.ANSWERS[code] = frozenset(answers)
             CARD_ABILITIES.add(code)
         return fn
     return register
@@ -335,9 +354,10 @@ def action_choices(state, seat, phase):
     in_play, hand = _sources(state, seat)
     piles = PILES
     dead = [i for i in g["players"][seat]["dead"] if piles[i][2]] + _discard_sources(state, seat)
+    by_kind = BY_KIND
     for src in in_play + _events_in_hand(state, seat, hand) + dead:
-        for idx, ab in enumerate(_abilities(src)):
-            if ab.kind == "action" and ("any" in ab.phases or phase in ab.phases) \
+        for idx, ab in by_kind[src, "action"]:
+            if ("any" in ab.phases or phase in ab.phases) \
                     and _from_right_zone(state, src, ab) and _usable(state, seat, src, idx, ab):
                 out.append(["action", src, idx])
     recs = M.records(state)
@@ -376,9 +396,10 @@ def response_choices(state, seat, ev):
     gone = ev.get("card") if ev["e"] in ("killed", "discarded") else None
     if gone is not None and M.owner_of(gone) == seat and state["g"]["cards"][gone]["zone"] != "play":
         in_play = in_play + [gone]  # a card's own "when it is killed" response, from where it went
+    by_kind, e = BY_KIND, ev["e"]
     for src in in_play + _events_in_hand(state, seat, hand) + _discard_sources(state, seat):
-        for idx, ab in enumerate(_abilities(src)):
-            if ab.kind == "response" and ev["e"] in ab.trigger and _from_right_zone(state, src, ab) \
+        for idx, ab in by_kind[src, "response"]:
+            if e in ab.trigger and _from_right_zone(state, src, ab) \
                     and _usable(state, seat, src, idx, ab, ev):
                 out.append(["respond", src, idx])
     return out
@@ -389,8 +410,8 @@ def save_choices(state, seat, target, how):
     out = []
     in_play, hand = _sources(state, seat)
     for src in in_play + _events_in_hand(state, seat, hand):
-        for idx, ab in enumerate(_abilities(src)):
-            if ab.kind == "save" and ev["e"] in ab.trigger and _usable(state, seat, src, idx, ab, ev) \
+        for idx, ab in BY_KIND[src, "save"]:
+            if ev["e"] in ab.trigger and _usable(state, seat, src, idx, ab, ev) \
                     and not M.immune_to(state, target, src, seat):
                 out.append(["save", src, idx])
     return out
@@ -400,8 +421,8 @@ def cancel_choices(state, seat, ev):
     out = []
     in_play, hand = _sources(state, seat)
     for src in in_play + _events_in_hand(state, seat, hand):
-        for idx, ab in enumerate(_abilities(src)):
-            if ab.kind == "cancel" and _usable(state, seat, src, idx, ab, ev):
+        for idx, ab in BY_KIND[src, "cancel"]:
+            if _usable(state, seat, src, idx, ab, ev):
                 out.append(["cancel", src, idx])
     return out
 
@@ -494,8 +515,8 @@ def run_forced(ctx, ev):
         if gone is not None and M.owner_of(gone) == seat and g["cards"][gone]["zone"] != "play":
             in_play = in_play + [gone]  # a card's own "when it is killed" forced effect, from where it went
         for src in in_play:
-            for idx, ab in enumerate(_abilities(src)):
-                if ab.kind == "forced" and ev["e"] in ab.trigger and (ab.when is None or ab.when(state, src, seat, ev)):
+            for idx, ab in BY_KIND[src, "forced"]:
+                if ev["e"] in ab.trigger and (ab.when is None or ab.when(state, src, seat, ev)):
                     queue.append(ability_step(g, seat, src, idx, ev))
     resolve_together(ctx, queue)
 

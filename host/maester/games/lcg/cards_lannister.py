@@ -86,7 +86,7 @@ def _on(state, src, inst):
 
 
 # L34 Gutter Rat's Cunning: the character it is on gains stealth and +2 STR.
-@A.constant_for("L34")
+@A.constant_for("L34", answers=("str", "keywords"))
 def _gutter_rat(state, src, inst, what):
     if not _on(state, src, inst):
         return 0
@@ -115,7 +115,7 @@ card("L36", Ability("response", lambda ctx, src, seat, t, ev: T.gain_power(ctx, 
 
 # L37 Ser Jaime Lannister: does not kneel when declared as an attacker or defender in a military
 # challenge.
-@A.constant_for("L37")
+@A.constant_for("L37", answers=("keywords",))
 def _jaime(state, src, inst, what):
     ch = state["g"]["challenge"]
     if what == "keywords" and inst == src and ch and ch["type"] == "military":
@@ -442,7 +442,7 @@ E.marshal_reducer("L65", 2, houses=["lannister", "greyjoy"], kind="character", c
 
 # L140 Lordship: the character it is on is a Lord, gains a power icon and has +4 STR in the
 # dominance phase.
-@A.constant_for("L140")
+@A.constant_for("L140", answers=("icons", "str"))
 def _lordship(state, src, inst, what):
     if not _on(state, src, inst):
         return 0
@@ -560,7 +560,7 @@ def lannister_writ_small(ctx, st, answer):
     flow.attach(ctx, inst, host)
 
 
-@A.constant_for("L165")
+@A.constant_for("L165", answers=("str",))
 def _writ_small_str(state, src, inst, what):
     return 2 if what == "str" and _on(state, src, inst) else 0
 
@@ -697,7 +697,7 @@ def _roar(state, src, inst, what):
 
 
 # L193 Blockade: while revealed, opponents' revealed plots have income 0.
-@A.constant_for("L193")
+@A.constant_for("L193", answers=("income",))
 def _blockade(state, src, inst, what):
     g = state["g"]
     if what == "income" and M.info(state, inst)["type"] == "plot" and g["cards"][inst]["zone"] == "revealed" \
@@ -707,7 +707,7 @@ def _blockade(state, src, inst, what):
 
 
 # L194 The Power of Blood: while revealed, characters with the Noble crest cannot be killed.
-@A.constant_for("L194")
+@A.constant_for("L194", answers=("keywords",))
 def _power_of_blood(state, src, inst, what):
     if what == "keywords" and M.is_character(state, inst) and "noble" in (M.info(state, inst)["crests"] or ()):
         return {"gain": {"cannot_be_killed"}}

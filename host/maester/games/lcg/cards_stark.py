@@ -106,7 +106,7 @@ def _kill(ctx, insts, seat, src):
 card("S2", Ability("save", A.saved, trigger=("would_kill",), when=A.saves_host, cost=(("kneel_self",),)))
 
 
-@A.constant_for("S2")
+@A.constant_for("S2", answers=("str", "keywords"))
 def _nymeria(state, src, inst, what):
     if what not in ("str", "keywords") or state["g"]["cards"][src]["on"] != inst \
             or M.info(state, inst)["name"] != "Arya Stark":
@@ -131,7 +131,7 @@ def _summer(state, src, inst, what):
 # === characters ====================================================================================
 
 # S4 Ser Rodrik Cassel: does not kneel when declared as a defender; +2 STR while defending.
-@A.constant_for("S4")
+@A.constant_for("S4", answers=("str", "keywords"))
 def _rodrik(state, src, inst, what):
     if inst != src:
         return 0
@@ -213,7 +213,7 @@ card("S10", Ability("action", _greatjon, phases=("challenges",), when=_greatjon_
 
 
 # S11 Shaggydog: while you control a House Stark Lord character, +3 STR and immune to events.
-@A.constant_for("S11")
+@A.constant_for("S11", answers=("str", "keywords"))
 def _shaggydog(state, src, inst, what):
     if inst != src or what not in ("str", "keywords"):
         return 0
@@ -223,7 +223,7 @@ def _shaggydog(state, src, inst, what):
 
 
 # S12 Hodor: may never attack; stealth cannot get past him.
-@A.constant_for("S12")
+@A.constant_for("S12", answers=("keywords",))
 def _hodor(state, src, inst, what):
     return {"gain": {"cannot_attack", "stealth_proof"}} if what == "keywords" and inst == src else 0
 
@@ -296,7 +296,7 @@ card(("S17",),
 
 # S20 Kennel Master: +1 STR for each Direwolf card in play; while you control 3 or more Direwolf
 # cards, Response: when he would be killed or discarded, return him to his owner's hand instead.
-@A.constant_for("S20")
+@A.constant_for("S20", answers=("str",))
 def _kennel_master(state, src, inst, what):
     if what != "str" or inst != src:
         return 0
@@ -360,7 +360,7 @@ card("S24", Ability("action", lambda ctx, src, seat, t, ev: E.search(ctx, seat, 
 
 
 # S25 Winterfell Castle: each House Stark character you control has +1 STR.
-@A.constant_for("S25")
+@A.constant_for("S25", answers=("str",))
 def _castle(state, src, inst, what):
     return 1 if what == "str" and _ctrl(state, inst) == _ctrl(state, src) and M.is_character(state, inst) \
         and _is_stark(state, inst) else 0
@@ -549,7 +549,7 @@ card("S196", Ability("revealed", _mutual_enemies))
 
 # S197 Holding the Trident: while you control fewer characters than each opponent, your characters
 # have +2 STR.
-@A.constant_for("S197")
+@A.constant_for("S197", answers=("str",))
 def _trident_plot(state, src, inst, what):
     if what != "str" or _ctrl(state, inst) != _ctrl(state, src) or not M.is_character(state, inst):
         return 0
@@ -560,7 +560,7 @@ def _trident_plot(state, src, inst, what):
 
 
 # S198 Calm Over Westeros: playing an event costs its player 1 more gold, handed to an opponent.
-@A.constant_for("S198")
+@A.constant_for("S198", answers=("event_tax",))
 def _calm(state, src, inst, what):
     return 1 if what == "event_tax" else 0
 
@@ -601,7 +601,7 @@ card("S199", Ability("forced", _snowed_under, trigger=("phase_started",),
 
 
 # S200 The Power of Arms: your characters with the War crest have +2 STR.
-@A.constant_for("S200")
+@A.constant_for("S200", answers=("str",))
 def _power_of_arms(state, src, inst, what):
     return 2 if what == "str" and _ctrl(state, inst) == _ctrl(state, src) and M.is_character(state, inst) \
         and "war" in (M.info(state, inst)["crests"] or ()) else 0

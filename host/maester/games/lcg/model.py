@@ -173,13 +173,14 @@ def is_character(state, inst):
 # scratch whenever a value is asked.
 
 CONSTANT = {}
+ANSWERS = {}  # code -> the `what`s its constant ability can give anything for (constant_for); missing: any
 REDUCERS = {}
 
 
 def constant(state, inst, what):
     """Sum what every constant ability in play gives `inst` for `what` (str, icons, keywords...)."""
     g = state["g"]
-    sources = constant_sources(g)
+    sources = constant_sources(g, what)
     effects = g["effects"]
     # The blank texts, found once (not once a source): a blank card's constant ability is off.
     blanked = [e["target"] for e in effects if e["kind"] == "blank"] if effects else None
@@ -220,9 +221,11 @@ def cost_reduction(state, seat, inst):
     return total
 
 
-def constant_sources(g):
+def constant_sources(g, what=None):
     """The cards in play and revealed plots that have a constant ability, worked out from where the
-    cards are (so a card put into play by any path counts at once).
+    cards are (so a card put into play by any path counts at once); with `what`, only those whose
+    ability can answer it (ANSWERS): in random play 98% of the calls to a constant ability gave
+    nothing, most of them keyword reads of cards that only ever give STR.
 
     Every STR, icon or keyword read asks this, so a table read would cost the square of the cards in
     play: the answer is kept by what it depends on (each player's cards in play and revealed plot,
@@ -234,15 +237,19 @@ def constant_sources(g):
     else:
         key = tuple([(tuple(p["play"]), p["revealed"]) for p in players])
     memo = _SOURCES
-    if memo[0] != len(CONSTANT):
-        memo[:] = [len(CONSTANT), {}]
+    if memo[0] != (len(CONSTANT), len(ANSWERS)):
+        memo[:] = [(len(CONSTANT), len(ANSWERS)), {}]
     known = memo[1].get(key)
     if known is None:
-        known = find_constant_sources(g)
         if len(memo[1]) >= _SOURCES_KEPT:
             memo[1].clear()  # a bound on memory; what is dropped is worked out again when asked
-        memo[1][key] = known
-    return known
+        known = memo[1][key] = {None: find_constant_sources(g)}
+    found = known.get(what)
+    if found is None:
+        answers, code_of = ANSWERS, code
+        found = known[what] = tuple([s for s in known[None]
+                                     if what in answers.get(code_of(s), (what,))])
+    return found
 
 
 def find_constant_sources(g):
@@ -256,8 +263,8 @@ def find_constant_sources(g):
     return tuple(out)
 
 
-# [the CONSTANT table's size the answers were worked out with, {table key: sources}]; a card registered
-# later (a test's own card) starts afresh
+# [the CONSTANT and ANSWERS tables' sizes the answers were worked out with, {table key: {what: sources}}]; a
+# card registered later (a test's own card) starts afresh
 _SOURCES = [None, {}]
 _SOURCES_KEPT = 4096
 
