@@ -210,8 +210,7 @@ def build(names=None, out=None, progress=print, force=False, reuse=None, jobs=No
     if keep_others:  # even with `force`: that applies to the modules named, not to the rest
         others = _reusable(reuse, cython_version)["modules"]
         carried = {n: m for n, m in others.items() if n not in names and n in module_names()
-                   and (m["sha256"], m.get("cflags")) == (_sha256(source_of(n)), cflags(n))
-                   and (reuse / m["so"]).is_file()}
+                   and _still_good(m, n, _sha256(source_of(n)), reuse)}
         names += sorted(carried)
         previous = {"modules": dict(previous["modules"], **carried)}
     t0 = time.perf_counter()
@@ -223,7 +222,7 @@ def build(names=None, out=None, progress=print, force=False, reuse=None, jobs=No
             entry = {"source": src.relative_to(PACKAGE.parent).as_posix(), "sha256": digest,
                      "package": src.name == "__init__.py", "cflags": cflags(name)}
             kept = previous.get("modules", {}).get(name)
-            if kept and (kept["sha256"], kept.get("cflags")) == (digest, cflags(name)) and (reuse / kept["so"]).is_file():
+            if kept and _still_good(kept, name, digest, reuse):
                 modules[name] = dict(entry, so=kept["so"])
             else:
                 todo[name] = (src, entry)
@@ -271,6 +270,12 @@ def build(names=None, out=None, progress=print, force=False, reuse=None, jobs=No
         return manifest
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _still_good(entry, name, digest, where):
+    """Whether a module's entry in the build in `where` may be kept: made from source of this hash,
+    with today's C flags, and its library still there."""
+    return (entry["sha256"], entry.get("cflags")) == (digest, cflags(name)) and (where / entry["so"]).is_file()
 
 
 def pure_line(why):

@@ -65,8 +65,7 @@ def cmd_sim_board(args):
     if args.trace and not os.fsencode(args.trace).decode("utf-8", "ignore") == args.trace:
         raise ValueError("--trace: give a file name in UTF-8 (the simulated board takes no other)")
     try:
-        sim = simconsole.SimBoardProcess(profile, args.board, trace=args.trace, fs=args.fs,
-                                                 paced=args.paced)
+        sim = simconsole.SimBoardProcess(profile, args.board, trace=args.trace, fs=args.fs, paced=args.paced)
     except simconsole.SimBoardError as e:
         raise ValueError("the simulated board did not start: %s" % e) from None
     sim.say("port: %s" % sim.board.port)
