@@ -11,7 +11,8 @@ One pass of the loop (`App.step`):
     session: HELLO every second until HELLO_ACK; host silent 3 s -> handshake again
     queued TAPs -> Link (reliable); Link.poll (retransmit); HEARTBEAT when quiet
     LED animation tick (a change the host sent is shown before the poll below)
-    poll ONE reader (round robin, each reader at most once per poll.interval_ms; the one whose
+    poll ONE reader (while its chip works alone, _serve reads the port and shows a light change:
+    the drivers' `serve`) (round robin, each reader at most once per poll.interval_ms; the one whose
     card was just lifted between every two others, HOT_MS)
     write what the TX buffer holds without blocking; feed the watchdog
     hal.idle(ms): wait for serial input until the next reader is due
@@ -208,6 +209,13 @@ class App:
 
         self.link = wire.Link(self._write, self._deliver)
         self._rx = bytearray(RX_CHUNK)
+        # The drivers call this while a chip works alone (a frame on air, a card's reply, a PN532
+        # busy): a light the host sent is read and shown then, not after the reader's poll, which
+        # costs a board up to ~6 ms (issue 29). Bound once: a bound method made per call allocates.
+        serve = self._serve
+        for r in self.readers:
+            if r.driver is not None:
+                r.driver.serve = serve
         self._tx = bytearray(TX_SIZE)
         self._txv = memoryview(self._tx)
         self._tx_off = 0  # the queue is _tx[_tx_off:_tx_n]; a partial write moves the offset
@@ -318,9 +326,7 @@ class App:
 
         # The strip before the reader: a change the host sent is shown before this pass's poll,
         # which costs a board up to ~6 ms (a full SELECT, READERS.md), not after it (tap to light).
-        t0 = hal.ticks_us()
-        if self.leds.tick(now):
-            self.strip_us = wire.elapsed(hal.ticks_us(), t0)
+        self._show(now)
         wait = self._poll_reader(now)
         if self._taps and self.state == READY:
             self._send_taps(now)  # a tap this poll found goes out now, not after the idle below
@@ -332,6 +338,33 @@ class App:
         if self.leds.animating and wait > 10:
             wait = 10  # keep blinks smooth; the rate limit in Segments does the rest
         hal.idle(wait)
+
+    def _show(self, now):
+        hal = self.hal
+        t0 = hal.ticks_us()
+        if self.leds.tick(now):
+            self.strip_us = wire.elapsed(hal.ticks_us(), t0)
+
+    def _serve(self):
+        """Inside a reader's poll, while its chip works alone: take what the host sent and show a
+        light change at once. Only reading and the strip: what a message asks of the session is
+        done by the pass (step), as for a message read there. Allocates nothing when no byte came."""
+        if self.state != READY:
+            return  # a handshake is the pass's business; and only a session sends lights
+        hal = self.hal
+        rx = self._rx
+        n = hal.serial.readinto(rx)
+        if not n:
+            return
+        now = hal.ticks_ms()
+        self._now = now
+        link = self.link
+        for _ in range(RX_READS):
+            link.feed(rx, now, n)
+            n = hal.serial.readinto(rx)
+            if not n:
+                break
+        self._show(now)
 
     def _send_taps(self, now):
         while self._taps and self.link.can_send():

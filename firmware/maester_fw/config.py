@@ -7,7 +7,7 @@
                   {"type": "pn532", "cs": 20, "name": "centre"}],
       "leds": {"pin": 22, "pixels": 30, "budget_ma": 300},
       "segments": {"round": [0, 7], "season": [7, 3, false, "dot"], "seat0": [10, 6, true]},
-      "poll": {"interval_ms": 50, "miss_limit": 3, "confirm": 1, "reselect_every": 1},
+      "poll": {"interval_ms": 50, "miss_limit": 3, "confirm": 1, "reselect_every": 4},
       "watchdog_ms": 5000
     }
 
@@ -56,7 +56,9 @@ ESP32_TEXT = """{
 
 _SPI = {"id": 0, "sck": 18, "mosi": 19, "miso": 16, "baudrate": 4000000}
 _LEDS = {"pin": 22, "pixels": 8, "budget_ma": 300, "order": "GRB", "max_hz": 50}
-_POLL = {"interval_ms": 50, "miss_limit": 3, "confirm": 1, "reselect_every": 1, "bad_limit": 30}
+# reselect_every 4: a resting card is fully re-selected every 4th poll of its reader, checked cheaply
+# between (presence.py; a swap or a second card is still seen at the next poll, issue 29)
+_POLL = {"interval_ms": 50, "miss_limit": 3, "confirm": 1, "reselect_every": 4, "bad_limit": 30}
 _TOP = ("board", "spi", "readers", "leds", "segments", "poll", "watchdog_ms")
 
 

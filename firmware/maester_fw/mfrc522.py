@@ -168,6 +168,9 @@ class MFRC522:
         self.sak = 0
         self.version = 0
         self.multiple = False            # more than one card answered since the last request()
+        # Called while the chip sends a frame and waits for the answer (the app reads its serial
+        # port there, issue 29): the chip's timer and FIFO do not need the CPU meanwhile.
+        self.serve = None
         # health counters
         self.transceives = 0
         self.collisions = 0
@@ -335,8 +338,8 @@ class MFRC522:
         self._wreg(_BitFramingReg, framing)
         self._wreg(_CommandReg, _TRANSCEIVE)
         self._wreg(_BitFramingReg, framing | 0x80)       # StartSend
+        self._wait((n * 9 - (8 - tx_last_bits if tx_last_bits else 0)) * 944 // 100 + _FDT_US)
         t0 = self._ticks()
-        self._sleep_us((n * 9 - (8 - tx_last_bits if tx_last_bits else 0)) * 944 // 100 + _FDT_US)
         err_at = t0
         err_seen = False
         while True:
@@ -380,6 +383,20 @@ class MFRC522:
             self.collisions += 1
             return ERR_COLLISION
         return OK
+
+    def _wait(self, us):
+        """Wait us while the chip works on its own (a frame on air, the card's reply): the caller's
+        `serve` runs first, then the rest is slept. A serve longer than the wait only delays the
+        read of the chip's IRQ bits: the answer waits in the FIFO (datasheet 8.3) and the timer
+        has stopped or expired. The guard time is counted from after the wait."""
+        serve = self.serve
+        if serve is not None:
+            t0 = self._ticks()
+            serve()
+            us -= _ticks_diff(self._ticks(), t0)
+            if us <= 0:
+                return
+        self._sleep_us(us)
 
     # -- ISO/IEC 14443-3 -----------------------------------------------------------------
     def request(self, wupa=False):
@@ -452,6 +469,41 @@ class MFRC522:
             cl[bit >> 3] |= 1 << (bit & 7)
             known = bit + 1
         return ERR_COLLISION
+
+    def check(self, uid, n):
+        """Right after request(): is the card that answered the one whose UID is uid[:n], alone?
+
+        One ANTICOLLISION of the first cascade level with no known bits (NVB 0x20): every card in
+        READY sends its CL1 bytes (ISO/IEC 14443-3 6.5.3), so a second card lying there collides
+        on the first bit where the two differ, and a different card alone shows its own bytes.
+        Three transceives fewer than select() for a 7-byte UID (about 3 ms of a board's time).
+        The card stays READY; the caller's HLTA, a frame it does not expect there, sends it back
+        to HALT, where the next WUPA finds it (ISO/IEC 14443-3 6.3, NTAG21x datasheet 8.4.2).
+        A card that shares the first cascade level (CT and the first 3 UID bytes of a 7-byte UID)
+        passes: the full re-select every reselect_every polls catches it.
+
+        OK: the same bytes, no collision. NO_CARD: no answer. ERR_COLLISION: another card
+        answered (`multiple` is set when two did). Else the error of the answer.
+        """
+        buf = self.buf
+        buf[0] = _SEL_CL1
+        buf[1] = 0x20
+        st = self.transceive(2)
+        if st == ERR_COLLISION:
+            self.multiple = True
+            return st
+        if st != OK:
+            return st
+        r = self.rbuf
+        if self.rx_len != 5 or self.rx_last_bits:
+            return ERR_PROTOCOL
+        if r[0] ^ r[1] ^ r[2] ^ r[3] != r[4]:
+            return ERR_CRC                               # BCC wrong: corrupted answer
+        if n == 4:
+            same = r[0] == uid[0] and r[1] == uid[1] and r[2] == uid[2] and r[3] == uid[3]
+        else:
+            same = r[0] == _CT and r[1] == uid[0] and r[2] == uid[1] and r[3] == uid[2]
+        return OK if same else ERR_COLLISION
 
     def select(self):
         """Anticollision + SELECT over cascade levels 1-3.  UID -> uid[:uid_len], SAK -> sak.
@@ -541,8 +593,8 @@ class MFRC522:
         self._fifo_write(buf, 4)
         self._wreg(_BitFramingReg, 0)
         self._wreg(_CommandReg, _TRANSMIT)
+        self._wait(36 * 944 // 100)                      # 4 bytes with parity on air
         t0 = self._ticks()
-        self._sleep_us(36 * 944 // 100)                  # 4 bytes with parity on air
         while not self._rreg(_ComIrqReg) & 0x40:         # TxIRq: the last bit is out
             if _ticks_diff(self._ticks(), t0) > _GUARD_US:
                 self._wreg(_CommandReg, _IDLE)

@@ -140,6 +140,7 @@ class PN532:
         # antenna is not seen while the first lies there (READERS.md, "Two cards")
         self.multiple = False
         self._listed = False
+        self.serve = None  # called while waiting for the chip (the app reads its port, issue 29)
         self.ic = 0
         self.version = 0
         self.revision = 0
@@ -214,12 +215,18 @@ class PN532:
         sr[0] = self._bits(_SR)
         sr[1] = 0
         loops = budget_us // self.poll_us + 1
+        serve = self.serve
         for _ in range(loops):
             self._cs(0)
             self._spi.write_readinto(sr, self._st)
             self._cs(1)
             if self._bits(self._st[1]) & 0x01:
                 return True
+            if serve is not None:
+                # the PN532 works alone until it says ready: the app reads its port, once a wait
+                # (issue 29)
+                serve()
+                serve = None
             self._sleep_us(self.poll_us)
         return False
 
@@ -445,6 +452,19 @@ class PN532:
 
     def select(self):
         return OK if self._listed else NO_CARD
+
+    def check(self, uid, n):
+        """After request(): OK if the listed target is uid[:n] (the PN532 activated it and read its
+        UID itself, or request() just read from it), ERR_COLLISION if it is another card."""
+        if not self._listed:
+            return NO_CARD
+        if self.uid_len != n:
+            return ERR_COLLISION
+        u = self.uid
+        for i in range(n):
+            if u[i] != uid[i]:
+                return ERR_COLLISION
+        return OK
 
     def read(self, page, out):
         """NTAG21x READ (0x30) through InDataExchange: 16 bytes into out[0:16]."""

@@ -3,6 +3,8 @@
 Reader-agnostic: works with any driver that offers
     request(wupa) -> status     REQA (wupa False: IDLE cards only) or WUPA (IDLE and HALT cards)
     select()      -> status     anticollision + SELECT; UID in .uid[:.uid_len]
+    check(uid, n) -> status     after request(): OK if the card that answered is uid[:n], alone, as
+                                far as a cheap look tells (reselect_every); NO_CARD; else not sure
     read(page, buf16) -> status 16 bytes from `page` (NTAG21x READ)
     halt()        -> status     park the card in HALT
     antenna(on)                 RF field on/off (off resets every card in the field)
@@ -16,8 +18,11 @@ answered, so it is counted as an error and never as a miss.
       |                                  |  N clean misses                  | N clean misses
       |                                  v                                  v (event REMOVED)
       +<--- next poll: field on ---- FIELD_OFF <----------------------------+
-    PRESENT: WUPA; every K-th poll also SELECT and compare the UID.  A different UID
-             without a miss in between -> REMOVED(old) + PLACED(new) in the same poll.
+    PRESENT: WUPA; every K-th poll also SELECT and compare the UID, the polls between a cheap
+             check (driver.check: an MFRC522 compares the first cascade level, where a second
+             card collides); a check that is not sure, or the first answer after a miss, SELECTs.
+             A different UID without a miss in between -> REMOVED(old) + PLACED(new) in the same
+             poll.
     After every read (and after any error) the card is sent to HALT, so the next WUPA
     finds it in a known state; REQA would not wake it, which is why resting cards are
     polled with WUPA.  After a removal the field is switched off for one poll interval:
@@ -71,8 +76,8 @@ class Presence:
                  sweep_every=8):
         """miss_limit N: removed after N consecutive clean misses.
         confirm M: placed after the same UID was read M times in a row.
-        reselect_every K: a resting card is SELECTed (UID compared) every K-th poll;
-            1 = every poll (a swap is seen at the next poll).
+        reselect_every K: a resting card is SELECTed (UID compared) every K-th poll and
+            checked cheaply (driver.check) between; 1 = SELECTed every poll.
         bad_limit: removal backstop after this many polls with no good answer.
         data_blocks: read this many 16-byte blocks from first_page into .data when a
             new card is identified (4 blocks = pages 4..19 = 64 bytes of NDEF area).
@@ -138,13 +143,22 @@ class Presence:
         if s != OK:
             return self._error(s)
         self.hw_run = 0
-        if st == PRESENT and self.reselect_every > 1 and not r.multiple and not self.crowded:
+        if (st == PRESENT and self.reselect_every > 1 and not r.multiple and not self.crowded
+                and not self._miss_run):
             self._since += 1
             if self._since < self.reselect_every:
-                r.halt()
-                self._miss_run = 0
-                self._bad_run = 0
-                return NONE
+                # Between full re-selects, a cheap check that the card answering is the resting one
+                # and alone (an MFRC522 reads the first cascade level; issue 29). Not sure (another
+                # UID, two cards, a broken answer): the full SELECT below decides.
+                s = r.check(self.uid, self.uid_len)
+                if s == OK:
+                    r.halt()
+                    self._miss_run = 0
+                    self._bad_run = 0
+                    return NONE
+                if s == NO_CARD:
+                    r.halt()
+                    return self._miss()
         self._since = 0
         s = r.select()
         if s == NO_CARD:
