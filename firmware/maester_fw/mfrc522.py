@@ -113,6 +113,10 @@ _GUARD_US = const(20000)
 # phpalI14443p3a_Sw_Int.h: PHPAL_I14443P3A_SELECTION_TIME_US, _EXT_TIME_US); 150 us is that, on
 # the 25 us tick. An empty reader then costs 150 us of timer instead of the 1 ms READ keeps.
 _ACTIVATION_US = const(150)
+# A card in a field that was just switched on may take up to 5 ms before it must accept a REQA or
+# WUPA; a reader that wants every card gives it 5.1 ms of unmodulated field first (ISO/IEC 14443-3
+# clause 5.2.1, Polling). request() waits out what is left of that after antenna(True).
+_POWER_UP_US = const(5100)
 _BUF = const(20)          # largest frame: READ answer, 16 data + 2 CRC
 # Waiting for a frame: sleep through what cannot be over yet (the bits on air at 9.44 us each,
 # a parity bit a byte, then the card's frame delay time), then look every _IRQ_POLL_US. Reading
@@ -171,6 +175,7 @@ class MFRC522:
         # Called while the chip sends a frame and waits for the answer (the app reads its serial
         # port there, issue 29): the chip's timer and FIFO do not need the CPU meanwhile.
         self.serve = None
+        self._field_at = -1              # ticks_us when the field came on, until the next request
         # health counters
         self.transceives = 0
         self.collisions = 0
@@ -289,6 +294,7 @@ class MFRC522:
         if on:
             if v & 0x03 != 0x03:
                 self._wreg(_TxControlReg, v | 0x03)
+                self._field_at = self._ticks()
         elif v & 0x03:
             self._wreg(_TxControlReg, v & 0xFC)
 
@@ -401,10 +407,17 @@ class MFRC522:
     # -- ISO/IEC 14443-3 -----------------------------------------------------------------
     def request(self, wupa=False):
         """REQA (wakes IDLE cards) or WUPA (wakes IDLE and HALT cards).  ATQA -> self.atqa.
+        The first after the field came on waits until the cards had 5.1 ms of field (_POWER_UP_US).
 
         Cards with different ATQAs answer with a collision: they are there, so OK, with
         `multiple` set (the ATQA then holds the bits before the collision)."""
         self.multiple = False
+        if self._field_at >= 0:
+            # the field was just switched on: the cards get their power-up time first (_POWER_UP_US)
+            left = _POWER_UP_US - _ticks_diff(self._ticks(), self._field_at)
+            self._field_at = -1
+            if left > 0:
+                self._wait(left)
         self._timer(_ACTIVATION_US)
         self.buf[0] = _WUPA if wupa else _REQA
         st = self.transceive(1, 7)

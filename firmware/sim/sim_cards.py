@@ -38,6 +38,11 @@ HLTA = 0x50
 # between the end of the reader's frame and the card's answer (1236/fc = 91 us).
 BIT_NS = 9440
 FDT_US = 91
+# A card powered up by a field that was just switched on may need time before it takes a command:
+# ISO/IEC 14443-3 clause 5.2.1 (Polling) lets a PICC take up to 5 ms of unmodulated field before it
+# must accept a REQA or WUPA (a PCD that wants every card gives 5.1 ms). The sim takes the most the
+# standard allows, so a firmware that toggles the field is never judged kinder than by a card.
+POWER_UP_US = 5000
 
 
 def air_us(nbits):
@@ -127,6 +132,7 @@ class Card:
         self.level = 0
         self.from_halt = False
         self.mute = 0               # ignore the next N frames entirely (detuned / phantom drop)
+        self.ready_at = 0           # deaf until this time (us, the field's clock): POWER_UP_US
         self.resp = bytearray(24)
         self.frames_heard = 0
 
@@ -307,6 +313,10 @@ class Field:
         self.name = name
         self.cards = []
         self.on = False
+        # The SimClock of the reader driving this field (set by the MFRC522 model), for the cards'
+        # power-up time after the field is switched on; None: cards answer at once. A card laid into a
+        # field that is on came in from above, already powered by the time it lies there.
+        self.clock = None
         self.rx = bytearray(24)
         self.rx_bits = 0
         self.coll_bit = -1
@@ -351,8 +361,10 @@ class Field:
     def set_on(self, on):
         on = bool(on)
         if on and not self.on:
+            ready = self.clock.now + POWER_UP_US if self.clock is not None else 0
             for c in self.cards:
                 c.power_on()
+                c.ready_at = ready
         elif not on and self.on:
             for c in self.cards:
                 c.power_off()
@@ -378,7 +390,10 @@ class Field:
         rx = self.rx
         nb = 0
         first = True
+        now = self.clock.now if self.clock is not None else 0
         for c in self.cards:
+            if c.ready_at > now:
+                continue                # still powering up: hears nothing
             n = c.hear(frame, nbits)
             if n == 0:
                 continue

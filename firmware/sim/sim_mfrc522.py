@@ -285,6 +285,7 @@ class SimMFRC522:
         spi.attach(self)
         self.name = name
         self.field = field if field is not None else Field(name)
+        self.field.clock = self.clock  # cards powered by a field switched on take POWER_UP_US
         self.version = version
         self.regs = bytearray(64)
         self.fifo = bytearray(64)

@@ -82,6 +82,7 @@ f.place(Card(bytes([0x04, 1, 2, 3, 4, 5, 6])))            # ATQA 0x0044: bit 6 d
 res = {}
 for stop in ("errirq", "rxirq"):
     d.antenna(False); d.antenna(True)                    # both cards IDLE again
+    rig.clock.now += 5000                                # once powered up (sim_cards.POWER_UP_US)
     wreg(rig, 0, 0x01, 0x00); wreg(rig, 0, 0x04, 0x7F); wreg(rig, 0, 0x0A, 0x80)
     wreg(rig, 0, 0x09, 0x26)                             # REQA
     wreg(rig, 0, 0x0D, 0x07); wreg(rig, 0, 0x01, 0x0C); wreg(rig, 0, 0x0D, 0x87)

@@ -137,6 +137,7 @@ def test_reads_4_7_10_byte_uids_and_the_ndef_text(scenario, kind, interp):
 EMPTY_MFRC522 = '''
 rig, (d,) = make()
 chip = rig.chips[0]
+rig.clock.now += 5100                # init() switched the field on: its power-up time is over
 for wupa in (False, True):
     irq0 = chip.irq_reads
     calls0 = rig.spi.calls
@@ -163,6 +164,31 @@ t0 = rig2.clock.now
 st = d2.request(False)
 out(slow=True, st=st, us=rig2.clock.now - t0, aborts=d2.aborts, chip_aborts=rig2.chips[0].aborts)
 '''
+
+
+POWER_UP = '''
+rig, (d,) = make()
+f = rig.field(0)
+f.place(Card(bytes([0x04, 1, 2, 3, 4, 5, 6])))
+res = []
+for _ in range(2):
+    d.antenna(False)
+    d.antenna(True)                  # the card lying there powers up (sim: 5 ms, the most allowed)
+    t0 = rig.clock.now
+    st = d.request(False)
+    res.append([st, rig.clock.now - t0])
+out(res=res)
+'''
+
+
+@pytest.mark.parametrize("interp", INTERPS)
+def test_the_first_request_after_the_field_comes_on_waits_for_the_cards_power_up(scenario, interp):
+    """ISO/IEC 14443-3 5.2.1: a card may take 5 ms of field before it must take a REQA. A REQA sent
+    at once after antenna(True) found nothing from a card lying there (the simulator models it)."""
+    r = scenario(interp, "mfrc522", POWER_UP)[0]
+    for st, us in r["res"]:
+        assert st == mfrc522.OK, r
+        assert 5000 <= us <= 6000, r
 
 
 @pytest.mark.parametrize("interp", INTERPS)
