@@ -11,9 +11,9 @@ One pass of the loop (`App.step`):
     session: HELLO every second until HELLO_ACK; host silent 3 s -> handshake again
     queued TAPs -> Link (reliable); Link.poll (retransmit); HEARTBEAT when quiet
     LED animation tick (a change the host sent is shown before the poll below)
-    poll ONE reader (while its chip works alone, _serve reads the port and shows a light change:
-    the drivers' `serve`) (round robin, each reader at most once per poll.interval_ms; the one whose
-    card was just lifted between every two others, HOT_MS)
+    poll ONE reader (round robin, each reader at most once per poll.interval_ms; the one whose
+    card was just lifted between every two others, HOT_MS); while its chip works alone the
+    driver calls _serve, which reads the port and shows a light change
     write what the TX buffer holds without blocking; feed the watchdog
     hal.idle(ms): wait for serial input until the next reader is due
 

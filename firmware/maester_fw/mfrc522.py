@@ -491,7 +491,8 @@ class MFRC522:
         on the first bit where the two differ, and a different card alone shows its own bytes.
         Three transceives fewer than select() for a 7-byte UID (about 3 ms of a board's time).
         The card stays READY; the caller's HLTA, a frame it does not expect there, sends it back
-        to HALT, where the next WUPA finds it (ISO/IEC 14443-3 6.3, NTAG21x datasheet 8.4.2).
+        to HALT, where the next WUPA finds it (ISO/IEC 14443-3 6.3; the NTAG21x datasheet's state
+        diagram: an unexpected command in READY returns the tag to IDLE or HALT).
         A card that shares the first cascade level (CT and the first 3 UID bytes of a 7-byte UID)
         passes: the full re-select every reselect_every polls catches it.
 
