@@ -123,7 +123,7 @@ def turn(ctx, st, answer):
         prompt = "Play a card face down to a mission (%d played, at least %d), or done." % (played, needed)
     else:
         prompt = "You must play a card to Infiltrate Dorne."
-    ctx.ask(seat, "play", choices, prompt, public="playing influence cards")
+    ctx.ask(seat, "play", choices, prompt, "playing influence cards")  # public, without keywords (Z.record)
 
 
 @step
@@ -148,7 +148,7 @@ def sigil(ctx, st, answer):
     else:
         i = answer[1][1]
     g["missions"][i]["sigils"].append(seat)
-    ctx.emit("sigil", seat=seat, mission=i)
+    Z.record(ctx, "sigil", {"seat": seat, "mission": i})
     Z.refill(ctx, seat)
 
 
