@@ -174,7 +174,7 @@ def place(court, inst, house, row, pos):
         spots = [sp for sp in court["open"] if sp[1] != pos or sp[0] != row]
     if row + 1 < court["width"]:
         here, above = court["houses"][row], court["houses"][row + 1]
-        for x in (pos - 1, pos):
+        for x in range(pos - 1, pos + 1):  # the places left and right above the new card
             if 0 <= x < len(above) and above[x] is None and here[x] is not None and here[x + 1] is not None:
                 _insert_spot(spots, [row + 1, x, here[x], here[x + 1]])
     court["open"] = spots
