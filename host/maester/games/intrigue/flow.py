@@ -149,10 +149,8 @@ def turn(ctx, st, answer):
         # The event ctx.emit("placed", seat=..., ..., left=..., on/end=...) would record, made here as
         # emit makes it (its fields in that order, then "e"): a call with keywords into the engine
         # costs more than the rest of the turn's bookkeeping (it builds the fields twice).
-        event = {"seat": seat, "card": inst, "house": house, "row": row, "pos": pos, "left": len(hand)}
-        event[where] = at
-        event["e"] = "placed"
-        ctx.events.append(event)
+        ctx.events.append({"seat": seat, "card": inst, "house": house, "row": row, "pos": pos, "left": len(hand),
+                           where: at, "e": "placed"})
         if not hand:
             out[seat] = True
             ctx.emit("out", seat=seat, why="no cards left", left=0)

@@ -113,12 +113,12 @@ def turn(ctx, st, answer):
         return
     played, needed, room, targets, must = Z.play_state(g, seat)
     choices = [["play", c, i] for c in g["hands"][seat] for i in targets] if room else []
-    choices += A.choices(g, seat, "mission_turn", room=room)
+    choices += A.choices(g, seat, "mission_turn", room)
     if room == 0 or (played >= needed and not must):
+        if not choices:  # nothing to play and nothing to use: done without asking
+            ctx.push({"s": "sigil", "seat": seat})
+            return
         choices.append(["done"])
-    if choices == [["done"]]:
-        ctx.push({"s": "sigil", "seat": seat})
-        return
     if room == 0 or not must:
         prompt = "Play a card face down to a mission (%d played, at least %d), or done." % (played, needed)
     else:
