@@ -35,13 +35,23 @@ def cid(inst):
     return inst.split("#", 1)[0]
 
 
+# The table last looked up and its key. The rules read the card table several times a decision
+# (a card's icons, a character's ability), and the registry is a call into another module each time;
+# a key is the hash of its table's content, so a key seen before always names the same cards.
+_LAST = [None, None]
+
+
 def table(g):
     """The game's card table (kept out of the state: `g["table"]` is its key)."""
-    return cardtables.get(g["table"])
+    key = g["table"]
+    if key != _LAST[0]:
+        _LAST[1] = cardtables.get(key)
+        _LAST[0] = key
+    return _LAST[1]
 
 
 def info(g, inst):
-    return cardtables.get(g["table"])["info"][inst.split("#", 1)[0]]
+    return table(g)["info"][inst.split("#", 1)[0]]
 
 
 def nobles_from(g, start):
@@ -80,11 +90,11 @@ def monarch_eyes(g, monarch):
 
 def effect(g, inst, mtype):
     """(matching icons, sabotage icons) of an influence card at a mission of type `mtype`."""
-    return cardtables.get(g["table"])["eff"][inst.split("#", 1)[0]][mtype]
+    return table(g)["eff"][inst.split("#", 1)[0]][mtype]
 
 
 def net(g, inst, mtype):
-    m, s = cardtables.get(g["table"])["eff"][inst.split("#", 1)[0]][mtype]
+    m, s = table(g)["eff"][inst.split("#", 1)[0]][mtype]
     return m - s
 
 
