@@ -35,19 +35,21 @@ def cid(inst):
     return inst.split("#", 1)[0]
 
 
-# The table last looked up and its key. The rules read the card table several times a decision
+# The table last looked up, as (key, table). The rules read the card table several times a decision
 # (a card's icons, a character's ability), and the registry is a call into another module each time;
-# a key is the hash of its table's content, so a key seen before always names the same cards.
-_LAST = [None, None]
+# a key is the hash of its table's content, so a key seen before always names the same cards. One
+# tuple, replaced whole: games played on threads (a Dask worker's) never see a key with another's table.
+_LAST = (None, None)
 
 
 def table(g):
     """The game's card table (kept out of the state: `g["table"]` is its key)."""
+    global _LAST
     key = g["table"]
-    if key != _LAST[0]:
-        _LAST[1] = cardtables.get(key)
-        _LAST[0] = key
-    return _LAST[1]
+    last = _LAST
+    if key != last[0]:
+        last = _LAST = (key, cardtables.get(key))
+    return last[1]
 
 
 def info(g, inst):
