@@ -4,7 +4,7 @@
 # without Python's generic calls.
 cimport cython
 
-@cython.locals(spots=list, by_house=dict, out=list, pos=list, sp=list)
+@cython.locals(anywhere=list, by_house=dict, out=list, fit=list, sp=list)
 cpdef list legal_moves(court, hand, house_of)
 
 # A card's row and place are C integers here, and so are the loops over the places above it.
