@@ -4,11 +4,14 @@
 # without Python's generic calls.
 cimport cython
 
-@cython.locals(spots=list, by_house=dict, out=list, pos=list, sp=list)
+@cython.locals(anywhere=list, by_house=dict, out=list, fit=list, sp=list)
 cpdef list legal_moves(court, hand, house_of)
 
-@cython.locals(spots=list)
-cpdef place(court, inst, house, row, pos)
+# A card's row and place are C integers here, and so are the loops over the places above it.
+@cython.locals(spots=list, here=list, above=list, x=Py_ssize_t)
+cpdef place(court, inst, house, Py_ssize_t row, Py_ssize_t pos)
+
+cpdef list _base_spots(court)
 
 @cython.locals(i=Py_ssize_t)
 cpdef _insert_spot(list spots, list spot)

@@ -127,16 +127,34 @@ def legal_positions(court, card):
 
 def legal_moves(court, hand, house_of):
     """Every legal ["place", card, row, pos] for a hand, in hand order, then by row and position."""
-    spots = court["open"]
-    by_house = {}  # a house's positions: cards of one house go to the same places
+    # The open spots by the houses they take, in one pass over them, keeping their order (row, then
+    # position): a base spot takes any card (its houses are None), and the base's spots come first;
+    # a spot above takes the houses of the two cards it rests on. Cards of one house go to the same places.
+    anywhere = []
+    by_house = {}
+    for sp in court["open"]:
+        a = sp[2]
+        if a is None:
+            anywhere.append(sp)
+            continue
+        fit = by_house.get(a)
+        if fit is None:
+            fit = by_house[a] = []
+        fit.append(sp)
+        b = sp[3]
+        if b != a:
+            fit = by_house.get(b)
+            if fit is None:
+                fit = by_house[b] = []
+            fit.append(sp)
     out = []
     for inst in hand:
-        h = house_of[inst]
-        pos = by_house.get(h)
-        if pos is None:
-            pos = by_house[h] = [sp for sp in spots if sp[2] is None or sp[2] == h or sp[3] == h]
-        for sp in pos:  # a turn's choices are most of a random game's work: one list each, no temporaries
+        for sp in anywhere:  # a turn's choices are most of a random game's work: one list each, no temporaries
             out.append(["place", inst, sp[0], sp[1]])
+        fit = by_house.get(house_of[inst])
+        if fit is not None:
+            for sp in fit:
+                out.append(["place", inst, sp[0], sp[1]])
     return out
 
 
@@ -174,7 +192,7 @@ def place(court, inst, house, row, pos):
         spots = [sp for sp in court["open"] if sp[1] != pos or sp[0] != row]
     if row + 1 < court["width"]:
         here, above = court["houses"][row], court["houses"][row + 1]
-        for x in (pos - 1, pos):
+        for x in range(pos - 1, pos + 1):  # the places left and right above the new card
             if 0 <= x < len(above) and above[x] is None and here[x] is not None and here[x + 1] is not None:
                 _insert_spot(spots, [row + 1, x, here[x], here[x + 1]])
     court["open"] = spots

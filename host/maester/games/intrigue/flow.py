@@ -139,13 +139,19 @@ def turn(ctx, st, answer):
         seat = ask["seat"]
         _, inst, row, pos = choice
         house = g["house_of"][inst]
-        g["hands"][seat].remove(inst)
-        where = placed_where(g["court"], row, pos)
-        C.place(g["court"], inst, house, row, pos)
+        hand = g["hands"][seat]
+        hand.remove(inst)
+        court = g["court"]
+        where, at = placed_where(court, row, pos)
+        C.place(court, inst, house, row, pos)
         g["last"] = seat
         g["placed"] += 1
-        ctx.emit("placed", seat=seat, card=inst, house=house, row=row, pos=pos, left=len(g["hands"][seat]), **where)
-        if not g["hands"][seat]:
+        # The event ctx.emit("placed", seat=..., ..., left=..., on/end=...) would record, made here as
+        # emit makes it (its fields in that order, then "e"): a call with keywords into the engine
+        # costs more than the rest of the turn's bookkeeping (it builds the fields twice).
+        ctx.events.append({"seat": seat, "card": inst, "house": house, "row": row, "pos": pos, "left": len(hand),
+                           where: at, "e": "placed"})
+        if not hand:
             out[seat] = True
             ctx.emit("out", seat=seat, why="no cards left", left=0)
         g["turn"] = (seat + 1) % n
@@ -156,7 +162,7 @@ def turn(ctx, st, answer):
             choices = C.legal_moves(g["court"], hand, g["house_of"])
             if choices:
                 g["turn"] = seat
-                ctx.ask(seat, "place", choices, "Place a card in the court.", public="placing a card")
+                ctx.ask(seat, "place", choices, "Place a card in the court.", "placing a card")  # public: no keywords
                 return
             out[seat] = True
             ctx.emit("out", seat=seat, why="cannot place a card", left=len(hand))
@@ -166,13 +172,14 @@ def turn(ctx, st, answer):
 
 
 def placed_where(court, row, pos):
-    """Where a card is about to go, in terms that still read right after the court is cleared:
-    the end of the base it extends, or the two cards it rests on."""
+    """Where a card is about to go, in terms that still read right after the court is cleared, as
+    the event's (field, value): ("on", the two cards it rests on), or ("end", the end of the base it
+    extends)."""
     if row:
         below = court["cards"][row - 1]
-        return {"on": [below[pos], below[pos + 1]]}
+        return "on", [below[pos], below[pos + 1]]
     span = court["span"][0]
-    return {"end": "first" if span is None else ("left" if pos < span[0] else "right")}
+    return "end", "first" if span is None else ("left" if pos < span[0] else "right")
 
 
 def tokens_for(points):

@@ -27,7 +27,7 @@ def choices(g, seat, timing, room=0):
     key = rec["ability"]
     if key == "arya" and not room:
         return []
-    if key == "melisandre" and not any(m["cards"] for m in g["missions"]):
+    if key == "melisandre" and not [m for m in g["missions"] if m["cards"]]:  # (no generator: a cpdef, abilities.pxd)
         return []
     if key == "daenerys" and not g["decree_deck"]:
         return []

@@ -42,26 +42,25 @@ def manual(ctx, st, answer):
         if subject == seat:
             choices += [["discard", c] for c in g["hands"][seat]]
     name = Z.table(g)["info"].get(Z.cid(st["what"]), {}).get("name", st["what"])
-    ctx.ask(seat, "manual", choices,
-            "Resolve %s by hand: record each change it makes, then choose done." % name,
-            public="resolving %s by hand" % name)
+    ctx.ask(seat, "manual", choices, "Resolve %s by hand: record each change it makes, then choose done." % name,
+            "resolving %s by hand" % name)  # public, without keywords (Z.record)
 
 
 def _edit(ctx, seat, subject, choice):
     g = ctx.g
     op = choice[0]
-    ctx.emit("manual", seat=seat, op=op, args=[] if op == "discard" else choice[1:])
+    Z.record(ctx, "manual", {"seat": seat, "op": op, "args": [] if op == "discard" else choice[1:]})
     if op in ("order", "chaos"):
         Z.move(ctx, op, choice[1], "by hand")
     elif op == "gain":
         Z.gain(ctx, subject, {choice[1]: 1}, "by hand")
     elif op == "lose":
         g["cubes"][subject][Z.RES.index(choice[1])] -= 1
-        ctx.emit("cubes", seat=subject, lost={choice[1]: 1}, why="by hand")
+        Z.record(ctx, "cubes", {"seat": subject, "lost": {choice[1]: 1}, "why": "by hand"})
     elif op == "take":
         other, r = choice[1], choice[2]
         g["cubes"][other][Z.RES.index(r)] -= 1
-        ctx.emit("cubes", seat=other, lost={r: 1}, why="by hand")
+        Z.record(ctx, "cubes", {"seat": other, "lost": {r: 1}, "why": "by hand"})
         Z.gain(ctx, subject, {r: 1}, "by hand")
     elif op == "draw":
         Z.draw(ctx, subject, 1, "by hand")

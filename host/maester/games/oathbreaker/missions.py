@@ -113,17 +113,17 @@ def turn(ctx, st, answer):
         return
     played, needed, room, targets, must = Z.play_state(g, seat)
     choices = [["play", c, i] for c in g["hands"][seat] for i in targets] if room else []
-    choices += A.choices(g, seat, "mission_turn", room=room)
+    choices += A.choices(g, seat, "mission_turn", room)
     if room == 0 or (played >= needed and not must):
+        if not choices:  # nothing to play and nothing to use: done without asking
+            ctx.push({"s": "sigil", "seat": seat})
+            return
         choices.append(["done"])
-    if choices == [["done"]]:
-        ctx.push({"s": "sigil", "seat": seat})
-        return
     if room == 0 or not must:
         prompt = "Play a card face down to a mission (%d played, at least %d), or done." % (played, needed)
     else:
         prompt = "You must play a card to Infiltrate Dorne."
-    ctx.ask(seat, "play", choices, prompt, public="playing influence cards")
+    ctx.ask(seat, "play", choices, prompt, "playing influence cards")  # public, without keywords (Z.record)
 
 
 @step
@@ -148,7 +148,7 @@ def sigil(ctx, st, answer):
     else:
         i = answer[1][1]
     g["missions"][i]["sigils"].append(seat)
-    ctx.emit("sigil", seat=seat, mission=i)
+    Z.record(ctx, "sigil", {"seat": seat, "mission": i})
     Z.refill(ctx, seat)
 
 

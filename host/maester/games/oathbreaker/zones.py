@@ -21,17 +21,39 @@ def step(fn):
     return fn
 
 
+def record(ctx, kind, fields, vis=None):
+    """Record the event ctx.emit(kind, vis, **fields) would: the same dict (the fields in their
+    order, then "e", then "vis"). For the events of every turn: a call with keywords into the engine
+    costs more than most steps' own work (the fields are built twice)."""
+    fields["e"] = kind
+    if vis is not None:
+        fields["vis"] = vis
+    ctx.events.append(fields)
+
+
 def cid(inst):
     return inst.split("#", 1)[0]
 
 
+# The table last looked up, as (key, table). The rules read the card table several times a decision
+# (a card's icons, a character's ability), and the registry is a call into another module each time;
+# a key is the hash of its table's content, so a key seen before always names the same cards. One
+# tuple, replaced whole: games played on threads (a Dask worker's) never see a key with another's table.
+_LAST = (None, None)
+
+
 def table(g):
     """The game's card table (kept out of the state: `g["table"]` is its key)."""
-    return cardtables.get(g["table"])
+    global _LAST
+    key = g["table"]
+    last = _LAST
+    if key != last[0]:
+        last = _LAST = (key, cardtables.get(key))
+    return last[1]
 
 
 def info(g, inst):
-    return cardtables.get(g["table"])["info"][inst.split("#", 1)[0]]
+    return table(g)["info"][inst.split("#", 1)[0]]
 
 
 def nobles_from(g, start):
@@ -70,11 +92,11 @@ def monarch_eyes(g, monarch):
 
 def effect(g, inst, mtype):
     """(matching icons, sabotage icons) of an influence card at a mission of type `mtype`."""
-    return cardtables.get(g["table"])["eff"][inst.split("#", 1)[0]][mtype]
+    return table(g)["eff"][inst.split("#", 1)[0]][mtype]
 
 
 def net(g, inst, mtype):
-    m, s = cardtables.get(g["table"])["eff"][inst.split("#", 1)[0]][mtype]
+    m, s = table(g)["eff"][inst.split("#", 1)[0]][mtype]
     return m - s
 
 
@@ -151,8 +173,8 @@ def draw(ctx, seat, k, why):
         got.append(inst)
     g["hands"][seat] += got
     if got:
-        ctx.emit("drew", vis=[seat], seat=seat, cards=got, why=why)
-    ctx.emit("draws", seat=seat, count=len(got), why=why)
+        record(ctx, "drew", {"seat": seat, "cards": got, "why": why}, [seat])
+    record(ctx, "draws", {"seat": seat, "count": len(got), "why": why})
     if len(got) < k:
         ctx.emit("deck_empty", seat=seat, short=k - len(got))
     return got
@@ -253,7 +275,7 @@ def gain(ctx, seat, amounts, why):
             cubes[i] += k
             got[r] = k
     if got:
-        ctx.emit("cubes", seat=seat, gained=got, why=why)
+        record(ctx, "cubes", {"seat": seat, "gained": got, "why": why})
 
 
 def move(ctx, track, k, why, **about):
@@ -300,10 +322,10 @@ def play_card(ctx, seat, inst, i, face_up=False):
     g["mine"][seat].append([inst, i])
     if face_up:
         m["face_up"].append(inst)
-        ctx.emit("played", seat=seat, mission=i, card=inst, face_up=True)
+        record(ctx, "played", {"seat": seat, "mission": i, "card": inst, "face_up": True})
     else:
-        ctx.emit("played", seat=seat, mission=i)
-        ctx.emit("played_card", vis=[seat], seat=seat, mission=i, card=inst)
+        record(ctx, "played", {"seat": seat, "mission": i})
+        record(ctx, "played_card", {"seat": seat, "mission": i, "card": inst}, [seat])
 
 
 def character(g, seat):
