@@ -20,8 +20,12 @@ cpdef find_ask(state, ask_id)
 @cython.locals(choices=list, i=Py_ssize_t, mine=list)
 cpdef tuple _match(state, command)
 
-@cython.locals(ctx=Ctx)
 cpdef apply(state, command, forced=*)
+
+cpdef answer(state, ask, choice)
+
+@cython.locals(ctx=Ctx)
+cpdef _apply(state, ask, choice, forced)
 
 cpdef _answer(game, Ctx ctx, ask, choice)
 

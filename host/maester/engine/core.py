@@ -332,6 +332,25 @@ def apply(state, command, forced=None):
     ask, choice, reason = _match(state, command)
     if ask is None:
         return Rejected(reason)
+    return _apply(state, ask, choice, forced)
+
+
+def answer(state, ask, choice):
+    """apply() for a caller in this process that holds an open ask of `state` itself and one of
+    that ask's own choices (a bot: sim's play loop): the same result, without a command to build and
+    match. Anything else (another object, a closed ask) goes through apply's checks."""
+    if not state["over"]:
+        for open_ask in state["asks"]:
+            if open_ask is ask:
+                for legal in ask["choices"]:
+                    if legal is choice:
+                        return _apply(state, ask, choice, None)
+                break
+    return apply(state, {"seat": ask["seat"], "ask": ask["id"], "choice": choice})
+
+
+def _apply(state, ask, choice, forced):
+    """Apply the matched `choice` (one of `ask`'s own, or OUT_OF_TIME) of an open `ask`."""
     game = GAMES[state["game"]]
     state["asks"].remove(ask)
     state["seq"] += 1
