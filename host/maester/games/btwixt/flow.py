@@ -260,30 +260,38 @@ def silenced(g, seat, facts=None):
     return bool(pile) and not Z.having(g, "the_silence", facts).isdisjoint(pile)
 
 
+def _offer_turn(ctx, st, g, facts):
+    """Ask the first leader from st["seat"] on who has not knelt to play a card or kneel (a cpdef
+    with C types in the compiled build: half of every bidding decision runs here)."""
+    n = g["n"]
+    seat = st["seat"]
+    knelt = g["knelt"]
+    for _ in range(n):
+        if not knelt[seat]:
+            break
+        seat = (seat + 1) % n
+    else:
+        return  # everyone knelt: the claim step runs next
+    st["seat"] = seat
+    plays = facts["play"]  # each card's choice list, made once per card table, not once a turn
+    choices = [plays[c] for c in _playable(g, seat, facts)]
+    choices.append(facts["kneel"])
+    if st["second"]:
+        prompt = "The Silence: play a second card, or kneel now."
+    else:
+        if silenced(g, seat, facts) and knelt.count(False) > (not knelt[seat]):
+            choices.append(["skip"])
+        prompt = "Play an influence card or kneel."
+    ctx.ask(seat, "turn", choices, prompt, public="bidding")
+
+
 @step
 def turn(ctx, st, answer):
     g = ctx.g
     n = g["n"]
     facts = Z.facts(g)  # once a turn: each card's ability and the cards with one
     if answer is None:
-        seat = st["seat"]
-        knelt = g["knelt"]
-        for _ in range(n):
-            if not knelt[seat]:
-                break
-            seat = (seat + 1) % n
-        else:
-            return  # everyone knelt: the claim step runs next
-        st["seat"] = seat
-        choices = [["play", c] for c in _playable(g, seat, facts)]
-        choices.append(["kneel"])
-        if st["second"]:
-            prompt = "The Silence: play a second card, or kneel now."
-        else:
-            if silenced(g, seat, facts) and knelt.count(False) > (not knelt[seat]):
-                choices.append(["skip"])
-            prompt = "Play an influence card or kneel."
-        ctx.ask(seat, "turn", choices, prompt, public="bidding")
+        _offer_turn(ctx, st, g, facts)
         return
     ask, choice = answer
     seat = ask["seat"]

@@ -63,7 +63,9 @@ def facts(g):
     (The Silence, Royal Decree, Pulling the Strings...); `foreign[leader]`, the leader cards of the
     other leaders (only the Kingsmoot draft lets a leader play those); `leader_cards`, every leader's;
     `value`, each influence card's; `base`, each instance's card; `card`, each instance's printed
-    record; `ability`, each instance's ability key (instances without one are absent)."""
+    record; `ability`, each instance's ability key (instances without one are absent); `play`, the
+    turn's choice of playing each influence card and `kneel` its choice of kneeling, made once and
+    offered by every turn (no ask's choice is ever changed in place; they are plain JSON lists)."""
     key = g["table"]
     try:  # a subscript, not .get: a turn asks this two or three times
         return _FACTS[key]
@@ -91,7 +93,8 @@ def _index(tbl):
             "foreign": {l: frozenset(i for i, own in leader_of.items() if own != l) for l in tbl["leaders"]},
             "leader_cards": frozenset(leader_of),
             "value": {i: info[b]["value"] for i, b in base.items() if "value" in info[b]},
-            "with": {ab: frozenset(insts) for ab, insts in by_ability.items()}}
+            "with": {ab: frozenset(insts) for ab, insts in by_ability.items()},
+            "play": {i: ["play", i] for i in instances}, "kneel": ["kneel"]}
 
 
 def card(g, inst):
