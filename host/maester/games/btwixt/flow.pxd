@@ -18,3 +18,6 @@ cpdef _offer_turn(ctx, dict st, dict g, dict facts)
 cpdef kneel(ctx, seat)
 
 cpdef pts_council(g, seat)
+
+@cython.locals(g=dict, facts=dict, ability=dict, silent_turn=bint)
+cpdef _take_turn(ctx, dict st, Py_ssize_t seat, list choice)

@@ -287,15 +287,17 @@ def _offer_turn(ctx, st, g, facts):
 
 @step
 def turn(ctx, st, answer):
-    g = ctx.g
-    n = g["n"]
-    facts = Z.facts(g)  # once a turn: each card's ability and the cards with one
     if answer is None:
-        _offer_turn(ctx, st, g, facts)
-        return
-    ask, choice = answer
-    seat = ask["seat"]
-    nxt = {"s": "turn", "seat": (seat + 1) % n, "second": False}
+        _offer_turn(ctx, st, ctx.g, Z.facts(ctx.g))
+    else:
+        _take_turn(ctx, st, answer[0]["seat"], answer[1])
+
+
+def _take_turn(ctx, st, seat, choice):
+    """A leader's answer to their turn: kneel, skip (The Silence), or play a card, whose ability
+    steps run before the next turn (a cpdef with C types in the compiled build, as _offer_turn)."""
+    g = ctx.g
+    nxt = {"s": "turn", "seat": (seat + 1) % g["n"], "second": False}
     if choice[0] == "kneel":
         kneel(ctx, seat)
         ctx.push(nxt)
@@ -303,6 +305,7 @@ def turn(ctx, st, answer):
         ctx.emit("skip", seat=seat)
         ctx.push(nxt)
     else:
+        facts = Z.facts(g)
         inst = choice[1]
         silent_turn = silenced(g, seat, facts)
         g["hands"][seat].remove(inst)
@@ -312,7 +315,8 @@ def turn(ctx, st, answer):
             after = {"s": "turn", "seat": seat, "second": True}
         elif silent_turn:
             after = {"s": "kneel_now", "seat": seat, "then": nxt}
-        ctx.push(*on_play(g, seat, inst, facts["ability"].get(inst)), after)
+        ability = facts["ability"]
+        ctx.push(*on_play(g, seat, inst, ability.get(inst)), after)
 
 
 @step
