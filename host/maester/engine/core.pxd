@@ -24,7 +24,7 @@ cpdef apply(state, command, forced=*)
 
 cpdef answer(state, ask, choice)
 
-@cython.locals(ctx=Ctx)
+@cython.locals(ctx=Ctx, result=Applied)
 cpdef _apply(state, ask, choice, forced)
 
 cpdef _answer(game, Ctx ctx, ask, choice)

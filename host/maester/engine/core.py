@@ -365,7 +365,10 @@ def _apply(state, ask, choice, forced):
         with _forcing(state, forced):
             _answer(game, ctx, ask, choice)
     state["_outcomes"] = []
-    return Applied(events, outcomes)
+    result = Applied.__new__(Applied)  # compiled, the struct filled in without __init__'s argument parsing
+    result.events = events
+    result.outcomes = outcomes
+    return result
 
 
 def _out_of_time(game, ctx, seat):
