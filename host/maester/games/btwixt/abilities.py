@@ -316,9 +316,13 @@ def manual(ctx, st, answer):
             return
         _manual_edit(ctx, seat, choice)
     rec = Z.card(g, st["card"])
-    ctx.ask(seat, "manual", manual_choices(g, seat, rec),
-            "Resolve %s by hand: record each change it makes, then choose done." % rec["name"],
-            public="resolving a card by hand")
+    prompt = _MANUAL_PROMPTS.get(rec["name"])
+    if prompt is None:  # asked again after each change: the words are made once a card
+        prompt = _MANUAL_PROMPTS[rec["name"]] = "Resolve %s by hand: record each change it makes, then choose done." % rec["name"]
+    ctx.ask(seat, "manual", manual_choices(g, seat, rec), prompt, public="resolving a card by hand")
+
+
+_MANUAL_PROMPTS = {}  # a card's name -> the prompt of resolving it by hand
 
 
 def manual_choices(g, seat, rec):

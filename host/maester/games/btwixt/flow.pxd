@@ -21,3 +21,5 @@ cpdef pts_council(g, seat)
 
 @cython.locals(g=dict, facts=dict, ability=dict, silent_turn=bint)
 cpdef _take_turn(ctx, dict st, Py_ssize_t seat, list choice)
+
+cpdef bint _any_in(list cards, frozenset group)

@@ -46,7 +46,7 @@ def setup(ctx, config):
     for value, count in sorted(comp["power_tokens"]["values"].items()):
         supply += [int(value)] * count
     ctx.chance.shuffle(supply)
-    g["supply"] = ["t%d" % (i + 1) for i in range(len(supply))]
+    g["supply"] = list(_token_names(len(supply)))
     g["token_value"] = {t: v for t, v in zip(g["supply"], supply)}
 
     deck = list(cards["standard_instances"])
@@ -61,6 +61,16 @@ def setup(ctx, config):
     ctx.emit("setup", players=n, leaders=g["leaders"], first=g["first"], variants=sorted(variants),
              season=SEASONS[g["season"]], round_space=g["round_space"])
     ctx.push({"s": "season_start", "first": True})
+
+
+_TOKEN_NAMES = {}  # a count -> the names of that many power tokens, t1..tN: worked out once, not each game
+
+
+def _token_names(count):
+    names = _TOKEN_NAMES.get(count)
+    if names is None:
+        names = _TOKEN_NAMES[count] = tuple("t%d" % (i + 1) for i in range(count))
+    return names
 
 
 # --- seasons ----------------------------------------------------------------------------------
@@ -244,7 +254,7 @@ def _playable(g, seat, facts):
     if not g["kingsmoot"]:
         # Only the Kingsmoot draft lets a leader play another leader's cards (one Varys took).
         foreign = facts["foreign"][g["leaders"][seat]]
-        if not foreign.isdisjoint(hand):
+        if _any_in(hand, foreign):
             hand = [c for c in hand if c not in foreign]
     if "jaime" not in g["round"]["effects"]:
         return hand
@@ -257,7 +267,16 @@ def silenced(g, seat, facts=None):
     """The Silence lies in this leader's bid pile ("you" follows the card). `facts`: Z.facts(g), when
     the caller has it at hand."""
     pile = g["bids"][seat]
-    return bool(pile) and not Z.having(g, "the_silence", facts).isdisjoint(pile)
+    return bool(pile) and _any_in(pile, Z.having(g, "the_silence", facts))
+
+
+def _any_in(cards, group):
+    """Whether any of the list `cards` is in the set `group`: not group.isdisjoint(cards), without a
+    method call (compiled, a C loop; hands and bid piles are a few cards)."""
+    for c in cards:
+        if c in group:
+            return True
+    return False
 
 
 def _offer_turn(ctx, st, g, facts):
