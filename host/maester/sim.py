@@ -99,20 +99,21 @@ def play_one(game, config, seed, bot_kind, on_step=None, think_ms=50, playouts=N
     answer, view, clock = core.answer, core.view, time.perf_counter
     # A bot that reads neither a view nor the state (the random bot) is asked directly, not via decide.
     blind = [not (b.uses_view or b.uses_state) for b in bots]
+    quiet = on_step is None  # no one reads the events: the engine keeps none
     while not state["over"]:
         ask = state["asks"][0]
         seat = ask["seat"]
         bot = bots[seat]
         if timing is None:  # three clock reads a decision are 2% of a random game's
             if blind[seat]:
-                result = answer(state, ask, bot.choose(None, ask))
+                result = answer(state, ask, bot.choose(None, ask), quiet)
             else:
-                result = answer(state, ask, decide(bot, state, seat, ask, view))
+                result = answer(state, ask, decide(bot, state, seat, ask, view), quiet)
         else:
             t0 = clock()
             choice = decide(bot, state, seat, ask, view)
             t1 = clock()
-            result = answer(state, ask, choice)
+            result = answer(state, ask, choice, quiet)
             engine_s += clock() - t1
             bot_s += t1 - t0
         if not result.ok:

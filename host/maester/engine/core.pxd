@@ -22,10 +22,10 @@ cpdef tuple _match(state, command)
 
 cpdef apply(state, command, forced=*)
 
-cpdef answer(state, ask, choice)
+cpdef answer(state, ask, choice, bint quiet=*)
 
 @cython.locals(ctx=Ctx, result=Applied)
-cpdef _apply(state, ask, choice, forced)
+cpdef _apply(state, ask, choice, forced, bint quiet=*)
 
 cpdef _answer(game, Ctx ctx, ask, choice)
 

@@ -102,10 +102,13 @@ class Ctx:
 
     def emit(self, kind, vis=None, **data):
         """Record an event. `vis` is None for everyone, a list of seats, or REFEREE."""
+        events = self.events
+        if events is None:  # a quiet command (core.answer): nobody reads its events
+            return
         data["e"] = kind
         if vis is not None:
             data["vis"] = vis
-        self.events.append(data)
+        events.append(data)
 
     def end(self, result):
         self.state["over"] = True
@@ -335,27 +338,28 @@ def apply(state, command, forced=None):
     return _apply(state, ask, choice, forced)
 
 
-def answer(state, ask, choice):
+def answer(state, ask, choice, quiet=False):
     """apply() for a caller in this process that holds an open ask of `state` itself and one of
     that ask's own choices (a bot: sim's play loop): the same result, without a command to build and
-    match. Anything else (another object, a closed ask) goes through apply's checks."""
+    match. Anything else (another object, a closed ask) goes through apply's checks. `quiet`: the
+    caller reads no events, so none are kept (the result's events are empty; the state is the same)."""
     if not state["over"]:
         for open_ask in state["asks"]:
             if open_ask is ask:
                 for legal in ask["choices"]:
                     if legal is choice:
-                        return _apply(state, ask, choice, None)
+                        return _apply(state, ask, choice, None, quiet)
                 break
     return apply(state, {"seat": ask["seat"], "ask": ask["id"], "choice": choice})
 
 
-def _apply(state, ask, choice, forced):
+def _apply(state, ask, choice, forced, quiet=False):
     """Apply the matched `choice` (one of `ask`'s own, or OUT_OF_TIME) of an open `ask`."""
     game = GAMES[state["game"]]
     state["asks"].remove(ask)
     state["seq"] += 1
     state["_outcomes"] = outcomes = []
-    events = []
+    events = None if quiet else []
     ctx = Ctx(state, events)
     if choice is OUT_OF_TIME:
         _out_of_time(game, ctx, ask["seat"])
@@ -366,7 +370,7 @@ def _apply(state, ask, choice, forced):
             _answer(game, ctx, ask, choice)
     state["_outcomes"] = []
     result = Applied.__new__(Applied)  # compiled, the struct filled in without __init__'s argument parsing
-    result.events = events
+    result.events = () if quiet else events
     result.outcomes = outcomes
     return result
 
