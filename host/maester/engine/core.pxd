@@ -11,6 +11,8 @@ cdef class Rejected:
 cdef class Applied:
     cdef public object events, outcomes
 
+cdef dict _ASK_PUBLIC
+
 cdef class Ctx:
     cdef public object state, g, events, _chance
     cdef public bint asked

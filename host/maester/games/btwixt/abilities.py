@@ -319,7 +319,8 @@ def manual(ctx, st, answer):
     prompt = _MANUAL_PROMPTS.get(rec["name"])
     if prompt is None:  # asked again after each change: the words are made once a card
         prompt = _MANUAL_PROMPTS[rec["name"]] = "Resolve %s by hand: record each change it makes, then choose done." % rec["name"]
-    ctx.ask(seat, "manual", manual_choices(g, seat, rec), prompt, public="resolving a card by hand")
+    # The public words by position (no keyword to parse): asked again after every change.
+    ctx.ask(seat, "manual", manual_choices(g, seat, rec), prompt, "resolving a card by hand")
 
 
 _MANUAL_PROMPTS = {}  # a card's name -> the prompt of resolving it by hand

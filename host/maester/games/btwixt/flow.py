@@ -301,7 +301,7 @@ def _offer_turn(ctx, st, g, facts):
         if silenced(g, seat, facts) and knelt.count(False) > (not knelt[seat]):
             choices.append(["skip"])
         prompt = "Play an influence card or kneel."
-    ctx.ask(seat, "turn", choices, prompt, public="bidding")
+    ctx.ask(seat, "turn", choices, prompt, "bidding")  # public words by position: no keyword to parse
 
 
 @step
