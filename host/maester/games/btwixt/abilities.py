@@ -317,9 +317,9 @@ def manual(ctx, st, answer):
         _manual_edit(ctx, seat, choice)
     rec = Z.card(g, st["card"])
     prompt = _MANUAL_PROMPTS.get(rec["name"])
-    if prompt is None:  # asked again after each change: the words are made once a card
+    if prompt is None:  # asked again after every change: the words are made once a card
         prompt = _MANUAL_PROMPTS[rec["name"]] = "Resolve %s by hand: record each change it makes, then choose done." % rec["name"]
-    # The public words by position (no keyword to parse): asked again after every change.
+    # The public words by position: no keyword to parse.
     ctx.ask(seat, "manual", manual_choices(g, seat, rec), prompt, "resolving a card by hand")
 
 
