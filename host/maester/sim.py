@@ -95,18 +95,25 @@ def play_one(game, config, seed, bot_kind, on_step=None, think_ms=50, playouts=N
         bots_out.extend(bots)
     actions = 0
     bot_s = engine_s = 0.0
-    apply, view, clock = core.apply, core.view, time.perf_counter
+    # The bots hand back their ask's own choice, so core.answer skips building and matching a command.
+    answer, view, clock = core.answer, core.view, time.perf_counter
+    # A bot that reads neither a view nor the state (the random bot) is asked directly, not via decide.
+    blind = [not (b.uses_view or b.uses_state) for b in bots]
+    quiet = on_step is None  # no one reads the events: the engine keeps none
     while not state["over"]:
         ask = state["asks"][0]
         seat = ask["seat"]
         bot = bots[seat]
         if timing is None:  # three clock reads a decision are 2% of a random game's
-            result = apply(state, {"seat": seat, "ask": ask["id"], "choice": decide(bot, state, seat, ask, view)})
+            if blind[seat]:
+                result = answer(state, ask, bot.choose(None, ask), quiet)
+            else:
+                result = answer(state, ask, decide(bot, state, seat, ask, view), quiet)
         else:
             t0 = clock()
             choice = decide(bot, state, seat, ask, view)
             t1 = clock()
-            result = apply(state, {"seat": seat, "ask": ask["id"], "choice": choice})
+            result = answer(state, ask, choice, quiet)
             engine_s += clock() - t1
             bot_s += t1 - t0
         if not result.ok:

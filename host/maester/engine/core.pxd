@@ -11,6 +11,8 @@ cdef class Rejected:
 cdef class Applied:
     cdef public object events, outcomes
 
+cdef dict _ASK_PUBLIC
+
 cdef class Ctx:
     cdef public object state, g, events, _chance
     cdef public bint asked
@@ -20,8 +22,12 @@ cpdef find_ask(state, ask_id)
 @cython.locals(choices=list, i=Py_ssize_t, mine=list)
 cpdef tuple _match(state, command)
 
-@cython.locals(ctx=Ctx)
 cpdef apply(state, command, forced=*)
+
+cpdef answer(state, ask, choice, bint quiet=*)
+
+@cython.locals(ctx=Ctx, result=Applied)
+cpdef _apply(state, ask, choice, forced, bint quiet=*)
 
 cpdef _answer(game, Ctx ctx, ask, choice)
 

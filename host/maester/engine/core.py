@@ -52,6 +52,9 @@ class Applied:
         self.outcomes = outcomes
 
 
+_ASK_PUBLIC = dict.fromkeys(("id", "seat", "kind", "choices", "prompt", "public"))  # an ask's keys, in order (Ctx.ask)
+
+
 class Ctx:
     """What a step handler works with: the state, the game data, chance, events and asks."""
 
@@ -88,11 +91,19 @@ class Ctx:
         if state["over"]:
             return None  # the game ended in the middle of this step: nothing more is asked
         ask_id = state["next_id"]
-        # Made whole at once: a sixth key added later would make Python grow the dict.
-        if public is None:
+        if public is None:  # five keys: the room of Python's smallest dict
             ask = {"id": ask_id, "seat": seat, "kind": kind, "choices": choices, "prompt": prompt}
         else:
-            ask = {"id": ask_id, "seat": seat, "kind": kind, "choices": choices, "prompt": prompt, "public": public}
+            # Six keys: a copy of a dict that has them, then each set in place. Compiled, a literal
+            # of six keys starts as Python's smallest dict (room for five) and is grown at the sixth,
+            # a third of the ask's time; the copy is made at its full size.
+            ask = _ASK_PUBLIC.copy()
+            ask["id"] = ask_id
+            ask["seat"] = seat
+            ask["kind"] = kind
+            ask["choices"] = choices
+            ask["prompt"] = prompt
+            ask["public"] = public
         if data:
             ask["data"] = data
         state["next_id"] = ask_id + 1
@@ -102,10 +113,13 @@ class Ctx:
 
     def emit(self, kind, vis=None, **data):
         """Record an event. `vis` is None for everyone, a list of seats, or REFEREE."""
+        events = self.events
+        if events is None:  # a quiet command (core.answer): nobody reads its events
+            return
         data["e"] = kind
         if vis is not None:
             data["vis"] = vis
-        self.events.append(data)
+        events.append(data)
 
     def end(self, result):
         self.state["over"] = True
@@ -332,11 +346,31 @@ def apply(state, command, forced=None):
     ask, choice, reason = _match(state, command)
     if ask is None:
         return Rejected(reason)
+    return _apply(state, ask, choice, forced)
+
+
+def answer(state, ask, choice, quiet=False):
+    """apply() for a caller in this process that holds an open ask of `state` itself and one of
+    that ask's own choices (a bot: sim's play loop): the same result, without a command to build and
+    match. Anything else (another object, a closed ask) goes through apply's checks. `quiet`: the
+    caller reads no events, so none are kept (the result's events are empty; the state is the same)."""
+    if not state["over"]:
+        for open_ask in state["asks"]:
+            if open_ask is ask:
+                for legal in ask["choices"]:
+                    if legal is choice:
+                        return _apply(state, ask, choice, None, quiet)
+                break
+    return apply(state, {"seat": ask["seat"], "ask": ask["id"], "choice": choice})
+
+
+def _apply(state, ask, choice, forced, quiet=False):
+    """Apply the matched `choice` (one of `ask`'s own, or OUT_OF_TIME) of an open `ask`."""
     game = GAMES[state["game"]]
     state["asks"].remove(ask)
     state["seq"] += 1
     state["_outcomes"] = outcomes = []
-    events = []
+    events = None if quiet else []
     ctx = Ctx(state, events)
     if choice is OUT_OF_TIME:
         _out_of_time(game, ctx, ask["seat"])
@@ -346,7 +380,10 @@ def apply(state, command, forced=None):
         with _forcing(state, forced):
             _answer(game, ctx, ask, choice)
     state["_outcomes"] = []
-    return Applied(events, outcomes)
+    result = Applied.__new__(Applied)  # compiled, the struct filled in without __init__'s argument parsing
+    result.events = () if quiet else events
+    result.outcomes = outcomes
+    return result
 
 
 def _out_of_time(game, ctx, seat):

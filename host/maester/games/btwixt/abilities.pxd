@@ -4,5 +4,5 @@
 cimport cython
 cimport maester.games.btwixt.zones as Z
 
-@cython.locals(choices=list, council=dict, pile=list)
+@cython.locals(choices=list, council=dict, pile=list, edit=dict, kill=dict, take=dict, back=dict, discard=dict)
 cpdef list manual_choices(g, seat, rec)

@@ -316,23 +316,30 @@ def manual(ctx, st, answer):
             return
         _manual_edit(ctx, seat, choice)
     rec = Z.card(g, st["card"])
-    ctx.ask(seat, "manual", manual_choices(g, seat, rec),
-            "Resolve %s by hand: record each change it makes, then choose done." % rec["name"],
-            public="resolving a card by hand")
+    prompt = _MANUAL_PROMPTS.get(rec["name"])
+    if prompt is None:  # asked again after every change: the words are made once a card
+        prompt = _MANUAL_PROMPTS[rec["name"]] = "Resolve %s by hand: record each change it makes, then choose done." % rec["name"]
+    # The public words by position: no keyword to parse.
+    ctx.ask(seat, "manual", manual_choices(g, seat, rec), prompt, "resolving a card by hand")
+
+
+_MANUAL_PROMPTS = {}  # a card's name -> the prompt of resolving it by hand
 
 
 def manual_choices(g, seat, rec):
     """The changes `seat` may record while resolving the card `rec` (its printed record) by hand,
     "done" first. (Asked again after each change: in random games, most of this card's work.)"""
+    edit = Z.facts(g)["edit"]  # a card's choice lists, made once per card table
     choices = [["done"]]
     mine = Z.councils_of(g, seat)
     for c in mine:
         choices.append(["gain_token", c])
+    kill = edit["kill"]
     if g["current"] is not None:
-        choices.append(["kill", g["current"]])
+        choices.append(kill[g["current"]])
     for council in g["councils"]:
         for a in council["allies"]:
-            choices.append(["kill", a])
+            choices.append(kill[a])
     if g["ally_deck"] or g["row"]:
         for c in mine:
             choices.append(["claim_next", c])
@@ -341,16 +348,19 @@ def manual_choices(g, seat, rec):
             choices.append(["claim_dead", a, c])
     # Royal Decree cannot be moved by another influence card's ability (an ally's may move it).
     shielded = Z.having(g, "royal_decree") if rec["type"] == "influence" else ()
+    take = edit["take_bid"]
     for s, pile in enumerate(g["bids"]):
         if s != seat:
             for x in pile:
                 if x not in shielded:
-                    choices.append(["take_bid", x])
+                    choices.append(take[x])
+    back = edit["bid_to_hand"]
     for x in g["bids"][seat]:
         if x not in shielded:
-            choices.append(["bid_to_hand", x])
+            choices.append(back[x])
+    discard = edit["discard"]
     for x in g["hands"][seat]:
-        choices.append(["discard", x])
+        choices.append(discard[x])
     return choices
 
 

@@ -46,7 +46,7 @@ def setup(ctx, config):
     for value, count in sorted(comp["power_tokens"]["values"].items()):
         supply += [int(value)] * count
     ctx.chance.shuffle(supply)
-    g["supply"] = ["t%d" % (i + 1) for i in range(len(supply))]
+    g["supply"] = list(_token_names(len(supply)))
     g["token_value"] = {t: v for t, v in zip(g["supply"], supply)}
 
     deck = list(cards["standard_instances"])
@@ -61,6 +61,16 @@ def setup(ctx, config):
     ctx.emit("setup", players=n, leaders=g["leaders"], first=g["first"], variants=sorted(variants),
              season=SEASONS[g["season"]], round_space=g["round_space"])
     ctx.push({"s": "season_start", "first": True})
+
+
+_TOKEN_NAMES = {}  # a count -> the names of that many power tokens, t1..tN: worked out once, not each game
+
+
+def _token_names(count):
+    names = _TOKEN_NAMES.get(count)
+    if names is None:
+        names = _TOKEN_NAMES[count] = tuple("t%d" % (i + 1) for i in range(count))
+    return names
 
 
 # --- seasons ----------------------------------------------------------------------------------
@@ -244,7 +254,7 @@ def _playable(g, seat, facts):
     if not g["kingsmoot"]:
         # Only the Kingsmoot draft lets a leader play another leader's cards (one Varys took).
         foreign = facts["foreign"][g["leaders"][seat]]
-        if not foreign.isdisjoint(hand):
+        if _any_in(hand, foreign):
             hand = [c for c in hand if c not in foreign]
     if "jaime" not in g["round"]["effects"]:
         return hand
@@ -257,37 +267,56 @@ def silenced(g, seat, facts=None):
     """The Silence lies in this leader's bid pile ("you" follows the card). `facts`: Z.facts(g), when
     the caller has it at hand."""
     pile = g["bids"][seat]
-    return bool(pile) and not Z.having(g, "the_silence", facts).isdisjoint(pile)
+    return bool(pile) and _any_in(pile, Z.having(g, "the_silence", facts))
+
+
+def _any_in(cards, group):
+    """Whether any of the list `cards` is in the set `group`: not group.isdisjoint(cards), without a
+    method call (compiled, a C loop; hands and bid piles are a few cards)."""
+    for c in cards:
+        if c in group:
+            return True
+    return False
+
+
+def _offer_turn(ctx, st, g, facts):
+    """Ask the first leader from st["seat"] on who has not knelt to play a card or kneel (a cpdef
+    with C types in the compiled build: half of every bidding decision runs here)."""
+    n = g["n"]
+    seat = st["seat"]
+    knelt = g["knelt"]
+    for _ in range(n):
+        if not knelt[seat]:
+            break
+        seat = (seat + 1) % n
+    else:
+        return  # everyone knelt: the claim step runs next
+    st["seat"] = seat
+    plays = facts["play"]  # each card's choice list, made once per card table, not once a turn
+    choices = [plays[c] for c in _playable(g, seat, facts)]
+    choices.append(facts["kneel"])
+    if st["second"]:
+        prompt = "The Silence: play a second card, or kneel now."
+    else:
+        if silenced(g, seat, facts) and knelt.count(False) > (not knelt[seat]):
+            choices.append(["skip"])
+        prompt = "Play an influence card or kneel."
+    ctx.ask(seat, "turn", choices, prompt, "bidding")  # public words by position: no keyword to parse
 
 
 @step
 def turn(ctx, st, answer):
-    g = ctx.g
-    n = g["n"]
-    facts = Z.facts(g)  # once a turn: each card's ability and the cards with one
     if answer is None:
-        seat = st["seat"]
-        knelt = g["knelt"]
-        for _ in range(n):
-            if not knelt[seat]:
-                break
-            seat = (seat + 1) % n
-        else:
-            return  # everyone knelt: the claim step runs next
-        st["seat"] = seat
-        choices = [["play", c] for c in _playable(g, seat, facts)]
-        choices.append(["kneel"])
-        if st["second"]:
-            prompt = "The Silence: play a second card, or kneel now."
-        else:
-            if silenced(g, seat, facts) and knelt.count(False) > (not knelt[seat]):
-                choices.append(["skip"])
-            prompt = "Play an influence card or kneel."
-        ctx.ask(seat, "turn", choices, prompt, public="bidding")
-        return
-    ask, choice = answer
-    seat = ask["seat"]
-    nxt = {"s": "turn", "seat": (seat + 1) % n, "second": False}
+        _offer_turn(ctx, st, ctx.g, Z.facts(ctx.g))
+    else:
+        _take_turn(ctx, st, answer[0]["seat"], answer[1])
+
+
+def _take_turn(ctx, st, seat, choice):
+    """A leader's answer to their turn: kneel, skip (The Silence), or play a card, whose ability
+    steps run before the next turn (a cpdef with C types in the compiled build, as _offer_turn)."""
+    g = ctx.g
+    nxt = {"s": "turn", "seat": (seat + 1) % g["n"], "second": False}
     if choice[0] == "kneel":
         kneel(ctx, seat)
         ctx.push(nxt)
@@ -295,6 +324,7 @@ def turn(ctx, st, answer):
         ctx.emit("skip", seat=seat)
         ctx.push(nxt)
     else:
+        facts = Z.facts(g)
         inst = choice[1]
         silent_turn = silenced(g, seat, facts)
         g["hands"][seat].remove(inst)
@@ -304,7 +334,8 @@ def turn(ctx, st, answer):
             after = {"s": "turn", "seat": seat, "second": True}
         elif silent_turn:
             after = {"s": "kneel_now", "seat": seat, "then": nxt}
-        ctx.push(*on_play(g, seat, inst, facts["ability"].get(inst)), after)
+        ability = facts["ability"]
+        ctx.push(*on_play(g, seat, inst, ability.get(inst)), after)
 
 
 @step

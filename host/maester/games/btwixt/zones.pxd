@@ -3,13 +3,16 @@
 # helpers a decision calls, many times over, are cpdef functions: C calls inside this module, and
 # from flow and abilities too, whose .pxd cimport this one (from anywhere else, Python calls, as
 # in the pure build).
+cimport cython
 cpdef tuple councils_of(g, seat)
 cpdef other_council(g, seat, council)
 cpdef tuple seats_of(g, council)
 cpdef neighbour_via(g, seat, council)
 cpdef dict table(g)
+@cython.locals(cache=dict, got=dict)
 cpdef dict facts(g)
-cpdef having(g, ability_key, known=*)
+@cython.locals(withs=dict)
+cpdef having(g, ability_key, dict known=*)
 cpdef card(g, inst)
 cpdef ability(g, inst)
 cpdef holder(g, inst)

@@ -63,19 +63,24 @@ def facts(g):
     (The Silence, Royal Decree, Pulling the Strings...); `foreign[leader]`, the leader cards of the
     other leaders (only the Kingsmoot draft lets a leader play those); `leader_cards`, every leader's;
     `value`, each influence card's; `base`, each instance's card; `card`, each instance's printed
-    record; `ability`, each instance's ability key (instances without one are absent)."""
-    key = g["table"]
-    try:  # a subscript, not .get: a turn asks this two or three times
-        return _FACTS[key]
-    except KeyError:
-        got = _FACTS[key] = _index(cardtables.get(key))
-        return got
+    record; `ability`, each instance's ability key (instances without one are absent); `play`, the
+    turn's choice of playing each influence card and `kneel` its choice of kneeling, and
+    `edit[op]` each card's choice of a change by hand (abilities.manual_choices), made once and
+    offered by every ask (no ask's choice is ever changed in place; they are plain JSON lists)."""
+    cache = _FACTS  # compiled, a C dict: a turn asks this two or three times
+    got = cache.get(g["table"])
+    if got is None:
+        got = cache[g["table"]] = _index(cardtables.get(g["table"]))
+    return got
 
 
 def having(g, ability_key, known=None):
     """The card instances with an ability (a frozenset; empty for an ability no card has). `known`:
     facts(g), when the caller has it at hand."""
-    return (known or facts(g))["with"].get(ability_key, _NONE)
+    if known is None:
+        known = facts(g)
+    withs = known["with"]
+    return withs.get(ability_key, _NONE)
 
 
 def _index(tbl):
@@ -91,7 +96,9 @@ def _index(tbl):
             "foreign": {l: frozenset(i for i, own in leader_of.items() if own != l) for l in tbl["leaders"]},
             "leader_cards": frozenset(leader_of),
             "value": {i: info[b]["value"] for i, b in base.items() if "value" in info[b]},
-            "with": {ab: frozenset(insts) for ab, insts in by_ability.items()}}
+            "with": {ab: frozenset(insts) for ab, insts in by_ability.items()},
+            "play": {i: ["play", i] for i in instances}, "kneel": ["kneel"],
+            "edit": {op: {i: [op, i] for i in instances} for op in ("kill", "take_bid", "bid_to_hand", "discard")}}
 
 
 def card(g, inst):
@@ -123,7 +130,8 @@ def ranking(g):
     """Seats by influence total, ties to whoever is closest clockwise from the first player."""
     order = clockwise_from(g, g["first"])
     totals = {s: bid_total(g, s) for s in order}
-    return sorted(order, key=lambda s: -totals[s]), totals
+    # Highest first; a sort is stable reversed too, so ties keep the clockwise order (no lambda a seat).
+    return sorted(order, key=totals.__getitem__, reverse=True), totals
 
 
 def discard_card(ctx, inst, reason, seen_by=None):
