@@ -16,6 +16,7 @@ cdef dict _ASK_PUBLIC
 cdef class Ctx:
     cdef public object state, g, events, _chance
     cdef public bint asked
+    cpdef record(self, kind, dict fields, vis=*)
 
 cpdef find_ask(state, ask_id)
 

@@ -146,11 +146,9 @@ def turn(ctx, st, answer):
         C.place(court, inst, house, row, pos)
         g["last"] = seat
         g["placed"] += 1
-        # The event ctx.emit("placed", seat=..., ..., left=..., on/end=...) would record, made here as
-        # emit makes it (its fields in that order, then "e"): a call with keywords into the engine
-        # costs more than the rest of the turn's bookkeeping (it builds the fields twice).
-        ctx.events.append({"seat": seat, "card": inst, "house": house, "row": row, "pos": pos, "left": len(hand),
-                           where: at, "e": "placed"})
+        # ctx.record, not emit with keywords: that call cost more than the rest of the turn's bookkeeping.
+        ctx.record("placed", {"seat": seat, "card": inst, "house": house, "row": row, "pos": pos, "left": len(hand),
+                              where: at})
         if not hand:
             out[seat] = True
             ctx.emit("out", seat=seat, why="no cards left", left=0)

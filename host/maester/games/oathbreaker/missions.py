@@ -148,7 +148,7 @@ def sigil(ctx, st, answer):
     else:
         i = answer[1][1]
     g["missions"][i]["sigils"].append(seat)
-    Z.record(ctx, "sigil", {"seat": seat, "mission": i})
+    ctx.record("sigil", {"seat": seat, "mission": i})
     Z.refill(ctx, seat)
 
 

@@ -2,7 +2,6 @@
 # the module it augments; Python never does, so the pure build is the same source untyped. The
 # helpers the rules call at every turn are cpdef functions: C calls inside this module, and from the
 # rule modules whose .pxd cimport this one (from anywhere else, Python calls, as in the pure build).
-cpdef record(ctx, kind, dict fields, vis=*)
 cpdef cid(inst)
 cpdef dict table(g)
 cpdef info(g, inst)

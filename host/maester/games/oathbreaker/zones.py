@@ -21,16 +21,6 @@ def step(fn):
     return fn
 
 
-def record(ctx, kind, fields, vis=None):
-    """Record the event ctx.emit(kind, vis, **fields) would: the same dict (the fields in their
-    order, then "e", then "vis"). For the events of every turn: a call with keywords into the engine
-    costs more than most steps' own work (the fields are built twice)."""
-    fields["e"] = kind
-    if vis is not None:
-        fields["vis"] = vis
-    ctx.events.append(fields)
-
-
 def cid(inst):
     return inst.split("#", 1)[0]
 
@@ -173,8 +163,8 @@ def draw(ctx, seat, k, why):
         got.append(inst)
     g["hands"][seat] += got
     if got:
-        record(ctx, "drew", {"seat": seat, "cards": got, "why": why}, [seat])
-    record(ctx, "draws", {"seat": seat, "count": len(got), "why": why})
+        ctx.record("drew", {"seat": seat, "cards": got, "why": why}, [seat])
+    ctx.record("draws", {"seat": seat, "count": len(got), "why": why})
     if len(got) < k:
         ctx.emit("deck_empty", seat=seat, short=k - len(got))
     return got
@@ -275,7 +265,7 @@ def gain(ctx, seat, amounts, why):
             cubes[i] += k
             got[r] = k
     if got:
-        record(ctx, "cubes", {"seat": seat, "gained": got, "why": why})
+        ctx.record("cubes", {"seat": seat, "gained": got, "why": why})
 
 
 def move(ctx, track, k, why, **about):
@@ -322,10 +312,10 @@ def play_card(ctx, seat, inst, i, face_up=False):
     g["mine"][seat].append([inst, i])
     if face_up:
         m["face_up"].append(inst)
-        record(ctx, "played", {"seat": seat, "mission": i, "card": inst, "face_up": True})
+        ctx.record("played", {"seat": seat, "mission": i, "card": inst, "face_up": True})
     else:
-        record(ctx, "played", {"seat": seat, "mission": i})
-        record(ctx, "played_card", {"seat": seat, "mission": i, "card": inst}, [seat])
+        ctx.record("played", {"seat": seat, "mission": i})
+        ctx.record("played_card", {"seat": seat, "mission": i, "card": inst}, [seat])
 
 
 def character(g, seat):
