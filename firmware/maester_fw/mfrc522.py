@@ -175,7 +175,7 @@ class MFRC522:
         # Called while the chip sends a frame and waits for the answer (the app reads its serial
         # port there, issue 29): the chip's timer and FIFO do not need the CPU meanwhile.
         self.serve = None
-        self._field_at = -1              # ticks_us when the field came on, until the next request
+        self._field_at = None            # ticks_us when the field came on, until the next request
         # health counters
         self.transceives = 0
         self.collisions = 0
@@ -412,10 +412,11 @@ class MFRC522:
         Cards with different ATQAs answer with a collision: they are there, so OK, with
         `multiple` set (the ATQA then holds the bits before the collision)."""
         self.multiple = False
-        if self._field_at >= 0:
+        field_at = self._field_at
+        if field_at is not None:
             # the field was just switched on: the cards get their power-up time first (_POWER_UP_US)
-            left = _POWER_UP_US - _ticks_diff(self._ticks(), self._field_at)
-            self._field_at = -1
+            left = _POWER_UP_US - _ticks_diff(self._ticks(), field_at)
+            self._field_at = None
             if left > 0:
                 self._wait(left)
         self._timer(_ACTIVATION_US)
