@@ -43,7 +43,7 @@ def manual(ctx, st, answer):
             choices += [["discard", c] for c in g["hands"][seat]]
     name = Z.table(g)["info"].get(Z.cid(st["what"]), {}).get("name", st["what"])
     ctx.ask(seat, "manual", choices, "Resolve %s by hand: record each change it makes, then choose done." % name,
-            "resolving %s by hand" % name)  # public, without keywords (Z.record)
+            "resolving %s by hand" % name)  # the public words by position: no keyword to parse
 
 
 def _edit(ctx, seat, subject, choice):

@@ -123,7 +123,7 @@ def turn(ctx, st, answer):
         prompt = "Play a card face down to a mission (%d played, at least %d), or done." % (played, needed)
     else:
         prompt = "You must play a card to Infiltrate Dorne."
-    ctx.ask(seat, "play", choices, prompt, "playing influence cards")  # public, without keywords (Z.record)
+    ctx.ask(seat, "play", choices, prompt, "playing influence cards")  # the public words by position: no keyword to parse
 
 
 @step
