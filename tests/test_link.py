@@ -791,7 +791,9 @@ def test_two_cards_on_a_reader_and_a_reset_reach_the_table_as_plain_words():
     finally:
         link.close()
         board.stop()
-    assert said[:2] == ["two cards on reader seat0: lift one", "reader seat0: one card again"]
+    # The lift on reader 0 and the reset of reader 1 are independent: the board may report either first.
+    assert [s for s in said if "seat0" in s][:2] == ["two cards on reader seat0: lift one",
+                                                      "reader seat0: one card again"]
     assert "reader seat1 lost power or was re-seated; it was set up again and reads its card again" in said
     assert health[0].health == "ok" and health[1].inits == 2 and health[0].version == 0x92
     assert all(e.data["was"] for e in events if e.kind == "reader")  # the "ok" of each handshake is not news
