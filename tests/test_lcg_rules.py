@@ -10,10 +10,12 @@ taxation). Card facts come from cards_db/lcg/cards.json.
 import pytest
 
 from lcg_harness import Table, table_with
-from maester.engine import PUBLIC, filter_events
+from maester.engine import PUBLIC, core, filter_events
 from maester.games.lcg import abilities as A
 from maester.games.lcg import effects as E
 from maester.games.lcg import model as M
+from maester.games.lcg import ordering
+from maester.games.lcg.sampling import copy_state
 
 pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
 
@@ -1385,6 +1387,28 @@ def test_passive_effects_whose_order_changes_nothing_are_not_ordered():
     t.choose(t.ask()["seat"], "first", 0)
     t.auto(lambda t: t.g["phase"] != "plot")
     assert ("order" not in {k for _, k in t.asked}) and t.g["skip_taxation"] == {"0": True, "1": True}
+
+
+@pytest.mark.parametrize("code", sorted(ordering.INERT))
+def test_an_effect_declared_inert_asks_nothing_and_sets_only_what_it_declares(code):
+    # ordering.order_matters leaves these effects out of the orders it plays: that holds only if
+    # resolving one alone asks no question and changes nothing of g but its declared keys (and the
+    # count of the ability's uses every ability keeps).
+    deck = {"L": "lannister", "S": "stark", "B": "baratheon", "T": "targaryen"}[code[0]]
+    t = Table(2, decks=[deck, deck])
+    t.plots(p(code, 0), p(code, 1))
+    state = t.state
+    when, writes = ordering.INERT[code]
+    assert when(state, 0)
+    trial = copy_state(state)
+    trial.update(stack=[A.ability_step(trial["g"], 0, p(code, 0), 0, {"e": "revealed"})], asks=[])
+    before = copy_state(trial)["g"]
+    core._run(core.GAMES["lcg"], core.Ctx(trial, []))
+    assert trial["asks"] == [] and trial["stack"] == []
+    changed = {k for k in set(before) | set(trial["g"]) if before.get(k) != trial["g"].get(k)}
+    assert changed <= set(writes) | {"limits"}
+    if writes:  # the declaration names what the effect really sets
+        assert changed & set(writes)
 
 
 def test_the_heuristic_bot_orders_the_others_effects_first():

@@ -2,12 +2,15 @@
 the first player picks it (rulebook, "Plot Phase"), one effect at a time, and is asked only when the
 order could change the outcome. abilities.resolve_together pushes the `passive_order` step by name;
 it lives up here, beside the bots' sampling, because judging whether the order matters plays the
-effects out on a sample of the state (sampling.py) with the engine's own loop."""
+effects out on a sample of the state (sampling.py) with the engine's own loop, but only the effects
+that could change something: the ones declared inert (INERT) are proven to commute without it."""
 
 import itertools
 import json
 
 from ...engine import core
+from . import abilities as A
+from . import model as M
 from .sampling import copy_state, determinise
 from .steps import step
 
@@ -35,6 +38,35 @@ def passive_order(ctx, st, answer):
             public="chooses the order of effects that start together")
 
 
+# The "when revealed" effects that, while `when(state, seat)` holds, ask nothing, trigger nothing and
+# only set keys of g named in `writes` that nothing reads while effects resolve (so setting them
+# earlier or later changes nothing): resolving one before or after any other effect ends in the same
+# tables, after the same questions. tests/test_lcg_rules.py checks each entry against its effect.
+INERT = {
+    "L190": (lambda state, seat: True, ("skip_taxation",)),  # Planning Ahead: read at taxation only
+    "S196": (lambda state, seat: len(M.opponents(state["g"], seat)) < 2, ()),  # Mutual Enemies: nothing
+}  # with one opponent (its effect asks only with two or more)
+
+
+def inert(state, step_):
+    """Whether `step_` is a plot's "when revealed" effect that INERT proves commutes with anything."""
+    if step_["s"] != "ability" or (step_["ev"] or {}).get("e") != "revealed" or "as" in step_["ev"]:
+        return False  # Good for the Gander resolves another plot's effect as its own: not declared
+    entry = INERT.get(M.code(step_["src"]))
+    return entry is not None and A.ABILITIES[M.code(step_["src"])][step_["idx"]].kind == "revealed" \
+        and entry[0](state, step_["seat"])
+
+
+def cancels_possible(state):
+    """Whether any card in the game could cancel an ability (a cancel window would ask): its
+    seat's deck list has such an event (public), or some card has a cancel ability."""
+    g = state["g"]
+    if any("cancel" in p["hand_kinds"] for p in g["players"]):
+        return True
+    by_kind = A.BY_KIND
+    return any(by_kind[inst, "cancel"] for inst in g["cards"])
+
+
 def order_matters(state, steps):
     """Whether the order of `steps` could change the outcome, judged from what the table can see: on a
     sample of the state in which every card no one may see (hands, decks, face-down cards) is dealt
@@ -42,13 +74,25 @@ def order_matters(state, steps):
     asked tells nothing hidden. Each order is played on copies of the sample, the effects alone (and
     whatever they trigger), every question they ask answered every way it can be: the order matters
     unless every order can end in the same tables. More than ORDER_ANSWERS answers to try, or more
-    than ORDER_TRIED effects, are taken to matter."""
+    than ORDER_TRIED effects, are taken to matter.
+
+    The inert effects (INERT; none while a cancel window could ask) are left out of the orders tried:
+    each order of the others, then the inert ones, stands for every place they could take in it (the
+    same questions, the same tables). None left to order: nothing is played out."""
     if len(steps) > ORDER_TRIED:
         return True
+    if cancels_possible(state):
+        rest, tail = steps, []
+    else:
+        rest, tail = [], []
+        for x in steps:
+            (tail if inert(state, x) else rest).append(x)
+        if not rest:
+            return False
     sample = determinise(state, None, state["next_id"])
     seen = None
-    for order in itertools.permutations(steps):
-        ends = _endings(sample, order)
+    for order in itertools.permutations(rest):
+        ends = _endings(sample, order + tuple(tail))
         if ends is None or (seen is not None and ends != seen):
             return True
         seen = ends
