@@ -90,35 +90,52 @@ def order_matters(state, steps):
         if not rest:
             return False
     sample = determinise(state, None, state["next_id"])
+    orders = list(itertools.permutations(rest))
     seen = None
-    for order in itertools.permutations(rest):
-        ends = _endings(sample, order + tuple(tail))
-        if ends is None or (seen is not None and ends != seen):
+    for n, order in enumerate(orders):
+        # The last order plays on the sample itself: nothing needs it afterwards.
+        ends = _endings(sample, order + tuple(tail), n < len(orders) - 1)
+        if ends is None or (seen is not None and not _same(ends, seen)):
             return True
         seen = ends
     return False
 
 
-def _endings(state, order):
-    """The tables `order` of effects can end in (as JSON text), or None past ORDER_ANSWERS answers to
-    try (a window an action could hold open would never end). Chance draws from the state's own
-    generator, the same for every order: an order that draws differently ends differently."""
+def _same(ends, others):
+    """Whether two lists of distinct endings hold the same ones, in any order."""
+    return len(ends) == len(others) and all(e in others for e in ends)
+
+
+def _endings(state, order, copy=True):
+    """The tables `order` of effects can end in (distinct (g, rng, result) triples, compared with ==:
+    a dict's keys in any order), or None past ORDER_ANSWERS answers to try (a window an action could
+    hold open would never end). Chance draws from the state's own generator, the same for every
+    order: an order that draws differently ends differently. `copy`: play on a copy of `state`
+    (False: on `state` itself).
+
+    An answer is played only when its turn comes (most trees pass ORDER_ANSWERS after a few), each
+    on a copy of the table that asked, but the question's last answer on that table itself."""
     game = core.GAMES[state["game"]]
-    trial = copy_state(state)
+    trial = copy_state(state) if copy else state
     trial.update(stack=json.loads(json.dumps(order[::-1])), asks=[], _outcomes=[])
-    core._run(game, core.Ctx(trial, []))  # the engine's own loop, until a question or the end
-    todo, ends, tried = [trial], set(), 0
+    core._run(game, core.Ctx(trial, None))  # the engine's own loop, until a question or the end; quiet
+    todo, ends, tried = [(trial, -1)], [], 0  # (table, its first ask's answer to play; -1: none)
     while todo:
-        trial = todo.pop()
+        trial, i = todo.pop()
+        if i >= 0:
+            last = i == len(trial["asks"][0]["choices"]) - 1
+            if not last:
+                trial = copy_state(trial)
+            ask = trial["asks"][0]
+            core.answer(trial, ask, ask["choices"][i], True)
         if not trial["asks"] or trial["over"]:
-            ends.add(json.dumps([trial["g"], trial["rng"], trial["result"]], sort_keys=True))
+            end = (trial["g"], trial["rng"], trial["result"])
+            if end not in ends:
+                ends.append(end)
             continue
-        ask = trial["asks"][0]
-        tried += len(ask["choices"])
+        n = len(trial["asks"][0]["choices"])
+        tried += n
         if tried > ORDER_ANSWERS:
             return None
-        for choice in ask["choices"]:
-            child = copy_state(trial)
-            core.apply(child, {"seat": ask["seat"], "ask": ask["id"], "choice": choice})
-            todo.append(child)
+        todo.extend((trial, j) for j in range(n - 1, -1, -1))  # the first answer on top, the last below them all
     return ends
