@@ -53,8 +53,7 @@ def inert(state, step_):
     if step_["s"] != "ability" or (step_["ev"] or {}).get("e") != "revealed" or "as" in step_["ev"]:
         return False  # Good for the Gander resolves another plot's effect as its own: not declared
     entry = INERT.get(M.code(step_["src"]))
-    return entry is not None and A.ABILITIES[M.code(step_["src"])][step_["idx"]].kind == "revealed" \
-        and entry[0](state, step_["seat"])
+    return entry is not None and entry[0](state, step_["seat"])
 
 
 def cancels_possible(state):
