@@ -283,7 +283,7 @@ def _usable(state, seat, src, idx, ab, ev=None):
         return False
     if not payable(state, seat, src, ab):
         return False
-    if ab.target is not None and not legal_targets(state, seat, src, ab, ev):
+    if ab.target is not None and not has_legal_target(state, seat, src, ab, ev):
         return False
     return True
 
@@ -430,12 +430,43 @@ def cancel_choices(state, seat, ev):
 def legal_targets(state, seat, src, ab, ev=None):
     """The targets `ab` may choose: its own rule, minus every card immune to it."""
     cards = state["g"]["cards"]
+    shields = _shields(state)
     return [t for t in ab.target(state, src, seat, ev)
-            if not (isinstance(t, str) and t in cards and _protected(state, t, src, seat))]
+            if not (isinstance(t, str) and t in cards and _protected(state, t, src, seat, shields))]
 
 
-def _protected(state, target, src, seat):
-    """Whether `target` is immune to `src` or shielded from it: its keywords, worked out once for both."""
+def has_legal_target(state, seat, src, ab, ev=None):
+    """Whether legal_targets would give anything: a window asks it of every ability it could offer,
+    and stops at the first target no protection keeps out instead of judging every candidate."""
+    cards = state["g"]["cards"]
+    shields = _shields(state)
+    for t in ab.target(state, src, seat, ev):
+        if not (isinstance(t, str) and t in cards and _protected(state, t, src, seat, shields)):
+            return True
+    return False
+
+
+# The keywords that keep a card out of an ability's targets (model.immune_to, _shielded).
+PROTECTIONS = frozenset(("immune_character", "immune_opponent_character", "immune_events", "immune_plots",
+                         "untargetable_by_opponents"))
+
+
+def _shields(state):
+    """Whether anything but a card's printed keywords could protect it now: a lasting effect that
+    gives a keyword, or a constant ability in play that answers keywords. Worked out once for a
+    whole list of candidate targets; without either, only the printed record needs reading."""
+    g = state["g"]
+    for e in g["effects"]:
+        if e["kind"] == "keyword":
+            return True
+    return bool(M.constant_sources(g, "keywords"))
+
+
+def _protected(state, target, src, seat, shields=True):
+    """Whether `target` is immune to `src` or shielded from it: its keywords, worked out once for both.
+    With no `shields` (above) a card whose printed keywords hold no protection has none."""
+    if not shields and PROTECTIONS.isdisjoint(M.info(state, target)["keywords"] or ()):
+        return False
     kws = M.keywords(state, target)
     return M.immune_to(state, target, src, seat, kws) or _shielded(state, target, src, seat, kws)
 
