@@ -163,6 +163,20 @@ def _melisandre_power(g, seat, inst):
 
 
 M.POWER_LEFT_OUT.append(_melisandre_power)
+_MELISANDRE = tuple("B74#%d" % s for s in range(6))  # each seat's first Melisandre, named once
+
+
+def _melisandre_in_game(g):
+    """T.TOTALS_CHANGE_BY_THEMSELVES: a game where some deck holds Melisandre (a further copy "B74#0~2"
+    comes only with a first): totals change as she kneels, stands or goes."""
+    cards = g["cards"]
+    for first_copy in _MELISANDRE[:g["n"]]:
+        if first_copy in cards:
+            return True
+    return False
+
+
+T.TOTALS_CHANGE_BY_THEMSELVES.append(_melisandre_in_game)
 
 
 # B75 Ser Davos Seaworth: Response, when he would be killed: save him, then pay 1 gold or return him

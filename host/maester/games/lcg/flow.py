@@ -512,6 +512,8 @@ def take_control(ctx, inst, seat):
     g["players"][c["ctrl"]]["play"].remove(inst)
     c["ctrl"] = seat
     g["players"][seat]["play"].append(inst)
+    if c["power"]:
+        M.POWER_ARRIVED.add(id(g))  # its power now counts for `seat`: victory is checked after this step
     ctx.emit("control", seat=seat, card=inst)
 
 

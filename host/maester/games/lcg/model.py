@@ -351,6 +351,12 @@ def immune_to(state, inst, source, by_seat, kws=None):
 
 POWER_LEFT_OUT = []  # fn(g, seat, inst): the power on `inst` does not count for `seat` (Melisandre)
 
+# The games (id of g) in which a player's total rose without power being gained or moved between Houses
+# (timing.gain_power and move_house_power check victory themselves): a card with power put into play
+# or taken control of. timing.after_step checks victory for them and forgets them; an id left here by
+# a step that raised costs only one more check.
+POWER_ARRIVED = set()
+
 
 def total_power(g, seat):
     """Power toward victory: on the House card and on every card the player controls."""
@@ -400,6 +406,8 @@ def put(g, inst, zone, top=False):
         return
     if zone == "play":
         g["players"][c["ctrl"]]["play"].append(inst)
+        if c["power"]:
+            POWER_ARRIVED.add(id(g))
         return
     c["ctrl"] = c["owner"]
     c["kneel"] = False

@@ -289,7 +289,8 @@ def move_house_power(ctx, frm, to, amount, why):
 
 def check_victory(ctx):
     """The game ends at once when a total reaches the goal, however it got there (rulebook, "Power
-    and Victory"): checked when power is gained or moved, and after every step (after_step)."""
+    and Victory"): checked when power is gained or moved, and after a step in which a total could
+    rise otherwise (after_step)."""
     g = ctx.g
     if ctx.state["over"] or g.get("victory_pending"):
         return
@@ -325,19 +326,34 @@ def check_victory(ctx):
 # fn(ctx): what the table must notice at any moment, run after every step (a STR that changed this
 # phase: Stannis's Northern Cavalry)
 WATCHES = []
+# fn(g): whether this game has a card whose constant ability can raise a total with no power moving
+# (Melisandre: power left out while she stands), so that victory is checked after every step
+TOTALS_CHANGE_BY_THEMSELVES = []
 
 
 def after_step(ctx):
     """Run after every step of the game (the LCG's step table wraps each, see __init__.py): the
-    watches, then victory, since a total can also change when no power moves (a constant stops
-    applying: Melisandre kneels). Players tied at the goal leave nothing else to play: the first
-    player's choice of the winner is the only decision left open."""
+    watches, then victory where a total could have risen without power being gained or moved (those
+    check it at once): a card with power came into play or changed sides (model.POWER_ARRIVED), or the
+    game has a card whose constant ability changes totals (TOTALS_CHANGE_BY_THEMSELVES: Melisandre
+    kneels). Totals only fall otherwise; checking after every step cost 5% of a random game. Players
+    tied at the goal leave nothing else to play: the first player's choice of the winner is the only
+    decision left open."""
     state = ctx.state
     if state["over"]:
         return
     for watch in WATCHES:
         watch(ctx)
-    check_victory(ctx)
+    g = ctx.g
+    arrived = M.POWER_ARRIVED
+    if arrived and id(g) in arrived:
+        arrived.discard(id(g))
+        check_victory(ctx)
+    else:
+        for changes in TOTALS_CHANGE_BY_THEMSELVES:
+            if changes(g):
+                check_victory(ctx)
+                break
     if ctx.g.get("victory_pending") and not any(a["kind"] == "winner" for a in state["asks"]):
         tied = next((st for st in state["stack"] if st["s"] == "choose_winner"), None)
         if tied is not None and (state["asks"] or state["stack"][-1] is not tied):
