@@ -208,13 +208,23 @@ def constant(state, inst, what):
 _SET_VALUED = ("icons", "keywords")  # constant() gathers {"gain"/"lose": set} for these, sums numbers for the rest
 
 
-def cost_reduction(state, seat, inst):
-    g = state["g"]
-    total = 0
-    for src in g["players"][seat]["play"]:
+def reducers_in_play(state, seat):
+    """[(card, its REDUCERS function)] for the cards `seat` controls that make others cheaper and are
+    not blank, in play order: found once for a whole hand by a caller that prices every card in it."""
+    out = []
+    for src in state["g"]["players"][seat]["play"]:
         fn = REDUCERS.get(code(src))
         if fn is not None and not blank(state, src):
-            total += fn(state, src, seat, inst)
+            out.append((src, fn))
+    return out
+
+
+def cost_reduction(state, seat, inst, in_play=None):
+    """How much less `inst` costs `seat`; `in_play`: reducers_in_play, when the caller has it."""
+    g = state["g"]
+    total = 0
+    for src, fn in reducers_in_play(state, seat) if in_play is None else in_play:
+        total += fn(state, src, seat, inst)
     fn = REDUCERS.get(code(inst))
     if fn is not None and g["cards"][inst]["zone"] != "play":
         total += fn(state, inst, seat, inst)  # a card that costs less to play itself (Grey Wind, Lady)
@@ -423,6 +433,19 @@ def move(g, inst, zone, top=False):
     put(g, inst, zone, top)
 
 
+def names_taken(state, seat):
+    """The names unique_blocked refuses to `seat` (its cards in play, its dead pile, its cards an
+    opponent controls), for a caller that asks of a whole hand whether each card may enter play."""
+    recs = records(state)
+    players = state["g"]["players"]
+    taken = {recs[i]["name"] for i in players[seat]["play"]}
+    taken.update(recs[i]["name"] for i in players[seat]["dead"])
+    for s, p in enumerate(players):
+        if s != seat:
+            taken.update(recs[i]["name"] for i in p["play"] if owner_of(i) == seat)
+    return taken
+
+
 def unique_blocked(state, seat, inst):
     """Why `seat` may not put unique `inst` into play, or None (rulebook, "Unique Cards")."""
     recs = records(state)
@@ -446,6 +469,18 @@ def unique_blocked(state, seat, inst):
     return None
 
 
+def own_copies(state, seat):
+    """{(name, type): the first card of that name and type `seat` owns and controls}: own_copy_in_play
+    for a whole hand at once."""
+    recs = records(state)
+    out = {}
+    for other in state["g"]["players"][seat]["play"]:
+        if owner_of(other) == seat:
+            rec = recs[other]
+            out.setdefault((rec["name"], rec["type"]), other)
+    return out
+
+
 def own_copy_in_play(state, seat, inst):
     """The unique card of the same name that `seat` owns and controls, for a duplicate."""
     recs = records(state)
@@ -458,14 +493,15 @@ def own_copy_in_play(state, seat, inst):
     return None
 
 
-def gold_cost(state, seat, inst):
-    """The gold to marshal `inst`: printed cost, the gold penalty for another House, reducers."""
+def gold_cost(state, seat, inst, in_play=None):
+    """The gold to marshal `inst`: printed cost, the gold penalty for another House, reducers
+    (`in_play`: reducers_in_play, when the caller has it)."""
     rec = info(state, inst)
     cost = rec["cost"] or 0
     house = state["g"]["players"][seat]["house"]
     if rec["houses"] and house not in rec["houses"]:
         cost += table(state)["components"]["gold_penalty"]
-    cost -= cost_reduction(state, seat, inst)
+    cost -= cost_reduction(state, seat, inst, in_play)
     cost -= sum(r["amount"] for r in matching_reducers(state, seat, inst))
     return max(0, cost)
 
@@ -524,14 +560,20 @@ def can_enter_play(state, seat, inst):
     return unique_blocked(state, seat, inst) is None
 
 
-def attach_ok(state, seat, att, host):
-    """Whether attachment `att` played by `seat` may go on `host` (restrictions, No attachments)."""
+def attach_ok(state, seat, att, host, hosts_kws=None):
+    """Whether attachment `att` played by `seat` may go on `host` (restrictions, No attachments).
+    `hosts_kws`: a dict the caller keeps while nothing changes, to work each host's keywords out once
+    for all the attachments it asks about."""
     g = state["g"]
     rec = info(state, att)
     hrec = info(state, host)
     if host == att or g["cards"][host]["zone"] not in ("play", "setup"):
         return False
-    kws = keywords(state, host) if g["cards"][host]["zone"] == "play" else set(hrec["keywords"] or ())
+    kws = None if hosts_kws is None else hosts_kws.get(host)
+    if kws is None:
+        kws = keywords(state, host) if g["cards"][host]["zone"] == "play" else set(hrec["keywords"] or ())
+        if hosts_kws is not None:
+            hosts_kws[host] = kws
     if "no_attachments" in kws:
         return False
     if "no_attachments_except_weapon" in kws and "Weapon" not in (rec["traits"] or ()):
