@@ -1415,3 +1415,16 @@ def test_a_character_with_power_taken_over_at_fifteen_wins_at_once():
     assert t.g["cards"][p("S18", 1)]["ctrl"] == 0
     assert t.state["over"] and t.state["result"]["winners"] == [0]
     assert t.state["result"]["power"][0] == 15 and t.state["asks"] == []
+
+
+def test_a_card_given_a_discard_pile_ability_in_a_game_under_way_is_offered_at_once(monkeypatch):
+    # A window passes the discard pile over in a game none of whose cards is used from there (worked
+    # out once a game: abilities._piles_in_game); a card given such an ability later (a test's own)
+    # is offered at once, as any change to the table of abilities is.
+    t = Table(2, decks=["lannister", "stark"])
+    tywin = p("L40", 0)
+    M.move(t.g, tywin, "discard")
+    phase = t.g["phase"]
+    assert ["action", tywin, 0] not in A.action_choices(t.state, 0, phase)
+    monkeypatch.setitem(A.ABILITIES, "L40", [A.Ability("action", lambda *a: None, from_discard=True)])
+    assert ["action", tywin, 0] in A.action_choices(t.state, 0, phase)

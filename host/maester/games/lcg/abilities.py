@@ -329,9 +329,35 @@ def _events_in_hand(state, seat, hand):
             and (not recs[h]["restrictions"] or _event_allowed(state, seat, h))]
 
 
+_IN_GAME = {}  # (game_codes, ABILITIES.version) -> (a card used from the discard pile, from the dead pile)
+
+
+def _piles_in_game(state):
+    """Whether any card of the game has an ability used from the discard pile, and from the dead
+    pile. Most games have none (T124, and S22, L47, L50, T174, in the Core), so a window passes the
+    piles over without reading them."""
+    key = (M.game_codes(state), ABILITIES.version)
+    found = _IN_GAME.get(key)
+    if found is None:
+        if len(_IN_GAME) >= 256:
+            _IN_GAME.clear()  # a bound on memory: worked out again when asked
+        abs_ = [ab for c in key[0] for ab in ABILITIES.get(c, ())]
+        found = _IN_GAME[key] = (any(ab.from_discard for ab in abs_), any(ab.from_dead for ab in abs_))
+    return found
+
+
 def _discard_sources(state, seat):
+    if not _piles_in_game(state)[0]:
+        return []
     piles = PILES
     return [i for i in state["g"]["players"][seat]["discard"] if piles[i][1]]
+
+
+def _dead_sources(state, seat):
+    if not _piles_in_game(state)[1]:
+        return []
+    piles = PILES
+    return [i for i in state["g"]["players"][seat]["dead"] if piles[i][2]]
 
 
 def _from_right_zone(state, src, ab):
@@ -352,8 +378,7 @@ def action_choices(state, seat, phase):
     if g["phase"] != phase:
         return out
     in_play, hand = _sources(state, seat)
-    piles = PILES
-    dead = [i for i in g["players"][seat]["dead"] if piles[i][2]] + _discard_sources(state, seat)
+    dead = _dead_sources(state, seat) + _discard_sources(state, seat)
     by_kind = BY_KIND
     for src in in_play + _events_in_hand(state, seat, hand) + dead:
         for idx, ab in by_kind[src, "action"]:

@@ -163,20 +163,7 @@ def _melisandre_power(g, seat, inst):
 
 
 M.POWER_LEFT_OUT.append(_melisandre_power)
-_MELISANDRE = tuple("B74#%d" % s for s in range(6))  # each seat's first Melisandre, named once
-
-
-def _melisandre_in_game(g):
-    """T.TOTALS_CHANGE_BY_THEMSELVES: a game where some deck holds Melisandre (a further copy "B74#0~2"
-    comes only with a first): totals change as she kneels, stands or goes."""
-    cards = g["cards"]
-    for first_copy in _MELISANDRE[:g["n"]]:
-        if first_copy in cards:
-            return True
-    return False
-
-
-T.TOTALS_CHANGE_BY_THEMSELVES.append(_melisandre_in_game)
+T.TOTALS_CHANGE_BY_THEMSELVES.add("B74")  # totals change as Melisandre kneels, stands or goes
 
 
 # B75 Ser Davos Seaworth: Response, when he would be killed: save him, then pay 1 gold or return him
@@ -266,20 +253,13 @@ def _cavalry(state, src, inst, what):
     return {"gain": {"cannot_be_killed", "cannot_be_discarded"}} if changed else None
 
 
-_CAVALRY = tuple("B82#%d" % s for s in range(6))  # each seat's first Northern Cavalry, named once
-
-
 def _cavalry_watch(ctx):
     """T.WATCHES: note each Northern Cavalry whose STR is not its printed one now, for the rest of the
     phase (g["str_changed"], emptied as each phase begins: flow.phase)."""
     state = ctx.state
+    if "B82" not in M.game_codes(state):
+        return  # no seat's deck holds one: cheap, every step
     g = ctx.g
-    cards = g["cards"]
-    for first_copy in _CAVALRY[:g["n"]]:
-        if first_copy in cards:
-            break
-    else:
-        return  # no seat's deck holds one (a further copy "B82#0~2" comes only with a first): cheap, every step
     for p in g["players"]:
         for src in p["play"]:
             if src.startswith("B82#") and src not in g.get("str_changed", ()) \

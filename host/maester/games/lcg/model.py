@@ -106,6 +106,26 @@ def info(state, inst):
         return records(state)[inst]
 
 
+class _GameCodes(dict):
+    """The card codes of a game's deck lists (every instance is in g["cards"] from setup on), as a
+    frozenset by config: a rule that only some card can bring into play (a watch after every step)
+    asks it whether that card is in the game at all. Keyed by the config's id, the config kept with its
+    answer so that the id is not reused while the answer stands; copy_state shares the config."""
+
+    def of(self, state):
+        config = state["config"]
+        found = self.get(id(config))
+        if found is None or found[0] is not config:
+            if len(self) >= 256:
+                self.clear()  # a bound on memory: worked out again when asked
+            found = self[id(config)] = (config, frozenset(code(i) for i in state["g"]["cards"]))
+        return found[1]
+
+
+GAME_CODES = _GameCodes()
+game_codes = GAME_CODES.of
+
+
 def card(g, inst):
     return g["cards"][inst]
 

@@ -326,9 +326,9 @@ def check_victory(ctx):
 # fn(ctx): what the table must notice at any moment, run after every step (a STR that changed this
 # phase: Stannis's Northern Cavalry)
 WATCHES = []
-# fn(g): whether this game has a card whose constant ability can raise a total with no power moving
-# (Melisandre: power left out while she stands), so that victory is checked after every step
-TOTALS_CHANGE_BY_THEMSELVES = []
+# The codes of cards whose constant ability can raise a total with no power moving (Melisandre: power
+# left out while she stands): in a game that has one, victory is checked after every step
+TOTALS_CHANGE_BY_THEMSELVES = set()
 
 
 def after_step(ctx):
@@ -349,11 +349,8 @@ def after_step(ctx):
     if arrived and id(g) in arrived:
         arrived.discard(id(g))
         check_victory(ctx)
-    else:
-        for changes in TOTALS_CHANGE_BY_THEMSELVES:
-            if changes(g):
-                check_victory(ctx)
-                break
+    elif TOTALS_CHANGE_BY_THEMSELVES and not TOTALS_CHANGE_BY_THEMSELVES.isdisjoint(M.game_codes(state)):
+        check_victory(ctx)
     if ctx.g.get("victory_pending") and not any(a["kind"] == "winner" for a in state["asks"]):
         tied = next((st for st in state["stack"] if st["s"] == "choose_winner"), None)
         if tied is not None and (state["asks"] or state["stack"][-1] is not tied):
