@@ -353,11 +353,14 @@ def _discard_sources(state, seat):
     return [i for i in state["g"]["players"][seat]["discard"] if piles[i][1]]
 
 
-def _dead_sources(state, seat):
-    if not _piles_in_game(state)[1]:
+def _pile_sources(state, seat):
+    """The cards in `seat`'s dead pile, then its discard pile, that have an ability used from there."""
+    from_discard, from_dead = _piles_in_game(state)
+    if not (from_discard or from_dead):
         return []
+    p = state["g"]["players"][seat]
     piles = PILES
-    return [i for i in state["g"]["players"][seat]["dead"] if piles[i][2]]
+    return [i for i in p["dead"] if piles[i][2]] + [i for i in p["discard"] if piles[i][1]]
 
 
 def _from_right_zone(state, src, ab):
@@ -378,7 +381,7 @@ def action_choices(state, seat, phase):
     if g["phase"] != phase:
         return out
     in_play, hand = _sources(state, seat)
-    dead = _dead_sources(state, seat) + _discard_sources(state, seat)
+    dead = _pile_sources(state, seat)
     by_kind = BY_KIND
     for src in in_play + _events_in_hand(state, seat, hand) + dead:
         for idx, ab in by_kind[src, "action"]:

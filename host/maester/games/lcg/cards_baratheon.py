@@ -257,8 +257,6 @@ def _cavalry_watch(ctx):
     """T.WATCHES: note each Northern Cavalry whose STR is not its printed one now, for the rest of the
     phase (g["str_changed"], emptied as each phase begins: flow.phase)."""
     state = ctx.state
-    if "B82" not in M.game_codes(state):
-        return  # no seat's deck holds one: cheap, every step
     g = ctx.g
     for p in g["players"]:
         for src in p["play"]:
@@ -267,7 +265,7 @@ def _cavalry_watch(ctx):
                 g.setdefault("str_changed", []).append(src)
 
 
-T.WATCHES.append(_cavalry_watch)
+T.WATCHES["B82"] = _cavalry_watch  # run only in a game with a Northern Cavalry
 
 
 # B83 Highgarden Honor Guard: Challenges action, from your hand: put it into play under the control

@@ -114,12 +114,17 @@ class _GameCodes(dict):
 
     def of(self, state):
         config = state["config"]
-        found = self.get(id(config))
-        if found is None or found[0] is not config:
-            if len(self) >= 256:
-                self.clear()  # a bound on memory: worked out again when asked
-            found = self[id(config)] = (config, frozenset(code(i) for i in state["g"]["cards"]))
-        return found[1]
+        try:
+            kept, codes = self[id(config)]
+            if kept is config:
+                return codes
+        except KeyError:
+            pass
+        if len(self) >= 256:
+            self.clear()  # a bound on memory: worked out again when asked
+        codes = frozenset(code(i) for i in state["g"]["cards"])
+        self[id(config)] = (config, codes)
+        return codes
 
 
 GAME_CODES = _GameCodes()

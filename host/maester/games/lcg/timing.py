@@ -323,9 +323,9 @@ def check_victory(ctx):
     ctx.push({"s": "choose_winner", "tied": winners})
 
 
-# fn(ctx): what the table must notice at any moment, run after every step (a STR that changed this
-# phase: Stannis's Northern Cavalry)
-WATCHES = []
+# {card code: fn(ctx)}: what the table must notice at any moment for a card, run after every step of
+# a game that has that card (a STR that changed this phase: Stannis's Northern Cavalry)
+WATCHES = {}
 # The codes of cards whose constant ability can raise a total with no power moving (Melisandre: power
 # left out while she stands): in a game that has one, victory is checked after every step
 TOTALS_CHANGE_BY_THEMSELVES = set()
@@ -342,14 +342,16 @@ def after_step(ctx):
     state = ctx.state
     if state["over"]:
         return
-    for watch in WATCHES:
-        watch(ctx)
+    codes = M.game_codes(state)
+    for code, watch in WATCHES.items():
+        if code in codes:
+            watch(ctx)
     g = ctx.g
     arrived = M.POWER_ARRIVED
     if arrived and id(g) in arrived:
         arrived.discard(id(g))
         check_victory(ctx)
-    elif TOTALS_CHANGE_BY_THEMSELVES and not TOTALS_CHANGE_BY_THEMSELVES.isdisjoint(M.game_codes(state)):
+    elif TOTALS_CHANGE_BY_THEMSELVES and not TOTALS_CHANGE_BY_THEMSELVES.isdisjoint(codes):
         check_victory(ctx)
     if ctx.g.get("victory_pending") and not any(a["kind"] == "winner" for a in state["asks"]):
         tied = next((st for st in state["stack"] if st["s"] == "choose_winner"), None)
