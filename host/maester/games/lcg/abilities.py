@@ -49,6 +49,7 @@ class _AbilityTable(dict):
         self.version += 1
         BY_INSTANCE.clear()
         BY_KIND.clear()
+        BY_TRIGGER.clear()
         PILES.clear()
 
 
@@ -83,9 +84,27 @@ class _ByKind(dict):
         return found
 
 
+class _ByTrigger(dict):
+    """(card instance, kind, moment) -> its abilities of that kind that answer that moment, as (index,
+    ability) in index order: for "action" the moment is a phase (an "any" phase ability answers every
+    one), for response, forced and save the trigger event. A window asks each card it may use for
+    the one moment it is open for, and passes over a card with none in one look-up: a hand's cards
+    before their restrictions are read."""
+
+    def __missing__(self, key):
+        inst, kind, at = key
+        if kind == "action":
+            found = tuple((i, ab) for i, ab in BY_KIND[inst, kind] if "any" in ab.phases or at in ab.phases)
+        else:
+            found = tuple((i, ab) for i, ab in BY_KIND[inst, kind] if at in ab.trigger)
+        self[key] = found
+        return found
+
+
 ABILITIES = _AbilityTable()
 BY_INSTANCE = _ByInstance()
 BY_KIND = _ByKind()
+BY_TRIGGER = _ByTrigger()
 PILES = _Piles()
 STATE_CHECKS = []  # fn(ctx) run after every ability's effect: card rules that watch the table
 
@@ -323,9 +342,14 @@ def hand_kinds(state, seat):
     return sorted(out)
 
 
-def _events_in_hand(state, seat, hand):
+def _events_in_hand(state, seat, hand, kind, at=None):
+    """The cards of `hand` usable from there (events, and abilities marked from_hand) that have an
+    ability of `kind` for moment `at` (BY_TRIGGER; any of that kind without `at`), within their
+    restrictions."""
     recs, piles = M.records(state), PILES
-    return [h for h in hand if (recs[h]["type"] == "event" or piles[h][0])
+    answers = BY_KIND if at is None else BY_TRIGGER
+    key = (kind,) if at is None else (kind, at)
+    return [h for h in hand if (recs[h]["type"] == "event" or piles[h][0]) and answers[(h,) + key]
             and (not recs[h]["restrictions"] or _event_allowed(state, seat, h))]
 
 
@@ -382,11 +406,10 @@ def action_choices(state, seat, phase):
         return out
     in_play, hand = _sources(state, seat)
     dead = _pile_sources(state, seat)
-    by_kind = BY_KIND
-    for src in in_play + _events_in_hand(state, seat, hand) + dead:
-        for idx, ab in by_kind[src, "action"]:
-            if ("any" in ab.phases or phase in ab.phases) \
-                    and _from_right_zone(state, src, ab) and _usable(state, seat, src, idx, ab):
+    by_trigger = BY_TRIGGER
+    for src in in_play + _events_in_hand(state, seat, hand, "action", phase) + dead:
+        for idx, ab in by_trigger[src, "action", phase]:
+            if _from_right_zone(state, src, ab) and _usable(state, seat, src, idx, ab):
                 out.append(["action", src, idx])
     recs = M.records(state)
     for src in hand:
@@ -424,11 +447,10 @@ def response_choices(state, seat, ev):
     gone = ev.get("card") if ev["e"] in ("killed", "discarded") else None
     if gone is not None and M.owner_of(gone) == seat and state["g"]["cards"][gone]["zone"] != "play":
         in_play = in_play + [gone]  # a card's own "when it is killed" response, from where it went
-    by_kind, e = BY_KIND, ev["e"]
-    for src in in_play + _events_in_hand(state, seat, hand) + _discard_sources(state, seat):
-        for idx, ab in by_kind[src, "response"]:
-            if e in ab.trigger and _from_right_zone(state, src, ab) \
-                    and _usable(state, seat, src, idx, ab, ev):
+    by_trigger, e = BY_TRIGGER, ev["e"]
+    for src in in_play + _events_in_hand(state, seat, hand, "response", e) + _discard_sources(state, seat):
+        for idx, ab in by_trigger[src, "response", e]:
+            if _from_right_zone(state, src, ab) and _usable(state, seat, src, idx, ab, ev):
                 out.append(["respond", src, idx])
     return out
 
@@ -437,10 +459,9 @@ def save_choices(state, seat, target, how):
     ev = {"e": "would_" + how, "card": target}
     out = []
     in_play, hand = _sources(state, seat)
-    for src in in_play + _events_in_hand(state, seat, hand):
-        for idx, ab in BY_KIND[src, "save"]:
-            if ev["e"] in ab.trigger and _usable(state, seat, src, idx, ab, ev) \
-                    and not M.immune_to(state, target, src, seat):
+    for src in in_play + _events_in_hand(state, seat, hand, "save", ev["e"]):
+        for idx, ab in BY_TRIGGER[src, "save", ev["e"]]:
+            if _usable(state, seat, src, idx, ab, ev) and not M.immune_to(state, target, src, seat):
                 out.append(["save", src, idx])
     return out
 
@@ -448,7 +469,7 @@ def save_choices(state, seat, target, how):
 def cancel_choices(state, seat, ev):
     out = []
     in_play, hand = _sources(state, seat)
-    for src in in_play + _events_in_hand(state, seat, hand):
+    for src in in_play + _events_in_hand(state, seat, hand, "cancel"):
         for idx, ab in BY_KIND[src, "cancel"]:
             if _usable(state, seat, src, idx, ab, ev):
                 out.append(["cancel", src, idx])
@@ -574,8 +595,8 @@ def run_forced(ctx, ev):
         if gone is not None and M.owner_of(gone) == seat and g["cards"][gone]["zone"] != "play":
             in_play = in_play + [gone]  # a card's own "when it is killed" forced effect, from where it went
         for src in in_play:
-            for idx, ab in BY_KIND[src, "forced"]:
-                if ev["e"] in ab.trigger and (ab.when is None or ab.when(state, src, seat, ev)):
+            for idx, ab in BY_TRIGGER[src, "forced", ev["e"]]:
+                if ab.when is None or ab.when(state, src, seat, ev):
                     queue.append(ability_step(g, seat, src, idx, ev))
     resolve_together(ctx, queue)
 
