@@ -8,6 +8,7 @@ import pytest
 from lcg_harness import Table, table_with
 from maester.engine.bots import card_info, decide, make_bot
 from maester.engine import core
+from maester.games.lcg import flow as F
 from maester.games.lcg import model as M
 from maester.games.lcg import sampling as S
 from maester.sim import play_one
@@ -202,3 +203,43 @@ def test_a_constant_ability_gives_nothing_for_what_it_does_not_answer():
     for seed, decks in ((3, ["stark", "lannister"]), (4, ["lannister", "stark"])):
         play_one("lcg", {"players": 2, "decks": decks}, seed, "random", on_step=check)
     assert len(asked) >= 8  # most of the declared cards came into play
+
+
+def _marshal_choices_card_by_card(state, seat):
+    """flow.marshal_choices as each card of the hand asks it alone (how it read before issue 29)."""
+    g = state["g"]
+    p = g["players"][seat]
+    out = []
+    for inst in p["hand"]:
+        rec = M.info(state, inst)
+        if rec["type"] not in ("character", "location", "attachment") or not M.house_ok(state, seat, inst):
+            continue
+        if M.own_copy_in_play(state, seat, inst) is not None:
+            out.append(["duplicate", inst])
+            continue
+        if M.gold_cost(state, seat, inst) > M.spendable_gold(g, seat):
+            continue
+        if "limited" in (rec["keywords"] or ()) and p["limited_played"]:
+            continue
+        if rec["type"] == "attachment":
+            out += [["attach", inst, h] for h in M.in_play(g) if M.attach_ok(state, seat, inst, h)]
+        elif M.can_enter_play(state, seat, inst):
+            out.append(["marshal", inst])
+    return out
+
+
+def test_marshal_choices_offer_what_each_card_asked_alone_would():
+    """flow.marshal_choices works out what a hand shares once (its copies in play, its reducers, the
+    names it may not play again, each host's keywords): after every move of random games, for every
+    seat, it offers what asking each card alone offers, in the same order."""
+    offered = set()
+
+    def check(state, result):
+        for seat in range(state["g"]["n"]):
+            choices = F.marshal_choices(state, seat)
+            assert choices == _marshal_choices_card_by_card(state, seat), (seat, state["g"]["phase"])
+            offered.update(c[0] for c in choices)
+
+    for seed, decks in ((5, ["stark", "lannister"]), (2, ["baratheon", "targaryen"])):
+        play_one("lcg", {"players": 2, "decks": decks}, seed, "random", on_step=check)
+    assert offered == {"duplicate", "attach", "marshal"}  # each kind was on offer along the way

@@ -1417,3 +1417,38 @@ def test_the_heuristic_bot_orders_the_others_effects_first():
     ask = t.ask()
     bot = HeuristicBot(seed=1, seat=0)
     assert bot.choose(t.view(0), ask) == ["next", p("T206", 1), 0]
+
+
+def test_a_character_with_power_taken_over_at_fifteen_wins_at_once():
+    # Seductive Promise takes a character with 2 power on it: that power counts for its new controller
+    # then and there, and the game is over with the response, though no power was gained or moved
+    # between Houses (victory is then checked for the card that changed sides: model.POWER_ARRIVED).
+    t, plots = duel("targaryen", "stark", plots=(COUNTING_FAVORS, MUTUAL_ENEMIES))
+    t.play(p("T119", 0))                                # Dothraki Honor Guard, STR 4, power icon
+    t.play(p("T109", 0))                                # Rhaegal, STR 4, power icon
+    t.play(p("S18", 1), power=2)                        # Knight of the Tumblestone, not unique
+    t.hand(0, p("T175", 0))                             # Seductive Promise
+    to_challenges(t, plots)
+    t.declare(0, "power", 1, p("T119", 0), p("T109", 0))
+    t.defend(1)
+    t.auto(lambda t: any(["respond", p("T175", 0), 0] in a["choices"] for a in t.asks_of("response")))
+    t.power(0, 13 - (t.total_power(0) - t.g["players"][0]["power"]))
+    assert t.total_power(0) == 13 and not t.state["over"]
+    t.choose(0, "respond", p("T175", 0), 0)
+    t.choose(0, "target", p("S18", 1))
+    assert t.g["cards"][p("S18", 1)]["ctrl"] == 0
+    assert t.state["over"] and t.state["result"]["winners"] == [0]
+    assert t.state["result"]["power"][0] == 15 and t.state["asks"] == []
+
+
+def test_a_card_given_a_discard_pile_ability_in_a_game_under_way_is_offered_at_once(monkeypatch):
+    # A window passes the discard pile over in a game none of whose cards is used from there (worked
+    # out once a game: abilities._piles_in_game); a card given such an ability later (a test's own)
+    # is offered at once, as any change to the table of abilities is.
+    t = Table(2, decks=["lannister", "stark"])
+    tywin = p("L40", 0)
+    M.move(t.g, tywin, "discard")
+    phase = t.g["phase"]
+    assert ["action", tywin, 0] not in A.action_choices(t.state, 0, phase)
+    monkeypatch.setitem(A.ABILITIES, "L40", [A.Ability("action", lambda *a: None, from_discard=True)])
+    assert ["action", tywin, 0] in A.action_choices(t.state, 0, phase)

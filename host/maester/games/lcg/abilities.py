@@ -49,6 +49,7 @@ class _AbilityTable(dict):
         self.version += 1
         BY_INSTANCE.clear()
         BY_KIND.clear()
+        BY_TRIGGER.clear()
         PILES.clear()
 
 
@@ -83,9 +84,27 @@ class _ByKind(dict):
         return found
 
 
+class _ByTrigger(dict):
+    """(card instance, kind, moment) -> its abilities of that kind that answer that moment, as (index,
+    ability) in index order: for "action" the moment is a phase (an "any" phase ability answers every
+    one), for response, forced and save the trigger event. A window asks each card it may use for
+    the one moment it is open for, and passes over a card with none in one look-up: a hand's cards
+    before their restrictions are read."""
+
+    def __missing__(self, key):
+        inst, kind, at = key
+        if kind == "action":
+            found = tuple((i, ab) for i, ab in BY_KIND[inst, kind] if "any" in ab.phases or at in ab.phases)
+        else:
+            found = tuple((i, ab) for i, ab in BY_KIND[inst, kind] if at in ab.trigger)
+        self[key] = found
+        return found
+
+
 ABILITIES = _AbilityTable()
 BY_INSTANCE = _ByInstance()
 BY_KIND = _ByKind()
+BY_TRIGGER = _ByTrigger()
 PILES = _Piles()
 STATE_CHECKS = []  # fn(ctx) run after every ability's effect: card rules that watch the table
 
@@ -283,7 +302,7 @@ def _usable(state, seat, src, idx, ab, ev=None):
         return False
     if not payable(state, seat, src, ab):
         return False
-    if ab.target is not None and not legal_targets(state, seat, src, ab, ev):
+    if ab.target is not None and not has_legal_target(state, seat, src, ab, ev):
         return False
     return True
 
@@ -323,15 +342,49 @@ def hand_kinds(state, seat):
     return sorted(out)
 
 
-def _events_in_hand(state, seat, hand):
+def _events_in_hand(state, seat, hand, kind, at=None):
+    """The cards of `hand` usable from there (events, and abilities marked from_hand) that have an
+    ability of `kind` for moment `at` (BY_TRIGGER; any of that kind without `at`), within their
+    restrictions."""
     recs, piles = M.records(state), PILES
-    return [h for h in hand if (recs[h]["type"] == "event" or piles[h][0])
+    answers = BY_KIND if at is None else BY_TRIGGER
+    key = (kind,) if at is None else (kind, at)
+    return [h for h in hand if (recs[h]["type"] == "event" or piles[h][0]) and answers[(h,) + key]
             and (not recs[h]["restrictions"] or _event_allowed(state, seat, h))]
 
 
+_IN_GAME = {}  # (game_codes, ABILITIES.version) -> (a card used from the discard pile, from the dead pile)
+
+
+def _piles_in_game(state):
+    """Whether any card of the game has an ability used from the discard pile, and from the dead
+    pile. Most games have none (T124, and S22, L47, L50, T174, in the Core), so a window passes the
+    piles over without reading them."""
+    key = (M.game_codes(state), ABILITIES.version)
+    found = _IN_GAME.get(key)
+    if found is None:
+        if len(_IN_GAME) >= 256:
+            _IN_GAME.clear()  # a bound on memory: worked out again when asked
+        abs_ = [ab for c in key[0] for ab in ABILITIES.get(c, ())]
+        found = _IN_GAME[key] = (any(ab.from_discard for ab in abs_), any(ab.from_dead for ab in abs_))
+    return found
+
+
 def _discard_sources(state, seat):
+    if not _piles_in_game(state)[0]:
+        return []
     piles = PILES
     return [i for i in state["g"]["players"][seat]["discard"] if piles[i][1]]
+
+
+def _pile_sources(state, seat):
+    """The cards in `seat`'s dead pile, then its discard pile, that have an ability used from there."""
+    from_discard, from_dead = _piles_in_game(state)
+    if not (from_discard or from_dead):
+        return []
+    p = state["g"]["players"][seat]
+    piles = PILES
+    return [i for i in p["dead"] if piles[i][2]] + [i for i in p["discard"] if piles[i][1]]
 
 
 def _from_right_zone(state, src, ab):
@@ -352,13 +405,11 @@ def action_choices(state, seat, phase):
     if g["phase"] != phase:
         return out
     in_play, hand = _sources(state, seat)
-    piles = PILES
-    dead = [i for i in g["players"][seat]["dead"] if piles[i][2]] + _discard_sources(state, seat)
-    by_kind = BY_KIND
-    for src in in_play + _events_in_hand(state, seat, hand) + dead:
-        for idx, ab in by_kind[src, "action"]:
-            if ("any" in ab.phases or phase in ab.phases) \
-                    and _from_right_zone(state, src, ab) and _usable(state, seat, src, idx, ab):
+    dead = _pile_sources(state, seat)
+    by_trigger = BY_TRIGGER
+    for src in in_play + _events_in_hand(state, seat, hand, "action", phase) + dead:
+        for idx, ab in by_trigger[src, "action", phase]:
+            if _from_right_zone(state, src, ab) and _usable(state, seat, src, idx, ab):
                 out.append(["action", src, idx])
     recs = M.records(state)
     for src in hand:
@@ -396,11 +447,10 @@ def response_choices(state, seat, ev):
     gone = ev.get("card") if ev["e"] in ("killed", "discarded") else None
     if gone is not None and M.owner_of(gone) == seat and state["g"]["cards"][gone]["zone"] != "play":
         in_play = in_play + [gone]  # a card's own "when it is killed" response, from where it went
-    by_kind, e = BY_KIND, ev["e"]
-    for src in in_play + _events_in_hand(state, seat, hand) + _discard_sources(state, seat):
-        for idx, ab in by_kind[src, "response"]:
-            if e in ab.trigger and _from_right_zone(state, src, ab) \
-                    and _usable(state, seat, src, idx, ab, ev):
+    by_trigger, e = BY_TRIGGER, ev["e"]
+    for src in in_play + _events_in_hand(state, seat, hand, "response", e) + _discard_sources(state, seat):
+        for idx, ab in by_trigger[src, "response", e]:
+            if _from_right_zone(state, src, ab) and _usable(state, seat, src, idx, ab, ev):
                 out.append(["respond", src, idx])
     return out
 
@@ -409,10 +459,9 @@ def save_choices(state, seat, target, how):
     ev = {"e": "would_" + how, "card": target}
     out = []
     in_play, hand = _sources(state, seat)
-    for src in in_play + _events_in_hand(state, seat, hand):
-        for idx, ab in BY_KIND[src, "save"]:
-            if ev["e"] in ab.trigger and _usable(state, seat, src, idx, ab, ev) \
-                    and not M.immune_to(state, target, src, seat):
+    for src in in_play + _events_in_hand(state, seat, hand, "save", ev["e"]):
+        for idx, ab in BY_TRIGGER[src, "save", ev["e"]]:
+            if _usable(state, seat, src, idx, ab, ev) and not M.immune_to(state, target, src, seat):
                 out.append(["save", src, idx])
     return out
 
@@ -420,7 +469,7 @@ def save_choices(state, seat, target, how):
 def cancel_choices(state, seat, ev):
     out = []
     in_play, hand = _sources(state, seat)
-    for src in in_play + _events_in_hand(state, seat, hand):
+    for src in in_play + _events_in_hand(state, seat, hand, "cancel"):
         for idx, ab in BY_KIND[src, "cancel"]:
             if _usable(state, seat, src, idx, ab, ev):
                 out.append(["cancel", src, idx])
@@ -430,12 +479,43 @@ def cancel_choices(state, seat, ev):
 def legal_targets(state, seat, src, ab, ev=None):
     """The targets `ab` may choose: its own rule, minus every card immune to it."""
     cards = state["g"]["cards"]
+    shields = _shields(state)
     return [t for t in ab.target(state, src, seat, ev)
-            if not (isinstance(t, str) and t in cards and _protected(state, t, src, seat))]
+            if not (isinstance(t, str) and t in cards and _protected(state, t, src, seat, shields))]
 
 
-def _protected(state, target, src, seat):
-    """Whether `target` is immune to `src` or shielded from it: its keywords, worked out once for both."""
+def has_legal_target(state, seat, src, ab, ev=None):
+    """Whether legal_targets would give anything: a window asks it of every ability it could offer,
+    and stops at the first target no protection keeps out instead of judging every candidate."""
+    cards = state["g"]["cards"]
+    shields = _shields(state)
+    for t in ab.target(state, src, seat, ev):
+        if not (isinstance(t, str) and t in cards and _protected(state, t, src, seat, shields)):
+            return True
+    return False
+
+
+# The keywords that keep a card out of an ability's targets (model.immune_to, _shielded).
+PROTECTIONS = frozenset(("immune_character", "immune_opponent_character", "immune_events", "immune_plots",
+                         "untargetable_by_opponents"))
+
+
+def _shields(state):
+    """Whether anything but a card's printed keywords could protect it now: a lasting effect that
+    gives a keyword, or a constant ability in play that answers keywords. Worked out once for a
+    whole list of candidate targets; without either, only the printed record needs reading."""
+    g = state["g"]
+    for e in g["effects"]:
+        if e["kind"] == "keyword":
+            return True
+    return bool(M.constant_sources(g, "keywords"))
+
+
+def _protected(state, target, src, seat, shields=True):
+    """Whether `target` is immune to `src` or shielded from it: its keywords, worked out once for both.
+    With no `shields` (above) a card whose printed keywords hold no protection has none."""
+    if not shields and PROTECTIONS.isdisjoint(M.info(state, target)["keywords"] or ()):
+        return False
     kws = M.keywords(state, target)
     return M.immune_to(state, target, src, seat, kws) or _shielded(state, target, src, seat, kws)
 
@@ -515,8 +595,8 @@ def run_forced(ctx, ev):
         if gone is not None and M.owner_of(gone) == seat and g["cards"][gone]["zone"] != "play":
             in_play = in_play + [gone]  # a card's own "when it is killed" forced effect, from where it went
         for src in in_play:
-            for idx, ab in BY_KIND[src, "forced"]:
-                if ev["e"] in ab.trigger and (ab.when is None or ab.when(state, src, seat, ev)):
+            for idx, ab in BY_TRIGGER[src, "forced", ev["e"]]:
+                if ab.when is None or ab.when(state, src, seat, ev):
                     queue.append(ability_step(g, seat, src, idx, ev))
     resolve_together(ctx, queue)
 

@@ -163,6 +163,7 @@ def _melisandre_power(g, seat, inst):
 
 
 M.POWER_LEFT_OUT.append(_melisandre_power)
+T.TOTALS_CHANGE_BY_THEMSELVES.add("B74")  # totals change as Melisandre kneels, stands or goes
 
 
 # B75 Ser Davos Seaworth: Response, when he would be killed: save him, then pay 1 gold or return him
@@ -252,20 +253,11 @@ def _cavalry(state, src, inst, what):
     return {"gain": {"cannot_be_killed", "cannot_be_discarded"}} if changed else None
 
 
-_CAVALRY = tuple("B82#%d" % s for s in range(6))  # each seat's first Northern Cavalry, named once
-
-
 def _cavalry_watch(ctx):
     """T.WATCHES: note each Northern Cavalry whose STR is not its printed one now, for the rest of the
     phase (g["str_changed"], emptied as each phase begins: flow.phase)."""
     state = ctx.state
     g = ctx.g
-    cards = g["cards"]
-    for first_copy in _CAVALRY[:g["n"]]:
-        if first_copy in cards:
-            break
-    else:
-        return  # no seat's deck holds one (a further copy "B82#0~2" comes only with a first): cheap, every step
     for p in g["players"]:
         for src in p["play"]:
             if src.startswith("B82#") and src not in g.get("str_changed", ()) \
@@ -273,7 +265,7 @@ def _cavalry_watch(ctx):
                 g.setdefault("str_changed", []).append(src)
 
 
-T.WATCHES.append(_cavalry_watch)
+T.WATCHES["B82"] = _cavalry_watch  # run only in a game with a Northern Cavalry
 
 
 # B83 Highgarden Honor Guard: Challenges action, from your hand: put it into play under the control

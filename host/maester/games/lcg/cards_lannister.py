@@ -31,7 +31,7 @@ card("L163", Ability("action", _insidious_ways, phases=("challenges",),
 
 
 # L141 Littlefinger: +1 STR for each gold in his controller's gold pool (his +2 income is printed).
-@A.constant_for("L141")
+@A.constant_for("L141", answers=("str",))
 def _littlefinger(state, src, inst, what):
     if what != "str" or inst != src:
         return 0
@@ -161,7 +161,7 @@ card("L41", Ability("action", lambda ctx, src, seat, t, ev: T.kill(ctx, [t], sea
 # L42 The Hound: killed, he goes to the discard pile, not the dead pile. As the dominance phase
 # begins, his controller either discards the top card of their deck or discards The Hound (that
 # discard cannot be saved).
-@A.constant_for("L42")
+@A.constant_for("L42", answers=("keywords",))
 def _hound_kw(state, src, inst, what):
     return {"gain": {"killed_to_discard"}} if what == "keywords" and inst == src else 0
 
@@ -689,7 +689,7 @@ card("L191", Ability("revealed", _wildfire))
 
 
 # L192 Hear Me Roar: while revealed, each character without an intrigue icon has -1 STR.
-@A.constant_for("L192")
+@A.constant_for("L192", answers=("str",))
 def _roar(state, src, inst, what):
     if what == "str" and M.is_character(state, inst) and "intrigue" not in M.icons(state, inst):
         return -1

@@ -115,7 +115,7 @@ def _nymeria(state, src, inst, what):
 
 
 # S3 Summer: the character it is on gains a military icon and +2 STR; on Bran Stark, stealth too.
-@A.constant_for("S3")
+@A.constant_for("S3", answers=("str", "icons", "keywords"))
 def _summer(state, src, inst, what):
     if state["g"]["cards"][src]["on"] != inst:
         return 0
@@ -258,7 +258,7 @@ def _grey_wind(state, src, seat, inst):
 
 
 # S15 Lady: your Sansa Stark gains renown and +1 STR; Lady costs 2 gold less while Sansa is in play.
-@A.constant_for("S15")
+@A.constant_for("S15", answers=("str", "keywords"))
 def _lady(state, src, inst, what):
     if what not in ("str", "keywords") or M.info(state, inst)["name"] != "Sansa Stark" \
             or _ctrl(state, inst) != _ctrl(state, src):
@@ -424,11 +424,11 @@ def _immune_partner(name):
     return fn
 
 
-A.constant_for("S136")(_immune_partner("Ghost"))
+A.constant_for("S136", answers=("keywords",))(_immune_partner("Ghost"))
 
 # S137 Ghost: your Jon Snow is immune to events; Response, kneel Ghost: save a Night's Watch character
 # from being killed or discarded from play.
-A.constant_for("S137")(_immune_partner("Jon Snow"))
+A.constant_for("S137", answers=("keywords",))(_immune_partner("Jon Snow"))
 card("S137", Ability("save", A.saved, trigger=("would_kill", "would_discard"), cost=(("kneel_self",),),
                      when=lambda s, src, seat, ev: "Night's Watch" in _traits(s, ev["card"])))
 

@@ -381,32 +381,47 @@ def income(state, seat):
 
 
 def marshal_choices(state, seat):
+    """Every card of `seat`'s hand it may marshal now. What the cards of the hand share (the seat's
+    copies in play, its gold, its reducers, the names it may not play again, each host's keywords)
+    is worked out once for the hand, when a card first needs it, not once a card (or a card and a
+    host): nothing changes while the choices are drawn up."""
     g = state["g"]
     p = g["players"][seat]
     out = []
     recs = M.records(state)
-    gold = None  # what `seat` may spend, worked out when a card first needs it
+    copies = gold = reducers = taken = hosts = None
+    hosts_kws = {}
     for inst in p["hand"]:
         rec = recs[inst]
         if rec["type"] not in ("character", "location", "attachment"):
             continue
         if not M.house_ok(state, seat, inst):
             continue
-        dup_of = M.own_copy_in_play(state, seat, inst)
-        if dup_of is not None:
-            out.append(["duplicate", inst])  # no gold: a duplicate under the card in play
-            continue
+        if rec["unique"]:  # a duplicate under its own copy in play costs no gold (model.own_copy_in_play)
+            if copies is None:
+                copies = M.own_copies(state, seat)
+            if (rec["name"], rec["type"]) in copies:
+                out.append(["duplicate", inst])
+                continue
         if gold is None:
             gold = M.spendable_gold(g, seat)
-        if M.gold_cost(state, seat, inst) > gold:
+            reducers = M.reducers_in_play(state, seat)
+        if M.gold_cost(state, seat, inst, reducers) > gold:
             continue
         if "limited" in (rec["keywords"] or ()) and p["limited_played"]:
             continue
         if rec["type"] == "attachment":
-            for host in M.in_play(g):
-                if M.attach_ok(state, seat, inst, host):
+            if hosts is None:
+                hosts = M.in_play(g)
+            for host in hosts:
+                if M.attach_ok(state, seat, inst, host, hosts_kws):
                     out.append(["attach", inst, host])
-        elif M.can_enter_play(state, seat, inst):
+        elif rec["unique"]:  # model.can_enter_play: uniqueness and the dead pile
+            if taken is None:
+                taken = M.names_taken(state, seat)
+            if rec["name"] not in taken:
+                out.append(["marshal", inst])
+        else:
             out.append(["marshal", inst])
     return out
 
@@ -512,6 +527,8 @@ def take_control(ctx, inst, seat):
     g["players"][c["ctrl"]]["play"].remove(inst)
     c["ctrl"] = seat
     g["players"][seat]["play"].append(inst)
+    if c["power"]:
+        M.POWER_ARRIVED.add(id(g))  # its power now counts for `seat`: victory is checked after this step
     ctx.emit("control", seat=seat, card=inst)
 
 

@@ -106,6 +106,31 @@ def info(state, inst):
         return records(state)[inst]
 
 
+class _GameCodes(dict):
+    """The card codes of a game's deck lists (every instance is in g["cards"] from setup on), as a
+    frozenset by config: a rule that only some card can bring into play (a watch after every step)
+    asks it whether that card is in the game at all. Keyed by the config's id, the config kept with its
+    answer so that the id is not reused while the answer stands; copy_state shares the config."""
+
+    def of(self, state):
+        config = state["config"]
+        try:
+            kept, codes = self[id(config)]
+            if kept is config:
+                return codes
+        except KeyError:
+            pass
+        if len(self) >= 256:
+            self.clear()  # a bound on memory: worked out again when asked
+        codes = frozenset(code(i) for i in state["g"]["cards"])
+        self[id(config)] = (config, codes)
+        return codes
+
+
+GAME_CODES = _GameCodes()
+game_codes = GAME_CODES.of
+
+
 def card(g, inst):
     return g["cards"][inst]
 
@@ -208,13 +233,23 @@ def constant(state, inst, what):
 _SET_VALUED = ("icons", "keywords")  # constant() gathers {"gain"/"lose": set} for these, sums numbers for the rest
 
 
-def cost_reduction(state, seat, inst):
-    g = state["g"]
-    total = 0
-    for src in g["players"][seat]["play"]:
+def reducers_in_play(state, seat):
+    """[(card, its REDUCERS function)] for the cards `seat` controls that make others cheaper and are
+    not blank, in play order: found once for a whole hand by a caller that prices every card in it."""
+    out = []
+    for src in state["g"]["players"][seat]["play"]:
         fn = REDUCERS.get(code(src))
         if fn is not None and not blank(state, src):
-            total += fn(state, src, seat, inst)
+            out.append((src, fn))
+    return out
+
+
+def cost_reduction(state, seat, inst, in_play=None):
+    """How much less `inst` costs `seat`; `in_play`: reducers_in_play, when the caller has it."""
+    g = state["g"]
+    total = 0
+    for src, fn in reducers_in_play(state, seat) if in_play is None else in_play:
+        total += fn(state, src, seat, inst)
     fn = REDUCERS.get(code(inst))
     if fn is not None and g["cards"][inst]["zone"] != "play":
         total += fn(state, inst, seat, inst)  # a card that costs less to play itself (Grey Wind, Lady)
@@ -351,6 +386,12 @@ def immune_to(state, inst, source, by_seat, kws=None):
 
 POWER_LEFT_OUT = []  # fn(g, seat, inst): the power on `inst` does not count for `seat` (Melisandre)
 
+# The games (id of g) in which a player's total rose without power being gained or moved between Houses
+# (timing.gain_power and move_house_power check victory themselves): a card with power put into play
+# or taken control of. timing.after_step checks victory for them and forgets them; an id left here by
+# a step that raised costs only one more check.
+POWER_ARRIVED = set()
+
 
 def total_power(g, seat):
     """Power toward victory: on the House card and on every card the player controls."""
@@ -400,6 +441,8 @@ def put(g, inst, zone, top=False):
         return
     if zone == "play":
         g["players"][c["ctrl"]]["play"].append(inst)
+        if c["power"]:
+            POWER_ARRIVED.add(id(g))
         return
     c["ctrl"] = c["owner"]
     c["kneel"] = False
@@ -413,6 +456,19 @@ def put(g, inst, zone, top=False):
 def move(g, inst, zone, top=False):
     take_out(g, inst)
     put(g, inst, zone, top)
+
+
+def names_taken(state, seat):
+    """The names unique_blocked refuses to `seat` (its cards in play, its dead pile, its cards an
+    opponent controls), for a caller that asks of a whole hand whether each card may enter play."""
+    recs = records(state)
+    players = state["g"]["players"]
+    taken = {recs[i]["name"] for i in players[seat]["play"]}
+    taken.update(recs[i]["name"] for i in players[seat]["dead"])
+    for s, p in enumerate(players):
+        if s != seat:
+            taken.update(recs[i]["name"] for i in p["play"] if owner_of(i) == seat)
+    return taken
 
 
 def unique_blocked(state, seat, inst):
@@ -438,6 +494,18 @@ def unique_blocked(state, seat, inst):
     return None
 
 
+def own_copies(state, seat):
+    """{(name, type): the first card of that name and type `seat` owns and controls}: own_copy_in_play
+    for a whole hand at once."""
+    recs = records(state)
+    out = {}
+    for other in state["g"]["players"][seat]["play"]:
+        if owner_of(other) == seat:
+            rec = recs[other]
+            out.setdefault((rec["name"], rec["type"]), other)
+    return out
+
+
 def own_copy_in_play(state, seat, inst):
     """The unique card of the same name that `seat` owns and controls, for a duplicate."""
     recs = records(state)
@@ -450,14 +518,15 @@ def own_copy_in_play(state, seat, inst):
     return None
 
 
-def gold_cost(state, seat, inst):
-    """The gold to marshal `inst`: printed cost, the gold penalty for another House, reducers."""
+def gold_cost(state, seat, inst, in_play=None):
+    """The gold to marshal `inst`: printed cost, the gold penalty for another House, reducers
+    (`in_play`: reducers_in_play, when the caller has it)."""
     rec = info(state, inst)
     cost = rec["cost"] or 0
     house = state["g"]["players"][seat]["house"]
     if rec["houses"] and house not in rec["houses"]:
         cost += table(state)["components"]["gold_penalty"]
-    cost -= cost_reduction(state, seat, inst)
+    cost -= cost_reduction(state, seat, inst, in_play)
     cost -= sum(r["amount"] for r in matching_reducers(state, seat, inst))
     return max(0, cost)
 
@@ -516,14 +585,20 @@ def can_enter_play(state, seat, inst):
     return unique_blocked(state, seat, inst) is None
 
 
-def attach_ok(state, seat, att, host):
-    """Whether attachment `att` played by `seat` may go on `host` (restrictions, No attachments)."""
+def attach_ok(state, seat, att, host, hosts_kws=None):
+    """Whether attachment `att` played by `seat` may go on `host` (restrictions, No attachments).
+    `hosts_kws`: a dict the caller keeps while nothing changes, to work each host's keywords out once
+    for all the attachments it asks about."""
     g = state["g"]
     rec = info(state, att)
     hrec = info(state, host)
     if host == att or g["cards"][host]["zone"] not in ("play", "setup"):
         return False
-    kws = keywords(state, host) if g["cards"][host]["zone"] == "play" else set(hrec["keywords"] or ())
+    kws = None if hosts_kws is None else hosts_kws.get(host)
+    if kws is None:
+        kws = keywords(state, host) if g["cards"][host]["zone"] == "play" else set(hrec["keywords"] or ())
+        if hosts_kws is not None:
+            hosts_kws[host] = kws
     if "no_attachments" in kws:
         return False
     if "no_attachments_except_weapon" in kws and "Weapon" not in (rec["traits"] or ()):

@@ -289,7 +289,8 @@ def move_house_power(ctx, frm, to, amount, why):
 
 def check_victory(ctx):
     """The game ends at once when a total reaches the goal, however it got there (rulebook, "Power
-    and Victory"): checked when power is gained or moved, and after every step (after_step)."""
+    and Victory"): checked when power is gained or moved, and after a step in which a total could
+    rise otherwise (after_step)."""
     g = ctx.g
     if ctx.state["over"] or g.get("victory_pending"):
         return
@@ -322,22 +323,36 @@ def check_victory(ctx):
     ctx.push({"s": "choose_winner", "tied": winners})
 
 
-# fn(ctx): what the table must notice at any moment, run after every step (a STR that changed this
-# phase: Stannis's Northern Cavalry)
-WATCHES = []
+# {card code: fn(ctx)}: what the table must notice at any moment for a card, run after every step of
+# a game that has that card (a STR that changed this phase: Stannis's Northern Cavalry)
+WATCHES = {}
+# The codes of cards whose constant ability can raise a total with no power moving (Melisandre: power
+# left out while she stands): in a game that has one, victory is checked after every step
+TOTALS_CHANGE_BY_THEMSELVES = set()
 
 
 def after_step(ctx):
     """Run after every step of the game (the LCG's step table wraps each, see __init__.py): the
-    watches, then victory, since a total can also change when no power moves (a constant stops
-    applying: Melisandre kneels). Players tied at the goal leave nothing else to play: the first
-    player's choice of the winner is the only decision left open."""
+    watches, then victory where a total could have risen without power being gained or moved (those
+    check it at once): a card with power came into play or changed sides (model.POWER_ARRIVED), or the
+    game has a card whose constant ability changes totals (TOTALS_CHANGE_BY_THEMSELVES: Melisandre
+    kneels). Totals only fall otherwise; checking after every step cost 5% of a random game. Players
+    tied at the goal leave nothing else to play: the first player's choice of the winner is the only
+    decision left open."""
     state = ctx.state
     if state["over"]:
         return
-    for watch in WATCHES:
-        watch(ctx)
-    check_victory(ctx)
+    codes = M.game_codes(state)
+    for code, watch in WATCHES.items():
+        if code in codes:
+            watch(ctx)
+    g = ctx.g
+    arrived = M.POWER_ARRIVED
+    if arrived and id(g) in arrived:
+        arrived.discard(id(g))
+        check_victory(ctx)
+    elif TOTALS_CHANGE_BY_THEMSELVES and not TOTALS_CHANGE_BY_THEMSELVES.isdisjoint(codes):
+        check_victory(ctx)
     if ctx.g.get("victory_pending") and not any(a["kind"] == "winner" for a in state["asks"]):
         tied = next((st for st in state["stack"] if st["s"] == "choose_winner"), None)
         if tied is not None and (state["asks"] or state["stack"][-1] is not tied):
