@@ -95,6 +95,9 @@ def bar(ctx, st, answer):
     ctx.emit("barred", seat=seat, mission=i)
 
 
+_PLAY_PROMPTS = {}  # (played, needed) -> the turn's prompt
+
+
 @step
 def turn(ctx, st, answer):
     """One decision of a noble's turn: a card to a mission, the ability, or done."""
@@ -120,7 +123,10 @@ def turn(ctx, st, answer):
             return
         choices.append(["done"])
     if room == 0 or not must:
-        prompt = "Play a card face down to a mission (%d played, at least %d), or done." % (played, needed)
+        prompt = _PLAY_PROMPTS.get((played, needed))
+        if prompt is None:  # made once: formatting it was a tenth of the turn's cost
+            prompt = _PLAY_PROMPTS[played, needed] = (
+                "Play a card face down to a mission (%d played, at least %d), or done." % (played, needed))
     else:
         prompt = "You must play a card to Infiltrate Dorne."
     ctx.ask(seat, "play", choices, prompt, "playing influence cards")  # the public words by position: no keyword to parse
@@ -212,10 +218,11 @@ def resolve_mission(ctx, i, unseen=None):
     mtype = m["type"]
     match = sab = fail_chaos = 0
     for inst in pile:
-        a, b = Z.effect(g, inst, mtype)
+        e = Z.card(g, inst)[1]
+        a, b = e[mtype]
         match += a
         sab += b
-        fail_chaos += Z.table(g)["eff"][Z.cid(inst)]["fail_chaos"]
+        fail_chaos += e["fail_chaos"]
     if m["ability"] == "extra_sabotage":
         sab += m["amount"]
     # A tie fails, and so does an empty mission (no icons at all). Cards dealt face down to a mission
