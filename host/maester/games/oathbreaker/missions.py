@@ -100,20 +100,21 @@ _PLAY_PROMPTS = {}  # (played, needed) -> the turn's prompt
 
 @step
 def turn(ctx, st, answer):
-    """One decision of a noble's turn: a card to a mission, the ability, or done."""
+    """One decision of a noble's turn: a card to a mission, the ability, or done. After a card, the
+    same step asks the next decision at once (what a fresh turn step would do, without one)."""
     g = ctx.g
     seat = st["seat"]
     if answer is not None:
         choice = answer[1]
         if choice[0] == "play":
             Z.play_card(ctx, seat, choice[1], choice[2])
-            ctx.push({"s": "turn", "seat": seat})
         elif choice[0] == "ability":
             A.pay(ctx, seat, choice[1:])
             ctx.push(*A.steps_for(g, seat), {"s": "turn", "seat": seat})
+            return
         else:
             ctx.push({"s": "sigil", "seat": seat})
-        return
+            return
     played, needed, room, targets, must = Z.play_state(g, seat)
     choices = [["play", c, i] for c in g["hands"][seat] for i in targets] if room else []
     choices += A.choices(g, seat, "mission_turn", room)
@@ -154,7 +155,8 @@ def sigil(ctx, st, answer):
     else:
         i = answer[1][1]
     g["missions"][i]["sigils"].append(seat)
-    ctx.record("sigil", {"seat": seat, "mission": i})
+    if ctx.events is not None:  # (quiet: no event to build)
+        ctx.record("sigil", {"seat": seat, "mission": i})
     Z.refill(ctx, seat)
 
 
@@ -233,7 +235,9 @@ def resolve_mission(ctx, i, unseen=None):
     result = {"success": success, "match": match, "sabotage": sab, "revealed": pile, "order": 0, "chaos": 0,
               "rewards": {}, "unseen_discard": unseen is not None}
     m["result"] = result
-    ctx.emit("revealed", mission=i, card=m["card"], cards=list(pile))
+    quiet = ctx.events is None  # a quiet command keeps no events: build none
+    if not quiet:
+        ctx.record("revealed", {"mission": i, "card": m["card"], "cards": list(pile)})
     if success:
         result["order"] = rec["success"]["order"]
         Z.move(ctx, "order", result["order"], "mission")
@@ -247,8 +251,10 @@ def resolve_mission(ctx, i, unseen=None):
         Z.gain(ctx, seat, cubes, "mission")
         if cubes:
             result["rewards"][str(seat)] = dict(cubes)
-    ctx.emit("mission_resolved", mission=i, card=m["card"], success=success, match=match, sabotage=sab,
-             order=result["order"], chaos=result["chaos"], sigils=list(m["sigils"]))
+    if not quiet:
+        ctx.record("mission_resolved", {"mission": i, "card": m["card"], "success": success, "match": match,
+                                        "sabotage": sab, "order": result["order"], "chaos": result["chaos"],
+                                        "sigils": list(m["sigils"])})
     g["history"].append({"space": g["space"], "mission": i, "card": m["card"], "type": mtype,
                          "counts": list(m["counts"]), "sigils": list(m["sigils"]), "face_up": list(m["face_up"]),
                          "extra": m["extra"], "taken": m["taken"], "revealed": list(pile),

@@ -193,9 +193,10 @@ def draw(ctx, seat, k, why):
             break
         got.append(inst)
     g["hands"][seat] += got
-    if got:
-        ctx.record("drew", {"seat": seat, "cards": got, "why": why}, [seat])
-    ctx.record("draws", {"seat": seat, "count": len(got), "why": why})
+    if ctx.events is not None:  # (quiet: no events to build)
+        if got:
+            ctx.record("drew", {"seat": seat, "cards": got, "why": why}, [seat])
+        ctx.record("draws", {"seat": seat, "count": len(got), "why": why})
     if len(got) < k:
         ctx.emit("deck_empty", seat=seat, short=k - len(got))
     return got
@@ -297,7 +298,7 @@ def gain(ctx, seat, amounts, why):
         if k:
             cubes[i] += k
             got[r] = k
-    if got:
+    if got and ctx.events is not None:  # (quiet: no event to build)
         ctx.record("cubes", {"seat": seat, "gained": got, "why": why})
 
 
@@ -331,7 +332,10 @@ def play_state(g, seat):
         played += m["counts"][seat]
     limit = g["cells_plays"] if seat in g["cells"] else None
     barred = g["barred"]
-    allowed = [i for i in range(len(ms)) if [seat, i] not in barred] if barred else list(range(len(ms)))
+    allowed = []
+    for i in range(len(ms)):
+        if not barred or [seat, i] not in barred:
+            allowed.append(i)
     room = len(hand) if limit is None else max(0, min(len(hand), limit - played))
     if not allowed:
         room = 0
@@ -353,6 +357,9 @@ def play_card(ctx, seat, inst, i, face_up=False):
     g["mine"][seat].append([inst, i])
     if face_up:
         m["face_up"].append(inst)
+    if ctx.events is None:  # a quiet command keeps no events: build none (a play is half the decisions)
+        return
+    if face_up:
         ctx.record("played", {"seat": seat, "mission": i, "card": inst, "face_up": True})
     else:
         ctx.record("played", {"seat": seat, "mission": i})
@@ -361,7 +368,7 @@ def play_card(ctx, seat, inst, i, face_up=False):
 
 def character(g, seat):
     c = g["characters"][seat]
-    return table(g)["info"][c] if c else None
+    return card(g, c)[0] if c else None
 
 
 def ambition_met(g, seat):
