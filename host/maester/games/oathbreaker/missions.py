@@ -139,7 +139,7 @@ def sigil(ctx, st, answer):
     g = ctx.g
     seat = st["seat"]
     counts = [m["counts"][seat] for m in g["missions"]]
-    best = max(counts, default=0)
+    best = max(counts) if counts else 0  # (max with a keyword is a slow Python call)
     if answer is None:
         if best == 0:
             ctx.emit("no_sigil", seat=seat)

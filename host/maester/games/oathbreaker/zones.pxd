@@ -6,7 +6,7 @@ cimport cython
 # rule modules whose .pxd cimport this one (from anywhere else, Python calls, as in the pure build).
 cpdef cid(inst)
 cpdef dict table(g)
-@cython.locals(last=tuple, hit=tuple)
+@cython.locals(last=tuple, hit=tuple, by=dict)
 cpdef tuple card(g, inst)
 @cython.locals(last=tuple)
 cdef tuple _look_up(key)

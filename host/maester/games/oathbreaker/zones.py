@@ -66,7 +66,8 @@ def card(g, inst):
     last = _LAST
     if g["table"] != last[0]:
         last = _look_up(g["table"])
-    hit = last[2].get(inst)
+    by = last[2]
+    hit = by.get(inst)
     if hit is None:  # an instance the table does not list (a test's own): look up its card id
         c = inst.split("#", 1)[0]
         hit = (last[1]["info"][c], last[1]["eff"].get(c))
