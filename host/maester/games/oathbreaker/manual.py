@@ -71,18 +71,22 @@ def _words(g, what):
 def _edit(ctx, seat, subject, choice):
     g = ctx.g
     op = choice[0]
-    ctx.record("manual", {"seat": seat, "op": op, "args": [] if op == "discard" else choice[1:]})
+    quiet = ctx.events is None  # a quiet command keeps no events: build none
+    if not quiet:
+        ctx.record("manual", {"seat": seat, "op": op, "args": [] if op == "discard" else choice[1:]})
     if op in ("order", "chaos"):
         Z.move(ctx, op, choice[1], "by hand")
     elif op == "gain":
         Z.gain(ctx, subject, {choice[1]: 1}, "by hand")
     elif op == "lose":
         g["cubes"][subject][Z.RES.index(choice[1])] -= 1
-        ctx.record("cubes", {"seat": subject, "lost": {choice[1]: 1}, "why": "by hand"})
+        if not quiet:
+            ctx.record("cubes", {"seat": subject, "lost": {choice[1]: 1}, "why": "by hand"})
     elif op == "take":
         other, r = choice[1], choice[2]
         g["cubes"][other][Z.RES.index(r)] -= 1
-        ctx.record("cubes", {"seat": other, "lost": {r: 1}, "why": "by hand"})
+        if not quiet:
+            ctx.record("cubes", {"seat": other, "lost": {r: 1}, "why": "by hand"})
         Z.gain(ctx, subject, {r: 1}, "by hand")
     elif op == "draw":
         Z.draw(ctx, subject, 1, "by hand")

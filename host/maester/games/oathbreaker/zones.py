@@ -294,7 +294,8 @@ def gain(ctx, seat, amounts, why):
     """Give `seat` cubes: {"coin": 1, ...} (zero entries ignored)."""
     cubes = ctx.g["cubes"][seat]
     got = {}
-    for i, r in enumerate(RES):
+    for i in range(3):  # (a C loop in the compiled build, where `amounts` is a dict: zones.pxd)
+        r = RES[i]
         k = amounts.get(r, 0)
         if k:
             cubes[i] += k
@@ -327,23 +328,22 @@ def play_state(g, seat):
     """
     hand = g["hands"][seat]
     ms = g["missions"]
-    played = 0
-    must = []
-    for m in ms:
-        played += m["counts"][seat]
-    limit = g["cells_plays"] if seat in g["cells"] else None
     barred = g["barred"]
+    played = 0
     allowed = []
-    for i in range(len(ms)):
+    must = []
+    for i in range(len(ms)):  # one pass over the missions (asked at every card of every turn)
+        m = ms[i]
+        mine = m["counts"][seat]
+        played += mine
         if not barred or [seat, i] not in barred:
             allowed.append(i)
+            if mine == 0 and m["ability"] == "must_play_here":
+                must.append(i)
+    limit = g["cells_plays"] if seat in g["cells"] else None
     room = len(hand) if limit is None else max(0, min(len(hand), limit - played))
     if not allowed:
         room = 0
-    for i in allowed:
-        m = ms[i]
-        if m["ability"] == "must_play_here" and m["counts"][seat] == 0:
-            must.append(i)
     targets = must if must and room <= len(must) else allowed
     needed = min(g["min_plays"] if limit is None else limit, played + len(hand))
     return played, needed, room, targets, must
