@@ -4,4 +4,4 @@ cimport maester.games.oathbreaker.zones as Z
 
 # The ways to pay for a Character Ability, asked at every noble's turn: a C call from the missions
 # module, whose .pxd cimports this one.
-cpdef list choices(g, seat, timing, room=*)
+cpdef list choices(g, seat, str timing, room=*)

@@ -21,10 +21,14 @@ STANNIS_DRAW = 6
 
 def choices(g, seat, timing, room=0):
     """["ability", coin, honor, power] for each way to pay, if the ability may be used now."""
+    if g["used"][seat]:
+        return []
     rec = Z.character(g, seat)
-    if rec is None or rec["ability"] is None or rec["timing"] != timing or g["used"][seat]:
+    if rec is None:
         return []
     key = rec["ability"]
+    if key is None or rec["timing"] != timing:
+        return []
     if key == "arya" and not room:
         return []
     if key == "melisandre" and not [m for m in g["missions"] if m["cards"]]:  # (no generator: a cpdef, abilities.pxd)

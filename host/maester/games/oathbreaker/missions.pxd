@@ -3,3 +3,6 @@
 cimport maester.games.oathbreaker.zones as Z
 # ...and so is the Character Abilities' choices at every turn (abilities.pxd).
 cimport maester.games.oathbreaker.abilities as A
+
+# The turn's prompts by (played, needed): a dict, so a look-up is a C call.
+cdef dict _PLAY_PROMPTS

@@ -95,22 +95,26 @@ def bar(ctx, st, answer):
     ctx.emit("barred", seat=seat, mission=i)
 
 
+_PLAY_PROMPTS = {}  # (played, needed) -> the turn's prompt
+
+
 @step
 def turn(ctx, st, answer):
-    """One decision of a noble's turn: a card to a mission, the ability, or done."""
+    """One decision of a noble's turn: a card to a mission, the ability, or done. After a card, the
+    same step asks the next decision at once (what a fresh turn step would do, without one)."""
     g = ctx.g
     seat = st["seat"]
     if answer is not None:
         choice = answer[1]
         if choice[0] == "play":
             Z.play_card(ctx, seat, choice[1], choice[2])
-            ctx.push({"s": "turn", "seat": seat})
         elif choice[0] == "ability":
             A.pay(ctx, seat, choice[1:])
             ctx.push(*A.steps_for(g, seat), {"s": "turn", "seat": seat})
+            return
         else:
             ctx.push({"s": "sigil", "seat": seat})
-        return
+            return
     played, needed, room, targets, must = Z.play_state(g, seat)
     choices = [["play", c, i] for c in g["hands"][seat] for i in targets] if room else []
     choices += A.choices(g, seat, "mission_turn", room)
@@ -120,7 +124,10 @@ def turn(ctx, st, answer):
             return
         choices.append(["done"])
     if room == 0 or not must:
-        prompt = "Play a card face down to a mission (%d played, at least %d), or done." % (played, needed)
+        prompt = _PLAY_PROMPTS.get((played, needed))
+        if prompt is None:  # made once: formatting it was a tenth of the turn's cost
+            prompt = _PLAY_PROMPTS[played, needed] = (
+                "Play a card face down to a mission (%d played, at least %d), or done." % (played, needed))
     else:
         prompt = "You must play a card to Infiltrate Dorne."
     ctx.ask(seat, "play", choices, prompt, "playing influence cards")  # the public words by position: no keyword to parse
@@ -132,7 +139,7 @@ def sigil(ctx, st, answer):
     g = ctx.g
     seat = st["seat"]
     counts = [m["counts"][seat] for m in g["missions"]]
-    best = max(counts, default=0)
+    best = max(counts) if counts else 0  # (max with a keyword is a slow Python call)
     if answer is None:
         if best == 0:
             ctx.emit("no_sigil", seat=seat)
@@ -148,7 +155,8 @@ def sigil(ctx, st, answer):
     else:
         i = answer[1][1]
     g["missions"][i]["sigils"].append(seat)
-    ctx.record("sigil", {"seat": seat, "mission": i})
+    if ctx.events is not None:  # (quiet: no event to build)
+        ctx.record("sigil", {"seat": seat, "mission": i})
     Z.refill(ctx, seat)
 
 
@@ -212,10 +220,11 @@ def resolve_mission(ctx, i, unseen=None):
     mtype = m["type"]
     match = sab = fail_chaos = 0
     for inst in pile:
-        a, b = Z.effect(g, inst, mtype)
+        e = Z.card(g, inst)[1]
+        a, b = e[mtype]
         match += a
         sab += b
-        fail_chaos += Z.table(g)["eff"][Z.cid(inst)]["fail_chaos"]
+        fail_chaos += e["fail_chaos"]
     if m["ability"] == "extra_sabotage":
         sab += m["amount"]
     # A tie fails, and so does an empty mission (no icons at all). Cards dealt face down to a mission
@@ -226,7 +235,9 @@ def resolve_mission(ctx, i, unseen=None):
     result = {"success": success, "match": match, "sabotage": sab, "revealed": pile, "order": 0, "chaos": 0,
               "rewards": {}, "unseen_discard": unseen is not None}
     m["result"] = result
-    ctx.emit("revealed", mission=i, card=m["card"], cards=list(pile))
+    quiet = ctx.events is None  # a quiet command keeps no events: build none
+    if not quiet:
+        ctx.record("revealed", {"mission": i, "card": m["card"], "cards": list(pile)})
     if success:
         result["order"] = rec["success"]["order"]
         Z.move(ctx, "order", result["order"], "mission")
@@ -240,8 +251,10 @@ def resolve_mission(ctx, i, unseen=None):
         Z.gain(ctx, seat, cubes, "mission")
         if cubes:
             result["rewards"][str(seat)] = dict(cubes)
-    ctx.emit("mission_resolved", mission=i, card=m["card"], success=success, match=match, sabotage=sab,
-             order=result["order"], chaos=result["chaos"], sigils=list(m["sigils"]))
+    if not quiet:
+        ctx.record("mission_resolved", {"mission": i, "card": m["card"], "success": success, "match": match,
+                                        "sabotage": sab, "order": result["order"], "chaos": result["chaos"],
+                                        "sigils": list(m["sigils"])})
     g["history"].append({"space": g["space"], "mission": i, "card": m["card"], "type": mtype,
                          "counts": list(m["counts"]), "sigils": list(m["sigils"]), "face_up": list(m["face_up"]),
                          "extra": m["extra"], "taken": m["taken"], "revealed": list(pile),

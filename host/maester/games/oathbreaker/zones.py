@@ -25,25 +25,57 @@ def cid(inst):
     return inst.split("#", 1)[0]
 
 
-# The table last looked up, as (key, table). The rules read the card table several times a decision
-# (a card's icons, a character's ability), and the registry is a call into another module each time;
-# a key is the hash of its table's content, so a key seen before always names the same cards. One
-# tuple, replaced whole: games played on threads (a Dask worker's) never see a key with another's table.
-_LAST = (None, None)
+# The table last looked up, as (key, table, cards). The rules read the card table several times a
+# decision (a card's icons, a character's ability), and the registry is a call into another module
+# each time; a key is the hash of its table's content, so a key seen before always names the same
+# cards. One tuple, replaced whole: games played on threads (a Dask worker's) never see a key with
+# another's table. `cards` is derived from the table alone (by_instance), never part of the state.
+_LAST = (None, None, None)
+
+
+def by_instance(cards):
+    """{instance or card id: (its info record, its influence effects or None)}: what the rules look
+    up for a card, without splitting the instance's name at every look-up (a split is a list and
+    two strings, the most of a look-up's cost)."""
+    info, eff = cards["info"], cards["eff"]
+    out = {c: (rec, eff.get(c)) for c, rec in info.items()}
+    for kind in ("influence_instances", "mission_instances", "decree_instances", "ambition_instances"):
+        for inst in cards[kind]:
+            c = inst.split("#", 1)[0]
+            out[inst] = (info[c], eff.get(c))
+    return out
+
+
+def _look_up(key):
+    global _LAST
+    t = cardtables.get(key)
+    last = _LAST = (key, t, by_instance(t))
+    return last
 
 
 def table(g):
     """The game's card table (kept out of the state: `g["table"]` is its key)."""
-    global _LAST
-    key = g["table"]
     last = _LAST
-    if key != last[0]:
-        last = _LAST = (key, cardtables.get(key))
+    if g["table"] != last[0]:
+        last = _look_up(g["table"])
     return last[1]
 
 
+def card(g, inst):
+    """(info record, influence effects or None) of a card instance ("sabotage#3") or card id."""
+    last = _LAST
+    if g["table"] != last[0]:
+        last = _look_up(g["table"])
+    by = last[2]
+    hit = by.get(inst)
+    if hit is None:  # an instance the table does not list (a test's own): look up its card id
+        c = inst.split("#", 1)[0]
+        hit = (last[1]["info"][c], last[1]["eff"].get(c))
+    return hit
+
+
 def info(g, inst):
-    return table(g)["info"][inst.split("#", 1)[0]]
+    return card(g, inst)[0]
 
 
 def nobles_from(g, start):
@@ -82,11 +114,11 @@ def monarch_eyes(g, monarch):
 
 def effect(g, inst, mtype):
     """(matching icons, sabotage icons) of an influence card at a mission of type `mtype`."""
-    return table(g)["eff"][inst.split("#", 1)[0]][mtype]
+    return card(g, inst)[1][mtype]
 
 
 def net(g, inst, mtype):
-    m, s = table(g)["eff"][inst.split("#", 1)[0]][mtype]
+    m, s = card(g, inst)[1][mtype]
     return m - s
 
 
@@ -162,9 +194,10 @@ def draw(ctx, seat, k, why):
             break
         got.append(inst)
     g["hands"][seat] += got
-    if got:
-        ctx.record("drew", {"seat": seat, "cards": got, "why": why}, [seat])
-    ctx.record("draws", {"seat": seat, "count": len(got), "why": why})
+    if ctx.events is not None:  # (quiet: no events to build)
+        if got:
+            ctx.record("drew", {"seat": seat, "cards": got, "why": why}, [seat])
+        ctx.record("draws", {"seat": seat, "count": len(got), "why": why})
     if len(got) < k:
         ctx.emit("deck_empty", seat=seat, short=k - len(got))
     return got
@@ -247,10 +280,12 @@ def spread_targets(g, monarch):
 def payments(cubes, cost):
     """Every way to pay `cost` cubes from [coin, honor, power]."""
     out = []
-    for c in range(min(cost, cubes[0]) + 1):
-        for h in range(min(cost - c, cubes[1]) + 1):
-            p = cost - c - h
-            if p <= cubes[2]:
+    coin, honor, power = cubes  # C integers in the compiled build (zones.pxd)
+    k = cost
+    for c in range(min(k, coin) + 1):
+        for h in range(min(k - c, honor) + 1):
+            p = k - c - h
+            if p <= power:
                 out.append([c, h, p])
     return out
 
@@ -259,12 +294,13 @@ def gain(ctx, seat, amounts, why):
     """Give `seat` cubes: {"coin": 1, ...} (zero entries ignored)."""
     cubes = ctx.g["cubes"][seat]
     got = {}
-    for i, r in enumerate(RES):
+    for i in range(3):  # (a C loop in the compiled build, where `amounts` is a dict: zones.pxd)
+        r = RES[i]
         k = amounts.get(r, 0)
         if k:
             cubes[i] += k
             got[r] = k
-    if got:
+    if got and ctx.events is not None:  # (quiet: no event to build)
         ctx.record("cubes", {"seat": seat, "gained": got, "why": why})
 
 
@@ -275,7 +311,10 @@ def move(ctx, track, k, why, **about):
     before = g[track]
     g[track] = max(0, before + k)
     if g[track] != before:
-        ctx.emit(track, by=g[track] - before, to=g[track], why=why, **about)
+        fields = {"by": g[track] - before, "to": g[track], "why": why}
+        if about:
+            fields.update(about)
+        ctx.record(track, fields)  # emit's event, without its keyword parsing
 
 
 # --- a noble's play to the missions ---------------------------------------------------------------
@@ -289,15 +328,22 @@ def play_state(g, seat):
     """
     hand = g["hands"][seat]
     ms = g["missions"]
+    barred = g["barred"]
     played = 0
-    for m in ms:
-        played += m["counts"][seat]
+    allowed = []
+    must = []
+    for i in range(len(ms)):  # one pass over the missions (asked at every card of every turn)
+        m = ms[i]
+        mine = m["counts"][seat]
+        played += mine
+        if not barred or [seat, i] not in barred:
+            allowed.append(i)
+            if mine == 0 and m["ability"] == "must_play_here":
+                must.append(i)
     limit = g["cells_plays"] if seat in g["cells"] else None
-    allowed = [i for i in range(len(ms)) if [seat, i] not in g["barred"]]
     room = len(hand) if limit is None else max(0, min(len(hand), limit - played))
     if not allowed:
         room = 0
-    must = [i for i in allowed if ms[i]["ability"] == "must_play_here" and ms[i]["counts"][seat] == 0]
     targets = must if must and room <= len(must) else allowed
     needed = min(g["min_plays"] if limit is None else limit, played + len(hand))
     return played, needed, room, targets, must
@@ -312,6 +358,9 @@ def play_card(ctx, seat, inst, i, face_up=False):
     g["mine"][seat].append([inst, i])
     if face_up:
         m["face_up"].append(inst)
+    if ctx.events is None:  # a quiet command keeps no events: build none (a play is half the decisions)
+        return
+    if face_up:
         ctx.record("played", {"seat": seat, "mission": i, "card": inst, "face_up": True})
     else:
         ctx.record("played", {"seat": seat, "mission": i})
@@ -320,7 +369,7 @@ def play_card(ctx, seat, inst, i, face_up=False):
 
 def character(g, seat):
     c = g["characters"][seat]
-    return table(g)["info"][c] if c else None
+    return card(g, c)[0] if c else None
 
 
 def ambition_met(g, seat):
