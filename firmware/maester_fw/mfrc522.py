@@ -142,6 +142,10 @@ def crc_a(buf, n):
 
 
 class MFRC522:
+    # request(True) sends an ISO WUPA, which wakes a card in HALT (ISO/IEC 14443-3 6.3): after a
+    # clean removal the presence machine keeps the field on and finds a halted card with it.
+    wakes_halted = True
+
     def __init__(self, spi, cs, rst=None, timeout_us=1000, gain=5,
                  sleep_us=None, ticks_us=None):
         self._spi = spi

@@ -910,5 +910,6 @@ r.step(50)
 out(found=found, taps=len(r.of("TAP")))
 ''' % json.dumps(cfg))
     assert rec["taps"] == 6  # each card lifted and laid told once
-    # the field back on, then the REQA that finds the card: one other reader's poll before each
-    assert max(rec["found"]) <= 2, rec
+    # the field stays on after the lift (issue 29): the hot reader's next WUPA finds the card, after
+    # at most the one other reader's poll in progress; with the field cycled it took two
+    assert max(rec["found"]) <= 1, rec
