@@ -121,6 +121,10 @@ class Presence:
         # a PN532's activation is taken to send REQA only (READERS.md), so it needs the field cycle.
         self._wakes = getattr(reader, "wakes_halted", False)
         self._wake_left = 0      # polls left that ask an empty reader with WUPA (WAKE_POLLS)
+        # Set by the caller while another reader waits for a card to be laid (app.HOT_MS): the full
+        # SELECT due every reselect_every polls is put off, the cheap check goes on, and the
+        # SELECT comes at the first poll after (issue 29).
+        self.hold_reselect = False
         self.crowded = False
         self.hw_run = 0          # polls in a row that ended in ERR_HW
         self._blind = False      # resumed: the reader saw nothing for a while
@@ -164,7 +168,7 @@ class Presence:
         if (st == PRESENT and self.reselect_every > 1 and not r.multiple and not self.crowded
                 and not self._miss_run):
             self._since += 1
-            if self._since < self.reselect_every:
+            if self._since < self.reselect_every or self.hold_reselect:
                 # Between full re-selects, a cheap check that the card answering is the resting one
                 # and alone (an MFRC522 reads the first cascade level; issue 29). Not sure (another
                 # UID, two cards, a broken answer): the full SELECT below decides.
