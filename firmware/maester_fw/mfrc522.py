@@ -180,6 +180,7 @@ class MFRC522:
         # port there, issue 29): the chip's timer and FIFO do not need the CPU meanwhile.
         self.serve = None
         self._field_at = None            # ticks_us when the field came on, until the next request
+        self._tx_at = None               # ticks_us when halt() started a HLTA still on air, or None
         # health counters
         self.transceives = 0
         self.collisions = 0
@@ -238,6 +239,7 @@ class MFRC522:
         self.version = self._rreg(_VersionReg)
         if self.version not in KNOWN_VERSIONS:
             return ERR_HW
+        self._tx_at = None                               # the reset ends a HLTA on air too
         self._wreg(_CommandReg, _SOFT_RESET)
         t0 = self._ticks()
         while self._rreg(_CommandReg) & 0x10:            # PowerDown: oscillator starting
@@ -294,6 +296,7 @@ class MFRC522:
 
     def antenna(self, on):
         """RF field on/off.  Off powers every card down: they come back in IDLE."""
+        self._tx_done()
         v = self._rreg(_TxControlReg)
         if on:
             if v & 0x03 != 0x03:
@@ -340,6 +343,8 @@ class MFRC522:
         self.transceives += 1
         self.rx_len = 0
         self.rx_last_bits = 0
+        if self._tx_at is not None and self._tx_done() != OK:
+            return ERR_HW
         framing = (rx_align << 4) | tx_last_bits
         self._wreg(_CommandReg, _IDLE)
         self._wreg(_ComIrqReg, 0x7F)                     # clear all IRQ bits
@@ -600,8 +605,15 @@ class MFRC522:
 
         A card answers HLTA with silence, so the frame is only transmitted: waiting out the
         receive timeout for an answer that never comes cost a millisecond on every poll of a
-        card lying on the reader.
+        card lying on the reader. Nor does it wait for the frame to leave (0.36 ms): the chip sends
+        it from its FIFO alone, and the Transmit command ends itself when the FIFO is empty
+        (datasheet 10.3.1.5), while the loop polls the other readers (issue 29). The next command
+        to this chip waits for it first (_tx_done): a command written meanwhile would cut the
+        frame short, and no card would halt.
         """
+        st = self._tx_done()
+        if st != OK:
+            return st
         buf = self.buf
         buf[0] = _HLTA
         buf[1] = 0
@@ -612,7 +624,20 @@ class MFRC522:
         self._fifo_write(buf, 4)
         self._wreg(_BitFramingReg, 0)
         self._wreg(_CommandReg, _TRANSMIT)
-        self._wait(36 * 944 // 100)                      # 4 bytes with parity on air
+        self._tx_at = self._ticks()
+        return OK
+
+    def _tx_done(self):
+        """Before a command: the HLTA that halt() left on air has ended (TxIRq). Waits out what is
+        left of its air time (4 bytes with parity, 36 bits), then reads TxIRq: one register read
+        when other readers were polled meanwhile. ERR_HW if the chip never says so."""
+        at = self._tx_at
+        if at is None:
+            return OK
+        self._tx_at = None
+        left = 36 * 944 // 100 - _ticks_diff(self._ticks(), at)
+        if left > 0:
+            self._wait(left)
         t0 = self._ticks()
         while not self._rreg(_ComIrqReg) & 0x40:         # TxIRq: the last bit is out
             if _ticks_diff(self._ticks(), t0) > _GUARD_US:
