@@ -122,6 +122,7 @@ _BUF = const(20)          # largest frame: READ answer, 16 data + 2 CRC
 # a parity bit a byte, then the card's frame delay time), then look every _IRQ_POLL_US. Reading
 # ComIrqReg back to back costs an SPI transaction each and finds nothing sooner.
 _FDT_US = const(86)
+_FDT_MAX_US = const(92)   # 1236/fc: after a reader frame ending in 0 (ISO/IEC 14443-3 6.2.1.1)
 _IRQ_POLL_US = const(50)
 # After ErrIRq, how long to wait for the end of the answer: the longest we ask for (READ, 18
 # bytes with parity) lasts 1.6 ms on air.
@@ -334,8 +335,14 @@ class MFRC522:
         return self.rbuf[n] == (c & 0xFF) and self.rbuf[n + 1] == (c >> 8)
 
     # -- transceive -----------------------------------------------------------------------
-    def transceive(self, n, tx_last_bits=0, rx_align=0):
+    def transceive(self, n, tx_last_bits=0, rx_align=0, rx_bytes=0):
         """Send buf[0:n] (the last byte holding tx_last_bits bits, 0 = 8), receive into rbuf.
+
+        rx_bytes: how long the answer a card sends is (ANTICOLLISION 5 bytes with CT or UID and
+        BCC, SELECT's SAK 3: ISO/IEC 14443-3 6.5.3, 6.5.3.4): its time on air is slept through
+        with the frame's, rather than read ComIrqReg for (an SPI transaction every 78 us). Only
+        where an answer is all but sure (a card answered the request before), since a silent
+        reader is then known later by that much.
 
         Returns OK, NO_CARD (the timer ran out: clean timeout), or an error code.  On OK and
         on ERR_COLLISION, rx_len and rx_last_bits describe what arrived.
@@ -353,7 +360,12 @@ class MFRC522:
         self._wreg(_BitFramingReg, framing)
         self._wreg(_CommandReg, _TRANSCEIVE)
         self._wreg(_BitFramingReg, framing | 0x80)       # StartSend
-        self._wait((n * 9 - (8 - tx_last_bits if tx_last_bits else 0)) * 944 // 100 + _FDT_US)
+        bits = n * 9 - (8 - tx_last_bits if tx_last_bits else 0)     # with a parity bit a byte
+        if rx_bytes:
+            # both frames with their start and end bits, and the longer frame delay time (1236/fc)
+            self._wait((bits + 2 + rx_bytes * 9 + 2) * 944 // 100 + _FDT_MAX_US)
+        else:
+            self._wait(bits * 944 // 100 + _FDT_US)
         t0 = self._ticks()
         err_at = t0
         err_seen = False
@@ -463,7 +475,7 @@ class MFRC522:
             buf[1] = ((2 + full) << 4) | extra
             for i in range(nsend):
                 buf[2 + i] = cl[i]
-            st = self.transceive(2 + nsend, extra, extra)
+            st = self.transceive(2 + nsend, extra, extra, 5 - nsend)
             if st != OK and st != ERR_COLLISION:
                 return st
             n = self.rx_len
@@ -512,7 +524,7 @@ class MFRC522:
         buf = self.buf
         buf[0] = _SEL_CL1
         buf[1] = 0x20
-        st = self.transceive(2)
+        st = self.transceive(2, 0, 0, 5)
         if st == ERR_COLLISION:
             self.multiple = True
             return st
@@ -551,7 +563,7 @@ class MFRC522:
                 buf[2 + i] = cl[i]
             if not self._append_crc(7):
                 return ERR_HW
-            st = self.transceive(9)
+            st = self.transceive(9, 0, 0, 3)
             if st != OK:
                 return st
             if self.rx_len != 3 or self.rx_last_bits:
