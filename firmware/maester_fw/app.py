@@ -410,7 +410,7 @@ class App:
             p = r.presence
             # While a reader waits for the card a player lays after a lift, this one's poll is what
             # the new card waits behind: its full SELECT (~6.6 ms on a board) waits, the first-level
-            # check (~2.4 ms) still runs (READERS.md, issue 29).
+            # check (~2 ms) still runs (READERS.md, issue 29).
             p.hold_reselect = self._hot >= 0 and r.index != self._hot
             if p.poll() == P_REMOVED and not p.crowded:
                 self._hot = r.index
