@@ -12,8 +12,9 @@ One pass of the loop (`App.step`):
     queued TAPs -> Link (reliable); Link.poll (retransmit); HEARTBEAT when quiet
     LED animation tick (a change the host sent is shown before the poll below)
     poll ONE reader (round robin, each reader at most once per poll.interval_ms; the one whose
-    card was just lifted between every two others, HOT_MS); while its chip works alone the
-    driver calls _serve, which reads the port and shows a light change
+    card was just lifted between every two others, HOT_MS, which only check their cards cheaply
+    meanwhile); while its chip works alone the driver calls _serve, which reads the port and
+    shows a light change
     write what the TX buffer holds without blocking; feed the watchdog
     hal.idle(ms): wait for serial input until the next reader is due
 
@@ -407,6 +408,10 @@ class App:
                     self._bus_check()
         else:
             p = r.presence
+            # While a reader waits for the card a player lays after a lift, this one's poll is what
+            # the new card waits behind: its full SELECT (~6.6 ms on a board) waits, the first-level
+            # check (~2 ms) still runs (READERS.md, issue 29).
+            p.hold_reselect = self._hot >= 0 and r.index != self._hot
             if p.poll() == P_REMOVED and not p.crowded:
                 self._hot = r.index
                 self._hot_at = now

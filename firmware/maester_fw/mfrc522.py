@@ -122,6 +122,7 @@ _BUF = const(20)          # largest frame: READ answer, 16 data + 2 CRC
 # a parity bit a byte, then the card's frame delay time), then look every _IRQ_POLL_US. Reading
 # ComIrqReg back to back costs an SPI transaction each and finds nothing sooner.
 _FDT_US = const(86)
+_FDT_MAX_US = const(92)   # 1236/fc: after a reader frame ending in 0 (ISO/IEC 14443-3 6.2.1.1)
 _IRQ_POLL_US = const(50)
 # After ErrIRq, how long to wait for the end of the answer: the longest we ask for (READ, 18
 # bytes with parity) lasts 1.6 ms on air.
@@ -142,6 +143,10 @@ def crc_a(buf, n):
 
 
 class MFRC522:
+    # request(True) sends an ISO WUPA, which wakes a card in HALT (ISO/IEC 14443-3 6.3): after a
+    # clean removal the presence machine keeps the field on and finds a halted card with it.
+    wakes_halted = True
+
     def __init__(self, spi, cs, rst=None, timeout_us=1000, gain=5,
                  sleep_us=None, ticks_us=None):
         self._spi = spi
@@ -176,6 +181,7 @@ class MFRC522:
         # port there, issue 29): the chip's timer and FIFO do not need the CPU meanwhile.
         self.serve = None
         self._field_at = None            # ticks_us when the field came on, until the next request
+        self._tx_at = None               # ticks_us when halt() started a HLTA still on air, or None
         # health counters
         self.transceives = 0
         self.collisions = 0
@@ -234,6 +240,7 @@ class MFRC522:
         self.version = self._rreg(_VersionReg)
         if self.version not in KNOWN_VERSIONS:
             return ERR_HW
+        self._tx_at = None                               # the reset ends a HLTA on air too
         self._wreg(_CommandReg, _SOFT_RESET)
         t0 = self._ticks()
         while self._rreg(_CommandReg) & 0x10:            # PowerDown: oscillator starting
@@ -290,6 +297,7 @@ class MFRC522:
 
     def antenna(self, on):
         """RF field on/off.  Off powers every card down: they come back in IDLE."""
+        self._tx_done()
         v = self._rreg(_TxControlReg)
         if on:
             if v & 0x03 != 0x03:
@@ -327,8 +335,14 @@ class MFRC522:
         return self.rbuf[n] == (c & 0xFF) and self.rbuf[n + 1] == (c >> 8)
 
     # -- transceive -----------------------------------------------------------------------
-    def transceive(self, n, tx_last_bits=0, rx_align=0):
+    def transceive(self, n, tx_last_bits=0, rx_align=0, rx_bytes=0):
         """Send buf[0:n] (the last byte holding tx_last_bits bits, 0 = 8), receive into rbuf.
+
+        rx_bytes: how long the answer a card sends is (ANTICOLLISION 5 bytes with CT or UID and
+        BCC, SELECT's SAK 3: ISO/IEC 14443-3 6.5.3, 6.5.3.4): its time on air is slept through
+        with the frame's, rather than read ComIrqReg for (an SPI transaction every 78 us). Only
+        where an answer is all but sure (a card answered the request before), since a silent
+        reader is then known later by that much.
 
         Returns OK, NO_CARD (the timer ran out: clean timeout), or an error code.  On OK and
         on ERR_COLLISION, rx_len and rx_last_bits describe what arrived.
@@ -336,6 +350,8 @@ class MFRC522:
         self.transceives += 1
         self.rx_len = 0
         self.rx_last_bits = 0
+        if self._tx_at is not None and self._tx_done() != OK:
+            return ERR_HW
         framing = (rx_align << 4) | tx_last_bits
         self._wreg(_CommandReg, _IDLE)
         self._wreg(_ComIrqReg, 0x7F)                     # clear all IRQ bits
@@ -344,7 +360,12 @@ class MFRC522:
         self._wreg(_BitFramingReg, framing)
         self._wreg(_CommandReg, _TRANSCEIVE)
         self._wreg(_BitFramingReg, framing | 0x80)       # StartSend
-        self._wait((n * 9 - (8 - tx_last_bits if tx_last_bits else 0)) * 944 // 100 + _FDT_US)
+        bits = n * 9 - (8 - tx_last_bits if tx_last_bits else 0)     # with a parity bit a byte
+        if rx_bytes:
+            # both frames with their start and end bits, and the longer frame delay time (1236/fc)
+            self._wait((bits + 2 + rx_bytes * 9 + 2) * 944 // 100 + _FDT_MAX_US)
+        else:
+            self._wait(bits * 944 // 100 + _FDT_US)
         t0 = self._ticks()
         err_at = t0
         err_seen = False
@@ -454,7 +475,7 @@ class MFRC522:
             buf[1] = ((2 + full) << 4) | extra
             for i in range(nsend):
                 buf[2 + i] = cl[i]
-            st = self.transceive(2 + nsend, extra, extra)
+            st = self.transceive(2 + nsend, extra, extra, 5 - nsend)
             if st != OK and st != ERR_COLLISION:
                 return st
             n = self.rx_len
@@ -503,7 +524,7 @@ class MFRC522:
         buf = self.buf
         buf[0] = _SEL_CL1
         buf[1] = 0x20
-        st = self.transceive(2)
+        st = self.transceive(2, 0, 0, 5)
         if st == ERR_COLLISION:
             self.multiple = True
             return st
@@ -542,7 +563,7 @@ class MFRC522:
                 buf[2 + i] = cl[i]
             if not self._append_crc(7):
                 return ERR_HW
-            st = self.transceive(9)
+            st = self.transceive(9, 0, 0, 3)
             if st != OK:
                 return st
             if self.rx_len != 3 or self.rx_last_bits:
@@ -596,8 +617,15 @@ class MFRC522:
 
         A card answers HLTA with silence, so the frame is only transmitted: waiting out the
         receive timeout for an answer that never comes cost a millisecond on every poll of a
-        card lying on the reader.
+        card lying on the reader. Nor does it wait for the frame to leave (0.36 ms): the chip sends
+        it from its FIFO alone, and the Transmit command ends itself when the FIFO is empty
+        (datasheet 10.3.1.5), while the loop polls the other readers (issue 29). The next command
+        to this chip waits for it first (_tx_done): a command written meanwhile would cut the
+        frame short, and no card would halt.
         """
+        st = self._tx_done()
+        if st != OK:
+            return st
         buf = self.buf
         buf[0] = _HLTA
         buf[1] = 0
@@ -608,7 +636,20 @@ class MFRC522:
         self._fifo_write(buf, 4)
         self._wreg(_BitFramingReg, 0)
         self._wreg(_CommandReg, _TRANSMIT)
-        self._wait(36 * 944 // 100)                      # 4 bytes with parity on air
+        self._tx_at = self._ticks()
+        return OK
+
+    def _tx_done(self):
+        """Before a command: the HLTA that halt() left on air has ended (TxIRq). Waits out what is
+        left of its air time (4 bytes with parity, 36 bits), then reads TxIRq: one register read
+        when other readers were polled meanwhile. ERR_HW if the chip never says so."""
+        at = self._tx_at
+        if at is None:
+            return OK
+        self._tx_at = None
+        left = 36 * 944 // 100 - _ticks_diff(self._ticks(), at)
+        if left > 0:
+            self._wait(left)
         t0 = self._ticks()
         while not self._rreg(_ComIrqReg) & 0x40:         # TxIRq: the last bit is out
             if _ticks_diff(self._ticks(), t0) > _GUARD_US:

@@ -104,6 +104,10 @@ def status_from_pn532(e):
 
 
 class PN532:
+    # No WUPA of its own: its activation is taken to send REQA only, which a card in HALT ignores
+    # (module notes), so after a removal the presence machine still cycles the field.
+    wakes_halted = False
+
     def __init__(self, spi, cs, lsb_first=False, sleep_us=None, poll_us=100,
                  retries=0, rf_timeout=0x05, timeout_us=50_000):
         self._spi = spi

@@ -25,8 +25,14 @@ answered, so it is counted as an error and never as a miss.
              poll.
     After every read (and after any error) the card is sent to HALT, so the next WUPA
     finds it in a known state; REQA would not wake it, which is why resting cards are
-    polled with WUPA.  After a removal the field is switched off for one poll interval:
-    a card we halted but lost track of (e.g. after noise) is reset to IDLE and found again.
+    polled with WUPA.  After a removal seen as `miss_limit` clean misses, a reader whose
+    driver sends a real WUPA (`wakes_halted`: the MFRC522) keeps its field on and asks with
+    WUPA for the next WAKE_POLLS polls: a card we halted that only went deaf (a phantom
+    removal) answers it from HALT, and the next card laid, which came in through the field,
+    answers at once instead of after a field cycle and its 5.1 ms power-up (issue 29).
+    After any other removal (the error backstop below), and on a PN532 (its activation is
+    taken to send REQA only), the field is switched off for one poll: a card we halted but
+    lost track of is reset to IDLE and found again.
     While EMPTY every `sweep_every`-th poll uses WUPA instead of REQA, so a card left in
     HALT that the machine lost track of is found without a field cycle.
     Backstop: `bad_limit` consecutive polls without a good answer (errors or misses) also
@@ -69,6 +75,11 @@ SWAPPED = const(3)
 CROWDED = const(4)      # two or more cards answer at once (on_event only)
 UNCROWDED = const(5)    # one card (or none) again (on_event only)
 
+# After a clean removal with the field left on, this many polls ask with WUPA, which wakes a card
+# in HALT as well as in IDLE (ISO/IEC 14443-3 6.3, the PICC states): as many
+# as the empty reader's WUPA sweep (sweep_every's default), which takes over afterwards.
+WAKE_POLLS = const(8)
+
 
 class Presence:
     def __init__(self, reader, on_event=None, index=0, miss_limit=3, confirm=1,
@@ -106,6 +117,14 @@ class Presence:
         self._bad_run = 0
         self._confirms = 0
         self._since = 0
+        # The driver's request(True) is an ISO WUPA, which a card in HALT answers (the MFRC522's);
+        # a PN532's activation is taken to send REQA only (READERS.md), so it needs the field cycle.
+        self._wakes = getattr(reader, "wakes_halted", False)
+        self._wake_left = 0      # polls left that ask an empty reader with WUPA (WAKE_POLLS)
+        # Set by the caller while another reader waits for a card to be laid (app.HOT_MS): the full
+        # SELECT due every reselect_every polls is put off, the cheap check goes on, and the
+        # SELECT comes at the first poll after (issue 29).
+        self.hold_reselect = False
         self.crowded = False
         self.hw_run = 0          # polls in a row that ended in ERR_HW
         self._blind = False      # resumed: the reader saw nothing for a while
@@ -135,6 +154,9 @@ class Presence:
             self.sure = False
             return NONE
         wupa = st != EMPTY or self.crowded
+        if not wupa and self._wake_left:
+            self._wake_left -= 1
+            wupa = True
         if not wupa and self.sweep_every > 0 and self.polls % self.sweep_every == 0:
             wupa = True
         s = r.request(wupa)
@@ -146,7 +168,7 @@ class Presence:
         if (st == PRESENT and self.reselect_every > 1 and not r.multiple and not self.crowded
                 and not self._miss_run):
             self._since += 1
-            if self._since < self.reselect_every:
+            if self._since < self.reselect_every or self.hold_reselect:
                 # Between full re-selects, a cheap check that the card answering is the resting one
                 # and alone (an MFRC522 reads the first cascade level; issue 29). Not sure (another
                 # UID, two cards, a broken answer): the full SELECT below decides.
@@ -253,8 +275,10 @@ class Presence:
             return NONE
         self._miss_run += 1
         self._bad_run += 1
-        if self._miss_run >= self.miss_limit or self._bad_run >= self.bad_limit:
-            return self._lost()
+        if self._miss_run >= self.miss_limit:
+            return self._lost(True)
+        if self._bad_run >= self.bad_limit:
+            return self._lost(False)
         return NONE
 
     def _error(self, s):
@@ -270,10 +294,12 @@ class Presence:
             self._confirms = 0
             self.uid_len = 0
         if self._bad_run >= self.bad_limit:
-            return self._lost()
+            return self._lost(False)
         return NONE
 
-    def _lost(self):
+    def _lost(self, clean):
+        """The card is gone: `clean` when it was miss_limit clean misses in a row, not the error
+        backstop. See the module notes for when the field stays on."""
         ev = NONE
         if self.crowded:
             self.crowded = False
@@ -282,13 +308,18 @@ class Presence:
             self.removed += 1
             self._emit(REMOVED)
             ev = REMOVED
-        self.state = FIELD_OFF
         self.uid_len = 0
         self._miss_run = 0
         self._bad_run = 0
         self._confirms = 0
         self._since = 0
-        self.reader.antenna(False)
+        if clean and self._wakes:
+            self.state = EMPTY
+            self._wake_left = WAKE_POLLS
+        else:
+            self.state = FIELD_OFF
+            self._wake_left = 0
+            self.reader.antenna(False)
         return ev
 
     def _identified(self, same):

@@ -135,6 +135,10 @@ class Card:
         self.ready_at = 0           # deaf until this time (us, the field's clock): POWER_UP_US
         self.resp = bytearray(24)
         self.frames_heard = 0
+        self._kept = OFF             # keep(): the state before a frame that may be cut short
+        self._kept_level = 0
+        self._kept_halt = False
+        self._kept_mute = 0
 
     def _init_memory(self, text):
         m = self.mem
@@ -161,6 +165,20 @@ class Card:
             raise ValueError("data does not fit in card memory")
         for i, b in enumerate(data):
             self.mem[off + i] = b
+
+    def keep(self):
+        """Remember the state before a frame that may yet be cut short (sim_mfrc522._cut)."""
+        self._kept = self.state
+        self._kept_level = self.level
+        self._kept_halt = self.from_halt
+        self._kept_mute = self.mute
+
+    def restore(self):
+        """The frame was cut short: the card never got it."""
+        self.state = self._kept
+        self.level = self._kept_level
+        self.from_halt = self._kept_halt
+        self.mute = self._kept_mute
 
     # -- power ---------------------------------------------------------------------------
     def power_on(self):

@@ -27,6 +27,10 @@ The hardware's hostile habits, modelled because a real table meets them:
   after the collision are received as 0 (datasheet 9.3.1.15).  Writing Idle to CommandReg
   before the end stops the reception: the FIFO keeps only the bytes completed by then, and
   ControlReg.RxLastBits is not updated.
+* A command cuts a Transmit short.  A command written to CommandReg while a Transmit frame (a
+  HLTA) is still on air stops it (datasheet 10.2), and no card acts on the truncated frame: the
+  cards' states are put back (_cut, Card.keep/restore).  A driver that does not wait for TxIRq
+  before its next command leaves the card ACTIVE (issue 29).
 * The SPI bus (SimSPI).  A deselected device with `holds_miso` (a clone module whose MISO
   driver does not go high-impedance when its chip select is high, miguelbalboa/rfid#290)
   drives MISO low, so every other device on the bus reads 0x00.  With no device driving it,
@@ -307,6 +311,8 @@ class SimMFRC522:
         self.transceives = 0
         self.requests = 0  # REQA/WUPA frames: one per presence poll
         self.irq_reads = 0
+        self.tx_cuts = 0  # Transmit frames stopped mid-air by a command (_cut)
+        self.tx_kept = False  # the cards kept their state before the Transmit frame on air
         self.resets = 0
         self.reset()
 
@@ -461,6 +467,13 @@ class SimMFRC522:
             irq |= 0x02                               # ErrIRq
         r[ComIrqReg] |= irq
 
+    def _cut(self):
+        """A command written while a Transmit frame is on air: the chip stops it, no card got it."""
+        self.tx_cuts += 1
+        if self.tx_kept:
+            for c in self.field.cards:
+                c.restore()
+
     def _calc_crc(self):
         r = self.regs
         preset = (0x0000, 0x6363, 0xA671, 0xFFFF)[r[ModeReg] & 0x03]
@@ -498,7 +511,15 @@ class SimMFRC522:
             # firmware to notice a lifted card (simboard.settled) must not count them.
             self.requests += 1
         rx = 0
+        self.tx_kept = heard and not transceive
         if heard:
+            if not transceive:
+                # Transmit (a HLTA): a command written before the frame's end stops the chip
+                # mid-frame (datasheet 10.2: a command written to CommandReg ends the one running;
+                # 10.3.1.5 Transmit), and a truncated frame reaches no card. The cards take the
+                # frame now; _cut puts back what they were if it is stopped before its end.
+                for c in fld.cards:
+                    c.keep()
             rx = fld.transmit(tx, nbits)
             tx_us = fld.tx_us
         else:
@@ -560,6 +581,8 @@ class SimMFRC522:
             else:
                 r[a] &= ~v & 0x7F
         elif a == CommandReg:
+            if self.ev == EV_TX:
+                self._cut()                           # still on air (_update above did not end it)
             cmd = v & 0x0F
             r[a] = (v & 0x30) | cmd
             if cmd == CMD_SOFT_RESET:

@@ -369,8 +369,9 @@ c = Card(bytes([0x04, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06]))
 f.place(c)
 out(step="reqa_idle", st=d.request(False))
 out(step="select", st=d.select(), uid=hexs(d.uid, d.uid_len))
-out(step="halt", st=d.halt(), state=c.state)
-out(step="reqa_halted", st=[d.request(False) for i in range(3)])
+out(step="halt", st=d.halt())
+# the MFRC522 sends the HLTA alone (halt() returns while it is on air): the card halts at its end
+out(step="reqa_halted", st=[d.request(False) for i in range(3)], state=c.state)
 out(step="wupa_halted", st=d.request(True))
 out(step="select2", st=d.select(), uid=hexs(d.uid, d.uid_len))
 '''
@@ -383,8 +384,7 @@ def test_a_halted_card_answers_wupa_but_not_reqa(scenario, kind, interp):
     assert recs["reqa_idle"]["st"] == 0 and recs["select"]["st"] == 0
     assert recs["halt"]["st"] == 0
     if kind == "mfrc522":
-        assert recs["halt"]["state"] == 4          # HALT in the card model
-    if kind == "mfrc522":
+        assert recs["reqa_halted"]["state"] == 4   # HALT in the card model
         assert recs["reqa_halted"]["st"] == [1, 1, 1]  # NO_CARD, every time
     else:
         # the PN532 parks the card ACTIVE (see pn532.py): the first REQA misses it and,
@@ -497,17 +497,142 @@ c.mute = 1000
 for i in range(6):
     p.poll()
 c.mute = 0
-for i in range(4):
+back = 0
+while len(rec.events) < 3 and back < 4:
     p.poll()
-out(events=rec.events, state=p.state_name(), card_state=c.state)
+    back += 1
+out(events=rec.events, state=p.state_name(), card_state=c.state, back=back)
 '''
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_after_a_phantom_removal_the_field_cycle_finds_the_halted_card_again(scenario, kind):
+def test_after_a_phantom_removal_the_halted_card_is_found_again(scenario, kind):
+    """A card that went deaf while lying there was left in HALT by the last poll. An MFRC522 keeps
+    its field on after a clean removal and asks with WUPA, which wakes it (issue 29); a PN532,
+    whose activation sends REQA, switches its field off for a poll, which resets it to IDLE."""
     r = scenario("micropython", kind, PHANTOM)[0]
     assert [e[0] for e in r["events"]] == [presence.PLACED, presence.REMOVED, presence.PLACED]
     assert r["state"] == "PRESENT"
+    assert r["back"] <= (1 if kind == "mfrc522" else 2), r
+
+
+LIFT_AND_LAY = '''
+rig, (d,) = make()
+f = rig.field(0)
+chip = rig.chips[0]
+a = Card(bytes([0x04, 0xAA, 0xAA, 0xAA, 0xAA, 0xAA, 0x01]))
+b = Card(bytes([0x04, 0xBB, 0xBB, 0xBB, 0xBB, 0xBB, 0x02]))
+f.place(a)
+rec = Recorder()
+p = Presence(d, rec, miss_limit=3, reselect_every=4)
+for i in range(5):
+    p.poll()
+f.remove(a)
+while len(rec.events) < 2:
+    p.poll()
+field_on_after_removal = f.on
+f.place(b)                           # laid where a was just lifted
+t0 = rig.clock.now
+n0 = p.polls
+while len(rec.events) < 3 and p.polls < n0 + 10:
+    p.poll()
+out(events=[e[:2] for e in rec.events], polls=p.polls - n0, us=rig.clock.now - t0,
+    field_on=field_on_after_removal, resets=chip.resets)
+'''
+
+
+@pytest.mark.parametrize("interp", INTERPS)
+def test_a_card_laid_after_a_clean_removal_is_found_at_the_next_poll_without_a_power_up_wait(scenario, interp):
+    """After a removal seen as clean misses the MFRC522's field stays on (issue 29): a card laid next
+    came in through the field and answers at once. Before, the field went off for one poll and the
+    next REQA waited out the 5.1 ms power-up (ISO/IEC 14443-3 5.2.1) of a card lying there."""
+    r = scenario(interp, "mfrc522", LIFT_AND_LAY)[0]
+    assert [e[0] for e in r["events"]] == [presence.PLACED, presence.REMOVED, presence.PLACED], r
+    assert r["events"][2][1] == "04bbbbbbbbbb02"
+    assert r["field_on"] is True, r
+    assert r["polls"] == 1, r
+    # WUPA, SELECT of a 7-byte UID and HLTA cost a board about 6.6 ms; the power-up adds 5.1 ms
+    assert r["us"] < 8000, r
+
+
+HALT_ON_AIR = '''
+from maester_fw.mfrc522 import NO_CARD
+rig, (d0, d1) = make(2)
+c = Card(bytes([0x04, 1, 2, 3, 4, 5, 6]))
+rig.field(0).place(c)
+res = {}
+for other in (True, False):
+    d0.request(True)
+    d0.select()
+    t0 = rig.clock.now
+    st = d0.halt()
+    halt_us = rig.clock.now - t0
+    if other:
+        d1.request(False)            # the loop polls another reader (empty) meanwhile
+    t1 = rig.clock.now
+    reqa = d0.request(False)         # a halted card stays silent
+    res["other" if other else "alone"] = dict(st=st, halt_us=halt_us, reqa=reqa, reqa_us=rig.clock.now - t1)
+# a command written while the HLTA is on air stops the chip mid-frame: no card halts (the simulator)
+d0.request(True)
+d0.select()
+d0.halt()
+d0._tx_at = None                     # a driver that would not wait
+d0._wreg(0x01, 0x00)                 # Idle
+out(res=res, cut_state=c.state_name())
+'''
+
+
+def test_a_hlta_goes_out_while_the_loop_polls_other_readers_and_the_card_halts(scenario):
+    """halt() leaves the chip sending the HLTA from its FIFO and returns (issue 29): 0.17 ms of SPI,
+    not 0.54 ms. The next command to that chip waits for the frame's end (TxIRq), since a command
+    written sooner stops the Transmit mid-frame, which the simulator models: the card stays ACTIVE."""
+    r = scenario("micropython", "mfrc522", HALT_ON_AIR)[0]
+    for case in ("other", "alone"):
+        x = r["res"][case]
+        assert x["st"] == mfrc522.OK and x["reqa"] == mfrc522.NO_CARD, r
+        assert x["halt_us"] < 300, r
+    # alone, the REQA first waits for what is left of the HLTA's 0.34 ms on air
+    assert r["res"]["alone"]["reqa_us"] > r["res"]["other"]["reqa_us"] + 100, r
+    assert r["cut_state"] == "ACTIVE", r
+
+
+IRQ_READS = '''
+rig, (d,) = make()
+chip = rig.chips[0]
+f = rig.field(0)
+c = Card(bytes([0x04, 0xAA, 0xAA, 0xAA, 0xAA, 0xAA, 0x01]))
+f.place(c)
+d.request(True)
+n0, t0 = chip.irq_reads, rig.clock.now
+sel = d.select()
+sel_reads, sel_us = chip.irq_reads - n0, rig.clock.now - t0
+d.halt()
+d.request(True)
+n0 = chip.irq_reads
+chk = d.check(d.uid, d.uid_len)
+chk_reads = chip.irq_reads - n0
+d.halt()
+d.request(True)
+f.remove(c)                          # lifted after the WUPA: the ANTICOLLISION meets silence
+t0 = rig.clock.now
+gone = d.select()
+out(sel=sel, sel_reads=sel_reads, sel_us=sel_us, chk=chk, chk_reads=chk_reads, gone=gone,
+    gone_us=rig.clock.now - t0)
+'''
+
+
+@pytest.mark.parametrize("interp", INTERPS)
+def test_the_answers_of_anticollision_and_select_are_slept_through_not_polled_for(scenario, interp):
+    """A card's answer to ANTICOLLISION (5 bytes) and SELECT (SAK, 3 bytes) has a known length: the
+    driver sleeps through it with the frame's air time and then reads ComIrqReg, instead of reading
+    it every 78 us while the answer arrives (issue 29: 20 of a SELECT's 72 SPI transactions)."""
+    r = scenario(interp, "mfrc522", IRQ_READS)[0]
+    assert r["sel"] == mfrc522.OK and r["chk"] == mfrc522.OK, r
+    assert r["sel_reads"] <= 4 * 2, r            # 4 frames: 2 x (ANTICOLLISION + SELECT)
+    assert r["chk_reads"] <= 2, r
+    assert r["sel_us"] < 5400, r
+    # silence is still a clean miss, known once the answer's time and the timer are over
+    assert r["gone"] == mfrc522.NO_CARD and r["gone_us"] < 1500, r
 
 
 SWAP = '''
@@ -792,7 +917,7 @@ def test_500_poll_cycles_do_not_grow_a_small_heap(run_micropython, mpy_dir, kind
     # 68 KB for the MFRC522 path: its register-level simulator's bytecode (with the hostile
     # habits of issue 24) shares the heap. The PN532 *simulator* makes a memoryview per command,
     # which leaves the heap too close to full: a few bytes of path strings decided pass or fail.
-    heap = "68k" if kind == "mfrc522" else "80k"
+    heap = "72k" if kind == "mfrc522" else "80k"  # 68k before issue 29's code (presence, driver, sim)
     proc = run_micropython(HEAP.format(mpy=str(out_dir), kind=kind), heap=heap)
     lines = dict(line.split(" ", 1) for line in proc.stdout.splitlines())
     assert int(lines["probe"]) > 0

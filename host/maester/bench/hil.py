@@ -21,6 +21,10 @@ link stamps its reads and writes. Decoding the two byte streams afterwards gives
     ─ render ─► strip frame written
 
 Taps whose move changes no LED have no light to time; they count in `taps`, not in the figures.
+
+Inside "engine and log", the time the game log's append took (the SQLite commit of the move with
+synchronous=FULL: its fsync is what keeps a move from being lost on a fault) is stamped too and
+shown apart (`log_sync`): on a shared disk it is most of that stage's tail.
 """
 
 import json
@@ -81,11 +85,12 @@ def _percentile(values, q):
     return round(v[min(len(v) - 1, int(round(q / 100 * (len(v) - 1))))] / 1000, 2)
 
 
-def analyse(board_trace, host_trace, placed_keys, cuts=()):
-    """Per tap, the time of each stage (µs); from the two stamped streams. See the module doc.
+def analyse(board_trace, host_trace, placed_keys, cuts=(), log_spans=()):
+    """Per tap, the time of each stage (µs), then the log's part of "engine and log", then the whole;
+    from the two stamped streams. See the module doc.
 
     `cuts`: when (µs) a move was made off the table (a seat page's choice); a light change after
-    one belongs to that move, not to the tap before it."""
+    one belongs to that move, not to the tap before it. `log_spans`: (start, end) of each log append."""
     fw_tx = _frames(board_trace["tx"])
     fw_rx = _frames(board_trace["rx"])
     host_rx = _frames(host_trace["rx"])
@@ -121,7 +126,8 @@ def analyse(board_trace, host_trace, placed_keys, cuts=()):
         if lit is None:
             continue
         stamps = (t_place, sent[0], heard[0], seg[0], got[0], lit)
-        rows.append([b - a for a, b in zip(stamps, stamps[1:])] + [lit - t_place])
+        log = sum(b - a for a, b in log_spans if a >= heard[0] and b <= seg[0])
+        rows.append([b - a for a, b in zip(stamps, stamps[1:])] + [log, lit - t_place])
     return rows
 
 
@@ -140,6 +146,7 @@ def run(taps=1000, profile_name="btwixt-3p", seed=1, progress=None, workdir=None
     board = SimBoardClient(profile_name, trace=trace_path, paced=paced)
     counts = {"taps": 0, "lost": 0, "duplicated": 0, "refused": 0, "games": 0}
     cuts = []  # when moves were made off the table
+    log_spans = []  # (start, end) µs of each game log append (analyse)
     placed_keys = set()
     try:
         for r in range(len(readers)):  # a card lying on every reader from the start
@@ -150,6 +157,7 @@ def run(taps=1000, profile_name="btwixt-3p", seed=1, progress=None, workdir=None
         resting = {r: SPARE_UID % r for r in range(len(readers))}
         while counts["taps"] < taps:
             session = Session.new(game, config, seed + counts["games"], str(workdir / ("game%d.sqlite" % counts["games"])))
+            _time_log(session.log, log_spans)
             refused = []
             table = BoardTable(b, session, sim_tags(session.state), report=refused.append)
             try:
@@ -168,7 +176,7 @@ def run(taps=1000, profile_name="btwixt-3p", seed=1, progress=None, workdir=None
         b.close()
     finally:
         board.stop()
-    rows = analyse(board_trace, host_trace, placed_keys, cuts)
+    rows = analyse(board_trace, host_trace, placed_keys, cuts, log_spans)
     wire_bytes = sum(len(d) for _, d in host_trace["rx"]) + sum(len(d) for _, d in host_trace["tx"])
     out = {"taps": counts["taps"], "lost": counts["lost"], "duplicated": counts["duplicated"],
            "refused": counts["refused"], "timed": len(rows), "games": counts["games"],
@@ -178,8 +186,23 @@ def run(taps=1000, profile_name="btwixt-3p", seed=1, progress=None, workdir=None
            "polls_per_s": round(polls / seconds, 1), "readers": len(readers), "profile": profile_name,
            "paced": paced,
            "stages": {name: {"p50_ms": _percentile([r[i] for r in rows], 50),
-                             "p99_ms": _percentile([r[i] for r in rows], 99)} for i, name in enumerate(STAGES)}}
+                             "p99_ms": _percentile([r[i] for r in rows], 99)} for i, name in enumerate(STAGES)},
+           "log_sync": {"p50_ms": _percentile([r[-2] for r in rows], 50),
+                        "p99_ms": _percentile([r[-2] for r in rows], 99)}}
     return out
+
+
+def _time_log(log, spans):
+    """Stamp each append to the game log (its commit and sync) into `spans`, on the traces' clock."""
+    append = log.append
+
+    def timed(*args, **kw):
+        t0 = time.monotonic_ns() // 1000
+        try:
+            return append(*args, **kw)
+        finally:
+            spans.append((t0, time.monotonic_ns() // 1000))
+    log.append = timed
 
 
 def _play(session, table, board, places, readers, resting, rng, counts, placed_keys, taps, progress, cuts):
@@ -231,5 +254,8 @@ def cmd_hil(args):
     for name in STAGES:
         st = out["stages"][name]
         print("  %-15s p50 %6s ms  p99 %6s ms" % (name.replace("_", " "), st["p50_ms"], st["p99_ms"]))
+        if name == "engine_and_log":
+            ls = out["log_sync"]
+            print("    %-13s p50 %6s ms  p99 %6s ms  (the log's commit and fsync)" % ("of which log", ls["p50_ms"], ls["p99_ms"]))
     print("%.1f wire bytes per tap, %.1f reader polls per second" % (out["bytes_per_tap"], out["polls_per_s"]))
     return 0
