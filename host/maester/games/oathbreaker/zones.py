@@ -40,7 +40,7 @@ def by_instance(cards):
     info, eff = cards["info"], cards["eff"]
     out = {c: (rec, eff.get(c)) for c, rec in info.items()}
     for kind in ("influence_instances", "mission_instances", "decree_instances", "ambition_instances"):
-        for inst in cards[kind]:
+        for inst in cards.get(kind, ()):  # (a test's own table may leave a kind out)
             c = inst.split("#", 1)[0]
             out[inst] = (info[c], eff.get(c))
     return out
