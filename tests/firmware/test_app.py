@@ -881,20 +881,24 @@ out(sent=sent, got=[m["type"] for m in r.msgs if m["type"] in ("SNAPSHOT", "TAP"
     assert rec["snap"]["readers"][1] == {"reader": 1, "state": wire.PRESENT, "uid": UID}
 
 
-def test_while_a_reader_waits_for_its_next_card_the_others_only_check_their_cards_cheaply(device):
-    """A card laid where one was just lifted waits for the other reader's poll in progress. A full
-    SELECT of a resting card costs a board about 6.6 ms, a WUPA + first-level check + HLTA 2 ms:
-    while a reader is hot (app.HOT_MS) the others put their full SELECT off (issue 29), and make it
-    at their first poll once the hot reader has found its card."""
-    cfg = dict(CFG, readers=[{"type": "mfrc522", "cs": cs, "name": "seat%d" % i} for i, cs in enumerate((17, 20, 21, 26))],
-               poll={"interval_ms": 5, "reselect_every": 4})
-    (rec,) = device('''
+# Four MFRC522 readers polled as a table's config polls them, a card resting on each, in a session.
+FOUR_RESTING = '''
 CFG4 = json.loads(%r)
 r = Rig(cfg=CFG4)
 for i in range(4):
     r.hal.table.place(i, "04a1b2c3d4e5%%02x" %% i)
 r.handshake()
 r.step(50)
+''' % json.dumps(dict(CFG, readers=[{"type": "mfrc522", "cs": cs, "name": "seat%d" % i} for i, cs in enumerate((17, 20, 21, 26))],
+                       poll={"interval_ms": 5, "reselect_every": 4}))
+
+
+def test_while_a_reader_waits_for_its_next_card_the_others_only_check_their_cards_cheaply(device):
+    """A card laid where one was just lifted waits for the other reader's poll in progress. A full
+    SELECT of a resting card costs a board about 6.6 ms, a WUPA + first-level check + HLTA 2 ms:
+    while a reader is hot (app.HOT_MS) the others put their full SELECT off (issue 29), and make it
+    at their first poll once the hot reader has found its card."""
+    (rec,) = device(FOUR_RESTING + '''
 chips = r.hal.table.chips
 def per_poll(steps):
     """The most frames (transceives) one poll of reader 1..3 sent, over `steps` passes."""
@@ -915,7 +919,7 @@ while not [t for t in r.of("TAP") if t["kind"] == wire.PLACED and t["reader"] ==
     r.step()
 after = per_poll(12)
 out(hot=hot, after=after)
-''' % json.dumps(cfg))
+''')
     assert rec["hot"] <= 3, rec      # WUPA, ANTICOLLISION CL1, HLTA
     assert rec["after"] >= 6, rec    # WUPA, 2 x (ANTICOLLISION + SELECT), HLTA: the SELECT put off
 
@@ -924,15 +928,7 @@ def test_a_card_laid_where_one_was_just_lifted_is_found_after_one_other_readers_
     """A player swaps a card on a reader: the reader whose card just left is polled between every
     two other polls (app.HOT_MS), so the new card is not found a whole round of resting readers
     (each a WUPA, every 4th a full SELECT) later."""
-    cfg = dict(CFG, readers=[{"type": "mfrc522", "cs": cs, "name": "seat%d" % i} for i, cs in enumerate((17, 20, 21, 26))],
-               poll={"interval_ms": 5, "reselect_every": 4})
-    (rec,) = device('''
-CFG4 = json.loads(%r)
-r = Rig(cfg=CFG4)
-for i in range(4):
-    r.hal.table.place(i, "04a1b2c3d4e5%%02x" %% i)
-r.handshake()
-r.step(50)
+    (rec,) = device(FOUR_RESTING + '''
 def others():
     return sum(r.app.readers[i].presence.polls for i in (1, 2, 3))
 found = []
@@ -940,14 +936,14 @@ for k in range(3):
     r.hal.table.remove(0)
     while not [t for t in r.of("TAP") if t["kind"] == wire.REMOVED and t["reader"] == 0][k:]:
         r.step()
-    r.hal.table.place(0, "04c0ffee0000%%02x" %% k)
+    r.hal.table.place(0, "04c0ffee0000%02x" % k)
     before = others()
     while not [t for t in r.of("TAP") if t["kind"] == wire.PLACED and t["reader"] == 0][k:]:
         r.step()
     found.append(others() - before)
 r.step(50)
 out(found=found, taps=len(r.of("TAP")))
-''' % json.dumps(cfg))
+''')
     assert rec["taps"] == 6  # each card lifted and laid told once
     # the field stays on after the lift (issue 29): the hot reader's next WUPA finds the card, after
     # at most the one other reader's poll in progress; with the field cycled it took two

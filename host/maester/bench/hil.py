@@ -188,7 +188,10 @@ def run(taps=1000, profile_name="btwixt-3p", seed=1, progress=None, workdir=None
            "stages": {name: {"p50_ms": _percentile([r[i] for r in rows], 50),
                              "p99_ms": _percentile([r[i] for r in rows], 99)} for i, name in enumerate(STAGES)},
            "log_sync": {"p50_ms": _percentile([r[-2] for r in rows], 50),
-                        "p99_ms": _percentile([r[-2] for r in rows], 99)}}
+                        "p99_ms": _percentile([r[-2] for r in rows], 99)},
+           # the slowest taps, stage by stage (ms): what the tail is made of
+           "slowest": [dict(zip(STAGES + ("log_sync", "total"), (round(v / 1000, 2) for v in r)))
+                       for r in sorted(rows, key=lambda r: -r[-1])[:5]]}
     return out
 
 
