@@ -948,30 +948,3 @@ out(found=found, taps=len(r.of("TAP")))
     # the field stays on after the lift (issue 29): the hot reader's next WUPA finds the card, after
     # at most the one other reader's poll in progress; with the field cycled it took two
     assert max(rec["found"]) <= 1, rec
-
-
-def test_a_card_laid_where_one_was_just_lifted_is_found_in_the_next_pass_whatever_reader_it_polls(device):
-    """While a reader is hot (app.HOT_MS), a pass that polls another reader polls the hot one right
-    after it, in the same pass: a card laid during any pass is found by the next one, not after a
-    further pass of the loop (serial, link, LED tick, flush: Python a board runs between polls, which
-    the reader model does not count). Laid after each of four passes in turn (issue 29)."""
-    (rec,) = device(FOUR_RESTING + '''
-def placed():
-    return len([t for t in r.of("TAP") if t["kind"] == wire.PLACED and t["reader"] == 0])
-passes = []
-for k in range(8):
-    r.hal.table.remove(0)
-    n = len([t for t in r.of("TAP") if t["kind"] == wire.REMOVED and t["reader"] == 0])
-    while len([t for t in r.of("TAP") if t["kind"] == wire.REMOVED and t["reader"] == 0]) == n:
-        r.step()
-    r.step(k % 4)                    # the card comes after a different pass each time
-    n = placed()
-    r.hal.table.place(0, "04c0ffee0000%02x" % k)
-    steps = 0
-    while placed() == n:
-        r.step()
-        steps += 1
-    passes.append(steps)
-out(passes=passes)
-''')
-    assert max(rec["passes"]) == 1, rec
