@@ -2,6 +2,7 @@
 takes, with nothing shared in memory between the board, the host and the people (tests/board_driver.py).
 """
 
+import json
 import random
 import signal
 import subprocess
@@ -239,3 +240,46 @@ def test_a_board_set_up_for_another_game_is_not_offered_as_this_games_profile():
     said = fit_problem(board, P.for_game("btwixt", 4), "/dev/ttyACM0")
     assert "play on the board as it is with --profile btwixt-3p" in said
 
+
+
+# `bench hil` pairs a frame written on one side with the same frame read on the other by their
+# stamps. A write stamped after write() returned can be later than the other side's read of it (the
+# writer descheduled meanwhile): the analysis then paired it with a later frame of the same seq and
+# payload and reported a wire stage of minutes (78 s and 136 s seen under load). Both sides stamp a
+# write before it.
+
+def test_bench_hil_stamps_a_host_write_before_the_board_can_read_it():
+    from maester.link import BoardLink
+
+    class SlowPort:  # the board reads the bytes at once; the host's write() returns 20 ms later
+        def write(self, data):
+            self.read_at = time.monotonic_ns() // 1000
+            time.sleep(0.02)
+
+    trace = {"rx": [], "tx": []}
+    link = BoardLink("/dev/null", on_tap=lambda t: None, refind=False, trace=trace)
+    link._ser = SlowPort()
+    link._raw_write(b"\x00frame")
+    assert trace["tx"][0][0] <= link._ser.read_at
+
+
+def test_bench_hil_stamps_a_board_write_before_the_host_can_read_it(run_micropython, tmp_path):
+    out = tmp_path / "trace.jsonl"
+    proc = run_micropython(r'''
+import json, time
+from trace_sim import Trace, TracedSerial
+
+class SlowPort:  # the host reads the bytes at once; the board's write returns 20 ms later
+    def write(self, buf, n):
+        self.read_at = time.ticks_us()
+        time.sleep_ms(20)
+        return n
+
+trace = Trace(%r)
+port = SlowPort()
+TracedSerial(port, trace).write(b"\x00frame", 6)
+trace.f.close()
+print(json.dumps(port.read_at))
+''' % str(out))
+    (rec,) = [json.loads(line) for line in out.read_text().splitlines()]
+    assert rec[0] == "tx" and rec[1] <= json.loads(proc.stdout)

@@ -60,9 +60,10 @@ class TracedSerial:
         return n
 
     def write(self, buf, n):
+        t = self.trace.now()  # before: the host may read the bytes before write() returns here
         w = self.serial.write(buf, n)
         if w:
-            self.trace.data("tx", self.trace.now(), memoryview(buf)[:w])
+            self.trace.data("tx", t, memoryview(buf)[:w])
         return w
 
 

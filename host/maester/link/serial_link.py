@@ -682,10 +682,14 @@ class BoardLink:
         ser = self._ser
         if ser is None:
             return
+        # `bench hil`'s stamp is taken before the write: the board may read the bytes before write()
+        # returns (this thread descheduled meanwhile), and a stamp later than the board's read
+        # would pair the frame with a later one of the same seq and payload (a wire stage of minutes).
+        t = time.monotonic_ns() // 1000 if self._trace is not None else 0
         try:
             ser.write(data)
             if self._trace is not None:
-                self._trace["tx"].append((time.monotonic_ns() // 1000, bytes(data)))
+                self._trace["tx"].append((t, bytes(data)))
         except serial.SerialTimeoutException:
             # The board is not reading (its receive buffer is full). The cut frame is closed by
             # the next frame's leading zero; reliable frames will be sent again.
