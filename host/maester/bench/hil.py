@@ -85,6 +85,10 @@ def _percentile(values, q):
     return round(v[min(len(v) - 1, int(round(q / 100 * (len(v) - 1))))] / 1000, 2)
 
 
+def _p50_p99(values):
+    return {"p50_ms": _percentile(values, 50), "p99_ms": _percentile(values, 99)}
+
+
 def analyse(board_trace, host_trace, placed_keys, cuts=(), log_spans=()):
     """Per tap, the time of each stage (µs), then the log's part of "engine and log", then the whole;
     from the two stamped streams. See the module doc.
@@ -185,10 +189,8 @@ def run(taps=1000, profile_name="btwixt-3p", seed=1, progress=None, workdir=None
            "bytes_per_tap": round(wire_bytes / max(1, counts["taps"]), 1),
            "polls_per_s": round(polls / seconds, 1), "readers": len(readers), "profile": profile_name,
            "paced": paced,
-           "stages": {name: {"p50_ms": _percentile([r[i] for r in rows], 50),
-                             "p99_ms": _percentile([r[i] for r in rows], 99)} for i, name in enumerate(STAGES)},
-           "log_sync": {"p50_ms": _percentile([r[-2] for r in rows], 50),
-                        "p99_ms": _percentile([r[-2] for r in rows], 99)},
+           "stages": {name: _p50_p99([r[i] for r in rows]) for i, name in enumerate(STAGES)},
+           "log_sync": _p50_p99([r[-2] for r in rows]),
            # the slowest taps, stage by stage (ms): what the tail is made of
            "slowest": [dict(zip(STAGES + ("log_sync", "total"), (round(v / 1000, 2) for v in r)))
                        for r in sorted(rows, key=lambda r: -r[-1])[:5]]}

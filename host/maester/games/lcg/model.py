@@ -459,44 +459,40 @@ def move(g, inst, zone, top=False):
 
 
 def names_taken(state, seat):
-    """The names unique_blocked refuses to `seat` (its cards in play, its dead pile, its cards an
-    opponent controls), for a caller that asks of a whole hand whether each card may enter play."""
+    """{name: why} for the unique names `seat` may not put into play (rulebook, "Unique Cards"): its
+    cards in play ("control"), its dead pile ("dead"), its cards an opponent controls ("taken"), the
+    first reason found kept. Worked out once by a caller that asks it of a whole hand."""
     recs = records(state)
     players = state["g"]["players"]
-    taken = {recs[i]["name"] for i in players[seat]["play"]}
-    taken.update(recs[i]["name"] for i in players[seat]["dead"])
+    taken = {}
+    for other in players[seat]["play"]:
+        taken.setdefault(recs[other]["name"], "control")
+    for other in players[seat]["dead"]:
+        taken.setdefault(recs[other]["name"], "dead")
     for s, p in enumerate(players):
         if s != seat:
-            taken.update(recs[i]["name"] for i in p["play"] if owner_of(i) == seat)
+            for other in p["play"]:
+                if owner_of(other) == seat:
+                    taken.setdefault(recs[other]["name"], "taken")
     return taken
 
 
+_BLOCKED = {"control": "you already control %s", "dead": "%s is in your dead pile",
+            "taken": "an opponent has taken control of your %s"}
+
+
 def unique_blocked(state, seat, inst):
-    """Why `seat` may not put unique `inst` into play, or None (rulebook, "Unique Cards")."""
-    recs = records(state)
-    rec = recs[inst]
+    """Why `seat` may not put unique `inst` into play, or None (names_taken)."""
+    rec = records(state)[inst]
     if not rec["unique"]:
         return None
-    g = state["g"]
-    name = rec["name"]
-    for other in g["players"][seat]["play"]:
-        if recs[other]["name"] == name:
-            return "you already control %s" % name
-    for other in g["players"][seat]["dead"]:
-        if recs[other]["name"] == name:
-            return "%s is in your dead pile" % name
-    for s in range(g["n"]):
-        if s == seat:
-            continue
-        for other in g["players"][s]["play"]:
-            if owner_of(other) == seat and recs[other]["name"] == name:
-                return "an opponent has taken control of your %s" % name
-    return None
+    why = names_taken(state, seat).get(rec["name"])
+    return None if why is None else _BLOCKED[why] % rec["name"]
 
 
 def own_copies(state, seat):
-    """{(name, type): the first card of that name and type `seat` owns and controls}: own_copy_in_play
-    for a whole hand at once."""
+    """{(name, type): the first card of that name and type `seat` owns and controls}: what a unique
+    card of `seat`'s hand may be played on as a duplicate, worked out once for a whole hand."""
     recs = records(state)
     out = {}
     for other in state["g"]["players"][seat]["play"]:
@@ -507,15 +503,11 @@ def own_copies(state, seat):
 
 
 def own_copy_in_play(state, seat, inst):
-    """The unique card of the same name that `seat` owns and controls, for a duplicate."""
-    recs = records(state)
-    rec = recs[inst]
+    """The unique card of the same name that `seat` owns and controls, for a duplicate (own_copies)."""
+    rec = records(state)[inst]
     if not rec["unique"]:
         return None
-    for other in state["g"]["players"][seat]["play"]:
-        if owner_of(other) == seat and recs[other]["name"] == rec["name"] and recs[other]["type"] == rec["type"]:
-            return other
-    return None
+    return own_copies(state, seat).get((rec["name"], rec["type"]))
 
 
 def gold_cost(state, seat, inst, in_play=None):

@@ -112,11 +112,6 @@ def monarch_eyes(g, monarch):
 
 # --- influence cards ------------------------------------------------------------------------
 
-def effect(g, inst, mtype):
-    """(matching icons, sabotage icons) of an influence card at a mission of type `mtype`."""
-    return card(g, inst)[1][mtype]
-
-
 def net(g, inst, mtype):
     m, s = card(g, inst)[1][mtype]
     return m - s
