@@ -1443,7 +1443,7 @@ def test_a_character_with_power_taken_over_at_fifteen_wins_at_once():
 
 def test_a_card_given_a_discard_pile_ability_in_a_game_under_way_is_offered_at_once(monkeypatch):
     # A window passes the discard pile over in a game none of whose cards is used from there (worked
-    # out once a game: abilities._piles_in_game); a card given such an ability later (a test's own)
+    # out once a game: abilities.holders); a card given such an ability later (a test's own)
     # is offered at once, as any change to the table of abilities is.
     t = Table(2, decks=["lannister", "stark"])
     tywin = p("L40", 0)

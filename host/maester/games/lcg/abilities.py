@@ -208,16 +208,6 @@ def _within_limit(g, src, idx, ab):
     return g["limits"].get(limit_key(src, idx), 0) < ab.limit[1]
 
 
-def _sources(state, seat):
-    """Cards whose abilities `seat` may use: cards it controls in play, its revealed plot, its hand."""
-    g = state["g"]
-    p = g["players"][seat]
-    out = list(p["play"])
-    if p["revealed"]:
-        out.append(p["revealed"])
-    return out, p["hand"]
-
-
 def payable(state, seat, src, ab):
     g = state["g"]
     p = g["players"][seat]
@@ -234,7 +224,9 @@ def payable(state, seat, src, ab):
             return False
         if c[0] == "kneel" and len(kneelable(state, seat, c[2])) < c[1]:
             return False
-    if TOLLS and toll_due(state, src) + sum(c[1] for c in ab.cost if c[0] == "gold") > p["gold"]:
+    # A toll is due only for a card with attachments (tolls): the others' is 0, with no look-up.
+    if TOLLS and (toll_due(state, src) if g["cards"][src]["att"] else 0) \
+            + sum(c[1] for c in ab.cost if c[0] == "gold") > p["gold"]:
         return False
     if g["cards"][src]["zone"] == "hand" and M.info(state, src)["type"] == "event" \
             and p["gold"] < sum(c[1] for c in ab.cost if c[0] == "gold") + event_tax(state, src):
@@ -342,49 +334,67 @@ def hand_kinds(state, seat):
     return sorted(out)
 
 
-def _events_in_hand(state, seat, hand, kind, at=None):
-    """The cards of `hand` usable from there (events, and abilities marked from_hand) that have an
-    ability of `kind` for moment `at` (BY_TRIGGER; any of that kind without `at`), within their
-    restrictions."""
+def _events_in_hand(state, seat, hand, held):
+    """The cards of `hand` among `held` (holders: those with an ability for the window's moment)
+    usable from there (events, and abilities marked from_hand), within their restrictions."""
+    if not hand:
+        return []
     recs, piles = M.records(state), PILES
-    answers = BY_KIND if at is None else BY_TRIGGER
-    key = (kind,) if at is None else (kind, at)
-    return [h for h in hand if (recs[h]["type"] == "event" or piles[h][0]) and answers[(h,) + key]
+    return [h for h in hand if h in held and (recs[h]["type"] == "event" or piles[h][0])
             and (not recs[h]["restrictions"] or _event_allowed(state, seat, h))]
 
 
-_IN_GAME = {}  # (game_codes, ABILITIES.version) -> (a card used from the discard pile, from the dead pile)
+_IN_GAME = {}  # id(config) -> (config, ABILITIES.version, len(g["cards"]), {(kind, moment): holders})
 
 
-def _piles_in_game(state):
-    """Whether any card of the game has an ability used from the discard pile, and from the dead
-    pile. Most games have none (T124, and S22, L47, L50, T174, in the Core), so a window passes the
-    piles over without reading them."""
-    key = (M.game_codes(state), ABILITIES.version)
-    found = _IN_GAME.get(key)
-    if found is None:
+def holders(state, kind, at=None):
+    """(held, piled): the instances of this game that have an ability of `kind` for moment `at`
+    (BY_TRIGGER; any of that kind without `at`), and those of them used from a discard or dead pile,
+    as frozensets worked out once a game. A window reads only its cards that are held instead of
+    looking every card of every zone up, passes a moment no card of the game answers with one
+    look-up, and the piles over in most games (T124, and S22, L47, L50, T174, in the Core, are used
+    from there). The sets depend on nothing but the game's instances and the table of abilities
+    (BY_TRIGGER, BY_KIND, PILES): a game's instances are all in g["cards"] from setup on
+    (model.py), its config (shared by copy_state) is kept beside its id so that the id is not reused
+    while the entry stands, and the entry is worked out again when ABILITIES changes or the count
+    of instances does."""
+    config = state["config"]
+    cards = state["g"]["cards"]
+    entry = _IN_GAME.get(id(config))
+    if entry is None or entry[0] is not config or entry[1] != ABILITIES.version or entry[2] != len(cards):
         if len(_IN_GAME) >= 256:
             _IN_GAME.clear()  # a bound on memory: worked out again when asked
-        abs_ = [ab for c in key[0] for ab in ABILITIES.get(c, ())]
-        found = _IN_GAME[key] = (any(ab.from_discard for ab in abs_), any(ab.from_dead for ab in abs_))
-    return found
+        entry = _IN_GAME[id(config)] = (config, ABILITIES.version, len(cards), {})
+    found = entry[3]
+    key = (kind, at)
+    try:
+        return found[key]
+    except KeyError:
+        if at is None:
+            held = frozenset(i for i in cards if BY_KIND[i, kind])
+        else:
+            held = frozenset(i for i in cards if BY_TRIGGER[i, kind, at])
+        piles = PILES
+        found[key] = held, frozenset(i for i in held if piles[i][1] or piles[i][2])
+        return found[key]
 
 
-def _discard_sources(state, seat):
-    if not _piles_in_game(state)[0]:
-        return []
-    piles = PILES
-    return [i for i in state["g"]["players"][seat]["discard"] if piles[i][1]]
-
-
-def _pile_sources(state, seat):
-    """The cards in `seat`'s dead pile, then its discard pile, that have an ability used from there."""
-    from_discard, from_dead = _piles_in_game(state)
-    if not (from_discard or from_dead):
+def _pile_sources(state, seat, piled):
+    """The cards of `piled` (holders) in `seat`'s dead pile, then its discard pile, that have an
+    ability used from there."""
+    if not piled:
         return []
     p = state["g"]["players"][seat]
     piles = PILES
-    return [i for i in p["dead"] if piles[i][2]] + [i for i in p["discard"] if piles[i][1]]
+    return [i for i in p["dead"] if i in piled and piles[i][2]] + [i for i in p["discard"] if i in piled and piles[i][1]]
+
+
+def _discard_sources(state, seat, piled):
+    """The cards of `piled` (holders) in `seat`'s discard pile that have an ability used from there."""
+    if not piled:
+        return []
+    piles = PILES
+    return [i for i in state["g"]["players"][seat]["discard"] if i in piled and piles[i][1]]
 
 
 def _from_right_zone(state, src, ab):
@@ -399,22 +409,40 @@ def _from_right_zone(state, src, ab):
     return ab.from_hand == (state["g"]["cards"][src]["zone"] == "hand")
 
 
+def _in_play_among(p, held):
+    """`seat`'s cards in play among `held`, then its revealed plot if it is (_sources, filtered)."""
+    out = [i for i in p["play"] if i in held]
+    if p["revealed"] in held:  # None, with no plot revealed, is in no set of instances
+        out.append(p["revealed"])
+    return out
+
+
 def action_choices(state, seat, phase):
     g = state["g"]
     out = []
     if g["phase"] != phase:
         return out
-    in_play, hand = _sources(state, seat)
-    dead = _pile_sources(state, seat)
-    by_trigger = BY_TRIGGER
-    for src in in_play + _events_in_hand(state, seat, hand, "action", phase) + dead:
-        for idx, ab in by_trigger[src, "action", phase]:
-            if _from_right_zone(state, src, ab) and _usable(state, seat, src, idx, ab):
-                out.append(["action", src, idx])
-    recs = M.records(state)
-    for src in hand:
-        if "ambush" in (recs[src]["keywords"] or ()) and _ambush_ok(state, seat, src):
-            out.append(["ambush", src])
+    p = g["players"][seat]
+    hand = p["hand"]
+    held, piled = holders(state, "action", phase)
+    if held:
+        cards = g["cards"]
+        by_trigger = BY_TRIGGER
+        kneel_self = ("kneel_self",)
+        for src in _in_play_among(p, held) + _events_in_hand(state, seat, hand, held) \
+                + _pile_sources(state, seat, piled):
+            for idx, ab in by_trigger[src, "action", phase]:
+                # A knelt card cannot pay ("kneel_self",): payable would say so after every test
+                # before it in _usable, all of them without effect, so this is the same answer sooner.
+                if cards[src]["kneel"] and kneel_self in ab.cost:
+                    continue
+                if _from_right_zone(state, src, ab) and _usable(state, seat, src, idx, ab):
+                    out.append(["action", src, idx])
+    if hand:
+        recs = M.records(state)
+        for src in hand:
+            if "ambush" in (recs[src]["keywords"] or ()) and _ambush_ok(state, seat, src):
+                out.append(["ambush", src])
     return out
 
 
@@ -442,13 +470,18 @@ def ambush_hosts(state, seat, src):
 
 
 def response_choices(state, seat, ev):
+    e = ev["e"]
+    held, piled = holders(state, "response", e)
+    if not held:
+        return []  # no card of this game has a response to this moment
     out = []
-    in_play, hand = _sources(state, seat)
-    gone = ev.get("card") if ev["e"] in ("killed", "discarded") else None
-    if gone is not None and M.owner_of(gone) == seat and state["g"]["cards"][gone]["zone"] != "play":
-        in_play = in_play + [gone]  # a card's own "when it is killed" response, from where it went
-    by_trigger, e = BY_TRIGGER, ev["e"]
-    for src in in_play + _events_in_hand(state, seat, hand, "response", e) + _discard_sources(state, seat):
+    p = state["g"]["players"][seat]
+    in_play = _in_play_among(p, held)
+    gone = ev.get("card") if e in ("killed", "discarded") else None
+    if gone in held and M.owner_of(gone) == seat and state["g"]["cards"][gone]["zone"] != "play":
+        in_play.append(gone)  # a card's own "when it is killed" response, from where it went
+    by_trigger = BY_TRIGGER
+    for src in in_play + _events_in_hand(state, seat, p["hand"], held) + _discard_sources(state, seat, piled):
         for idx, ab in by_trigger[src, "response", e]:
             if _from_right_zone(state, src, ab) and _usable(state, seat, src, idx, ab, ev):
                 out.append(["respond", src, idx])
@@ -457,9 +490,12 @@ def response_choices(state, seat, ev):
 
 def save_choices(state, seat, target, how):
     ev = {"e": "would_" + how, "card": target}
+    held = holders(state, "save", ev["e"])[0]
+    if not held:
+        return []
     out = []
-    in_play, hand = _sources(state, seat)
-    for src in in_play + _events_in_hand(state, seat, hand, "save", ev["e"]):
+    p = state["g"]["players"][seat]
+    for src in _in_play_among(p, held) + _events_in_hand(state, seat, p["hand"], held):
         for idx, ab in BY_TRIGGER[src, "save", ev["e"]]:
             if _usable(state, seat, src, idx, ab, ev) and not M.immune_to(state, target, src, seat):
                 out.append(["save", src, idx])
@@ -467,9 +503,12 @@ def save_choices(state, seat, target, how):
 
 
 def cancel_choices(state, seat, ev):
+    held = holders(state, "cancel")[0]
+    if not held:
+        return []
     out = []
-    in_play, hand = _sources(state, seat)
-    for src in in_play + _events_in_hand(state, seat, hand, "cancel"):
+    p = state["g"]["players"][seat]
+    for src in _in_play_among(p, held) + _events_in_hand(state, seat, p["hand"], held):
         for idx, ab in BY_KIND[src, "cancel"]:
             if _usable(state, seat, src, idx, ab, ev):
                 out.append(["cancel", src, idx])
@@ -488,9 +527,13 @@ def has_legal_target(state, seat, src, ab, ev=None):
     """Whether legal_targets would give anything: a window asks it of every ability it could offer,
     and stops at the first target no protection keeps out instead of judging every candidate."""
     cards = state["g"]["cards"]
-    shields = _shields(state)
+    shields = None  # worked out at the first card candidate: most abilities find none, or no card
     for t in ab.target(state, src, seat, ev):
-        if not (isinstance(t, str) and t in cards and _protected(state, t, src, seat, shields)):
+        if not (isinstance(t, str) and t in cards):
+            return True
+        if shields is None:
+            shields = _shields(state)
+        if not _protected(state, t, src, seat, shields):
             return True
     return False
 
@@ -588,16 +631,19 @@ def run_forced(ctx, ev):
     them when the order matters (resolve_together)."""
     state = ctx.state
     g = ctx.g
+    e = ev["e"]
     queue = []
-    gone = ev.get("card") if ev["e"] in ("killed", "discarded") else None
-    for seat in M.turn_order(g):
-        in_play, _ = _sources(state, seat)
-        if gone is not None and M.owner_of(gone) == seat and g["cards"][gone]["zone"] != "play":
-            in_play = in_play + [gone]  # a card's own "when it is killed" forced effect, from where it went
-        for src in in_play:
-            for idx, ab in BY_TRIGGER[src, "forced", ev["e"]]:
-                if ab.when is None or ab.when(state, src, seat, ev):
-                    queue.append(ability_step(g, seat, src, idx, ev))
+    held = holders(state, "forced", e)[0]
+    if held:  # most moments have no forced ability in the game at all
+        gone = ev.get("card") if e in ("killed", "discarded") else None
+        for seat in M.turn_order(g):
+            in_play = _in_play_among(g["players"][seat], held)
+            if gone in held and M.owner_of(gone) == seat and g["cards"][gone]["zone"] != "play":
+                in_play.append(gone)  # a card's own "when it is killed" forced effect, from where it went
+            for src in in_play:
+                for idx, ab in BY_TRIGGER[src, "forced", e]:
+                    if ab.when is None or ab.when(state, src, seat, ev):
+                        queue.append(ability_step(g, seat, src, idx, ev))
     resolve_together(ctx, queue)
 
 

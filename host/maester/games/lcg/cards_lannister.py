@@ -606,9 +606,23 @@ card("L167", Ability("action", _dwarf, target=lambda s, src, seat, ev: [
 
 
 # L178 Shae: Challenges action, kneel Shae: kneel a character whose controller has more power than you.
+def _shae_targets(state, src, seat, ev):
+    """Standing characters whose controller has more power than `seat`: each total worked out once
+    (a total reads every card its player controls), not twice a character."""
+    g = state["g"]
+    totals = {seat: M.total_power(g, seat)}
+    out = []
+    for c in _standing_characters(state):
+        ctrl = _ctrl(state, c)
+        if ctrl not in totals:
+            totals[ctrl] = M.total_power(g, ctrl)
+        if totals[ctrl] > totals[seat]:
+            out.append(c)
+    return out
+
+
 card("L178", Ability("action", _kneel_target, phases=("challenges",), cost=(("kneel_self",),),
-                     target=lambda s, src, seat, ev: [c for c in _standing_characters(s)
-                                                      if M.total_power(s["g"], _ctrl(s, c)) > M.total_power(s["g"], seat)]))
+                     target=_shae_targets))
 
 
 # L188 Drunken Allegations: when revealed, you and an opponent you choose each kneel a standing

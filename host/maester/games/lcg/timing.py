@@ -331,6 +331,25 @@ WATCHES = {}
 TOTALS_CHANGE_BY_THEMSELVES = set()
 
 
+# id(config) -> (config, the WATCHES and TOTALS_CHANGE_BY_THEMSELVES it was worked out from, the game's
+# watches in WATCHES order, whether its totals change by themselves): after_step's plan for a game.
+# It depends on nothing but the game's codes (fixed by its config: model.game_codes) and those two
+# tables, whose copies are kept and compared (one or two entries each) so that a change to either is
+# seen at once; the config is kept beside its id so that the id is not reused while the plan stands.
+_AFTER = {}
+
+
+def _after_plan(state):
+    codes = M.game_codes(state)
+    if len(_AFTER) >= 256:
+        _AFTER.clear()  # a bound on memory: worked out again when asked
+    plan = _AFTER[id(state["config"])] = (
+        state["config"], dict(WATCHES), set(TOTALS_CHANGE_BY_THEMSELVES),
+        tuple(watch for code, watch in WATCHES.items() if code in codes),
+        bool(TOTALS_CHANGE_BY_THEMSELVES) and not TOTALS_CHANGE_BY_THEMSELVES.isdisjoint(codes))
+    return plan
+
+
 def after_step(ctx):
     """Run after every step of the game (the LCG's step table wraps each, see __init__.py): the
     watches, then victory where a total could have risen without power being gained or moved (those
@@ -342,16 +361,18 @@ def after_step(ctx):
     state = ctx.state
     if state["over"]:
         return
-    codes = M.game_codes(state)
-    for code, watch in WATCHES.items():
-        if code in codes:
-            watch(ctx)
+    config = state["config"]
+    plan = _AFTER.get(id(config))
+    if plan is None or plan[0] is not config or plan[1] != WATCHES or plan[2] != TOTALS_CHANGE_BY_THEMSELVES:
+        plan = _after_plan(state)
+    for watch in plan[3]:
+        watch(ctx)
     g = ctx.g
     arrived = M.POWER_ARRIVED
     if arrived and id(g) in arrived:
         arrived.discard(id(g))
         check_victory(ctx)
-    elif TOTALS_CHANGE_BY_THEMSELVES and not TOTALS_CHANGE_BY_THEMSELVES.isdisjoint(codes):
+    elif plan[4]:
         check_victory(ctx)
     if ctx.g.get("victory_pending") and not any(a["kind"] == "winner" for a in state["asks"]):
         tied = next((st for st in state["stack"] if st["s"] == "choose_winner"), None)
