@@ -337,27 +337,24 @@ def hand_kinds(state, seat):
 def _events_in_hand(state, seat, hand, held):
     """The cards of `hand` among `held` (holders: those with an ability for the window's moment)
     usable from there (events, and abilities marked from_hand), within their restrictions."""
-    if not hand:
+    if held.isdisjoint(hand):
         return []
     recs, piles = M.records(state), PILES
     return [h for h in hand if h in held and (recs[h]["type"] == "event" or piles[h][0])
             and (not recs[h]["restrictions"] or _event_allowed(state, seat, h))]
 
 
-_IN_GAME = {}  # id(config) -> (config, ABILITIES.version, len(g["cards"]), {(kind, moment): holders})
+# id(config) -> (config, ABILITIES.version, len(g["cards"]), {(kind, moment): holders, ("ambush", table): ...}):
+# what a game's windows read of its instances, worked out once a game. It depends on nothing but the
+# game's instances and the table of abilities (BY_TRIGGER, BY_KIND, PILES) or the game's card table
+# (whose key is in the ambush entry's): a game's instances are all in g["cards"] from setup on
+# (model.py), and the entry is worked out again when ABILITIES changes or the count of instances
+# does; the config (shared by copy_state) is kept beside its id so that the id is not reused while
+# the entry stands.
+_IN_GAME = {}
 
 
-def holders(state, kind, at=None):
-    """(held, piled): the instances of this game that have an ability of `kind` for moment `at`
-    (BY_TRIGGER; any of that kind without `at`), and those of them used from a discard or dead pile,
-    as frozensets worked out once a game. A window reads only its cards that are held instead of
-    looking every card of every zone up, passes a moment no card of the game answers with one
-    look-up, and the piles over in most games (T124, and S22, L47, L50, T174, in the Core, are used
-    from there). The sets depend on nothing but the game's instances and the table of abilities
-    (BY_TRIGGER, BY_KIND, PILES): a game's instances are all in g["cards"] from setup on
-    (model.py), its config (shared by copy_state) is kept beside its id so that the id is not reused
-    while the entry stands, and the entry is worked out again when ABILITIES changes or the count
-    of instances does."""
+def _entry(state):
     config = state["config"]
     cards = state["g"]["cards"]
     entry = _IN_GAME.get(id(config))
@@ -365,18 +362,32 @@ def holders(state, kind, at=None):
         if len(_IN_GAME) >= 256:
             _IN_GAME.clear()  # a bound on memory: worked out again when asked
         entry = _IN_GAME[id(config)] = (config, ABILITIES.version, len(cards), {})
-    found = entry[3]
-    key = (kind, at)
-    try:
-        return found[key]
-    except KeyError:
-        if at is None:
-            held = frozenset(i for i in cards if BY_KIND[i, kind])
-        else:
-            held = frozenset(i for i in cards if BY_TRIGGER[i, kind, at])
-        piles = PILES
-        found[key] = held, frozenset(i for i in held if piles[i][1] or piles[i][2])
-        return found[key]
+    return entry
+
+
+def holders(state, kind, at=None):
+    """(held, piled): the instances of this game that have an ability of `kind` for moment `at`
+    (BY_TRIGGER; any of that kind without `at`), and those of them used from a discard or dead pile,
+    as frozensets worked out once a game (_IN_GAME). A window reads only its cards that are held
+    instead of looking every card of every zone up, passes a moment no card of the game answers with
+    one look-up, and the piles over in most games (T124, and S22, L47, L50, T174, in the Core, are
+    used from there)."""
+    config = state["config"]
+    entry = _IN_GAME.get(id(config))
+    if entry is not None and entry[0] is config and entry[1] == ABILITIES.version \
+            and entry[2] == len(state["g"]["cards"]):  # _entry's test, inline: a window's first call
+        found = entry[3].get((kind, at))
+        if found is not None:
+            return found
+    found = _entry(state)[3]
+    cards = state["g"]["cards"]
+    if at is None:
+        held = frozenset(i for i in cards if BY_KIND[i, kind])
+    else:
+        held = frozenset(i for i in cards if BY_TRIGGER[i, kind, at])
+    piles = PILES
+    found[kind, at] = held, frozenset(i for i in held if piles[i][1] or piles[i][2])
+    return found[kind, at]
 
 
 def _pile_sources(state, seat, piled):
@@ -410,7 +421,8 @@ def _from_right_zone(state, src, ab):
 
 
 def _in_play_among(p, held):
-    """`seat`'s cards in play among `held`, then its revealed plot if it is (_sources, filtered)."""
+    """The cards player `p` controls in play that are among `held` (holders), then its revealed plot
+    if it is: the cards whose abilities it may use from play."""
     out = [i for i in p["play"] if i in held]
     if p["revealed"] in held:  # None, with no plot revealed, is in no set of instances
         out.append(p["revealed"])
@@ -438,12 +450,26 @@ def action_choices(state, seat, phase):
                     continue
                 if _from_right_zone(state, src, ab) and _usable(state, seat, src, idx, ab):
                     out.append(["action", src, idx])
-    if hand:
-        recs = M.records(state)
+    ambushers = _ambushers(state)
+    if not ambushers.isdisjoint(hand):
         for src in hand:
-            if "ambush" in (recs[src]["keywords"] or ()) and _ambush_ok(state, seat, src):
+            if src in ambushers and _ambush_ok(state, seat, src):
                 out.append(["ambush", src])
     return out
+
+
+def _ambushers(state):
+    """The instances of this game whose printed keywords hold Ambush, worked out once a game and card
+    table (a record never changes: model.RECORDS) beside holders' sets."""
+    table = state["config"]["cards"]
+    found = _entry(state)[3]
+    try:
+        return found["ambush", table]
+    except KeyError:
+        recs = M.records(state)
+        held = found["ambush", table] = frozenset(i for i in state["g"]["cards"]
+                                                   if "ambush" in (recs[i]["keywords"] or ()))
+        return held
 
 
 def _event_allowed(state, seat, src):
