@@ -276,7 +276,12 @@ def pay_tolls(ctx, inst):
 
 def available_influence(state, seat):
     g = state["g"]
-    total = sum(M.influence_of(state, i) for i in g["players"][seat]["play"] if not g["cards"][i]["kneel"])
+    cards = g["cards"]
+    if M.constant_sources(g, "influence"):
+        total = sum(M.influence_of(state, i) for i in g["players"][seat]["play"] if not cards[i]["kneel"])
+    else:  # no constant ability in play answers influence: each card has its printed influence
+        recs = M.records(state)
+        total = sum(recs[i]["influence"] or 0 for i in g["players"][seat]["play"] if not cards[i]["kneel"])
     if g["players"][seat]["title"] == "hand_of_the_king" and not g["title_used"].get("hand_of_the_king"):
         total += 2
     return total
