@@ -200,9 +200,40 @@ def test_a_constant_ability_gives_nothing_for_what_it_does_not_answer():
                         assert not M.CONSTANT[M.code(src)](state, src, inst, what), (src, inst, what)
                         asked.add(M.code(src))
 
-    for seed, decks in ((3, ["stark", "lannister"]), (4, ["lannister", "stark"])):
+    for seed, decks in ((3, ["stark", "lannister"]), (4, ["lannister", "stark"]),
+                        (5, ["baratheon", "targaryen"]), (6, ["targaryen", "baratheon"])):
         play_one("lcg", {"players": 2, "decks": decks}, seed, "random", on_step=check)
-    assert len(asked) >= 8  # most of the declared cards came into play
+    assert len(asked) >= 16  # most of the declared cards came into play
+
+
+def test_a_constant_ability_gives_nothing_to_a_card_outside_its_scope():
+    """A card's constant ability declared to give only to itself, to the card it is attached to or to
+    cards of one name (constant_for to=) is called for those cards only (model.constant): asked for
+    every value, of every other card (and of no card), after every move of random games with all
+    four Houses' decks, it must give nothing, or skipping it would change the rules."""
+    whats = ("str", "icons", "keywords", "influence", "income", "initiative", "claim", "uncancelable",
+             "no_stand", "event_tax", "toll:military", "toll:intrigue", "toll:power", "reserve", "gold")
+    asked = set()
+
+    def check(state, result):
+        g = state["g"]
+        for src in M.find_constant_sources(g):
+            scope = M.SCOPES.get(M.code(src))
+            if scope is None:
+                continue
+            # no card (inst None) for "self" and "host" only: a named card's ability reads its name
+            for inst in list(g["cards"]) + ([None] if scope in ("self", "host") else []):
+                if inst == src if scope == "self" else inst == g["cards"][src]["on"] if scope == "host" \
+                        else M.info(state, inst)["name"] == scope[1]:
+                    continue
+                for what in whats:
+                    assert not M.CONSTANT[M.code(src)](state, src, inst, what), (src, inst, what)
+                    asked.add(M.code(src))
+
+    for seed, decks in ((3, ["stark", "lannister"]), (4, ["lannister", "stark"]),
+                        (5, ["baratheon", "targaryen"]), (6, ["targaryen", "baratheon"])):
+        play_one("lcg", {"players": 2, "decks": decks}, seed, "random", on_step=check)
+    assert len(asked) >= 12  # most of the declared cards came into play
 
 
 def _marshal_choices_card_by_card(state, seat):
