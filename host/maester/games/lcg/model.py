@@ -112,18 +112,24 @@ class _GameCodes(dict):
     asks it whether that card is in the game at all. Keyed by the config's id, the config kept with its
     answer so that the id is not reused while the answer stands; copy_state shares the config."""
 
+    last = (None, None)  # (config, codes) of the last ask: most asks are of the same game
+
     def of(self, state):
         config = state["config"]
+        last = self.last
+        if last[0] is config:
+            return last[1]
         try:
             kept, codes = self[id(config)]
             if kept is config:
+                self.last = (config, codes)
                 return codes
         except KeyError:
             pass
         if len(self) >= 256:
             self.clear()  # a bound on memory: worked out again when asked
         codes = frozenset(code(i) for i in state["g"]["cards"])
-        self[id(config)] = (config, codes)
+        self[id(config)] = self.last = (config, codes)
         return codes
 
 
@@ -139,10 +145,21 @@ def player(g, seat):
     return g["players"][seat]
 
 
+class _Rotations(dict):
+    """The orders of n seats, clockwise from each seat, by n: worked out once for a table size."""
+
+    def __missing__(self, n):
+        orders = self[n] = tuple(tuple((seat + i) % n for i in range(n)) for seat in range(n))
+        return orders
+
+
+_ROTATIONS = _Rotations()
+
+
 def order_from(g, seat):
-    """Seats clockwise starting with `seat`."""
+    """Seats clockwise starting with `seat` (a new list: callers may change it)."""
     n = g["n"]
-    return [(seat + i) % n for i in range(n)]
+    return list(_ROTATIONS[n][seat % n])
 
 
 def turn_order(g):
@@ -215,7 +232,7 @@ def register_constant(code, fn, answers=None, to=None):
         else:
             table[code] = value
     _KEPT.clear()
-    _LAST[0] = (None, None, None, None, {})
+    _LAST[0] = (None, None, None, None, None)
 
 
 def constant(state, inst, what):
@@ -223,11 +240,11 @@ def constant(state, inst, what):
     g = state["g"]
     players = g["players"]
     last = _LAST[0]  # one read: a tuple, so its parts always belong together
-    # Most reads follow one on the same table: its lists compared with the copies scoped_sources kept
+    # Most reads follow one on the same table: its lists compared with the copies _kept_sources kept
     # of the last joust it answered (what its key is made of, nothing else) before a key is built.
     if len(players) == 2 and players[0]["play"] == last[0] and players[1]["play"] == last[1] \
             and players[0]["revealed"] == last[2] and players[1]["revealed"] == last[3]:
-        split = last[4].get(what) or scoped_sources(g, what)
+        split = last[4][2].get(what) or _split(last[4], what)
     else:
         split = scoped_sources(g, what)
     anyone, own, hosted, named = split
@@ -311,7 +328,7 @@ def _kept_sources(g):
             _KEPT.clear()  # a bound on memory; what is dropped is worked out again when asked
         known = _KEPT[key] = [find_constant_sources(g), {}, {}]
     if len(players) == 2:
-        _LAST[0] = (list(key[0]), list(key[2]), key[1], key[3], known[2])
+        _LAST[0] = (list(key[0]), list(key[2]), key[1], key[3], known)
     return known
 
 
@@ -324,9 +341,13 @@ def constant_sources(g, what=None):
     Every STR, icon or keyword read asks this, so a table read would cost the square of the cards in
     play: the answer is kept by what it depends on (each player's cards in play and revealed plot,
     and the cards that have a constant ability), so a state, its copies and its next moves share it."""
-    every, by_what, _ = _kept_sources(g)
-    if what is None:
-        return every
+    known = _kept_sources(g)
+    return known[0] if what is None else _answering(known, what)
+
+
+def _answering(known, what):
+    """The sources of _kept_sources' `known` whose ability can answer `what` (ANSWERS), kept in it."""
+    every, by_what, _ = known
     found = by_what.get(what)
     if found is None:
         answers, code_of = ANSWERS, code
@@ -340,11 +361,16 @@ def scoped_sources(g, what):
     the card they are attached to, {name: those that give only to cards of that name}). Kept with constant_sources' answer: a source's scope is its code's,
     so the split depends on nothing else. Most keyword reads then call no ability at all (random play:
     three in four calls were a card's own keyword asked of another card)."""
-    split_by_what = _kept_sources(g)[2]
+    return _split(_kept_sources(g), what)
+
+
+def _split(known, what):
+    """scoped_sources from _kept_sources' `known`, kept in it."""
+    split_by_what = known[2]
     split = split_by_what.get(what)
     if split is None:
         anyone, own, hosted, named = [], [], [], {}
-        for s in constant_sources(g, what):
+        for s in _answering(known, what):
             scope = SCOPES.get(code(s))
             if scope is None:
                 anyone.append(s)
@@ -374,8 +400,8 @@ def find_constant_sources(g):
 _KEPT = {}
 _KEPT_MAX = 4096
 # [the last joust table _kept_sources answered: (seat 0's play, seat 1's play (copies), their revealed
-# plots, its {what: sources split by scope})]; emptied with _KEPT
-_LAST = [(None, None, None, None, {})]
+# plots, its answer)]; emptied with _KEPT
+_LAST = [(None, None, None, None, None)]
 
 
 def strength(state, inst):
@@ -484,7 +510,11 @@ def total_power(g, seat):
     if POWER_LEFT_OUT:
         return p["power"] + sum(g["cards"][i]["power"] for i in p["play"]
                                 if not any(fn(g, seat, i) for fn in POWER_LEFT_OUT))
-    return p["power"] + sum(g["cards"][i]["power"] for i in p["play"])
+    cards = g["cards"]
+    total = p["power"]
+    for i in p["play"]:  # a loop, not sum() of a generator: asked for every seat of every view
+        total += cards[i]["power"]
+    return total
 
 
 def team_power(g, seat):
@@ -600,11 +630,13 @@ def gold_cost(state, seat, inst, in_play=None):
     (`in_play`: reducers_in_play, when the caller has it)."""
     rec = info(state, inst)
     cost = rec["cost"] or 0
-    house = state["g"]["players"][seat]["house"]
-    if rec["houses"] and house not in rec["houses"]:
+    p = state["g"]["players"][seat]
+    if rec["houses"] and p["house"] not in rec["houses"]:
         cost += table(state)["components"]["gold_penalty"]
-    cost -= cost_reduction(state, seat, inst, in_play)
-    cost -= sum(r["amount"] for r in matching_reducers(state, seat, inst))
+    if in_play is None or in_play or code(inst) in REDUCERS:  # else nothing makes it cheaper
+        cost -= cost_reduction(state, seat, inst, in_play)
+    if p["reducers"]:
+        cost -= sum(r["amount"] for r in matching_reducers(state, seat, inst))
     return max(0, cost)
 
 
