@@ -236,6 +236,32 @@ def test_a_constant_ability_gives_nothing_to_a_card_outside_its_scope():
     assert len(asked) >= 12  # most of the declared cards came into play
 
 
+def test_has_kw_reads_one_keyword_as_keywords_would():
+    """model.has_kw reads one keyword without building the card's keyword set: after every move of
+    random games with all four Houses' decks, for every card and every keyword printed, gained or
+    lost in them, it must answer as `kw in keywords()`, lasting effects and blanks included."""
+    kws = {"stealth", "renown", "immune_events", "no_attachments", "insight", "intimidate", "limited"}
+    seen = set()
+
+    def check(state, result):
+        g = state["g"]
+        for e in g["effects"]:
+            if e["kind"] in ("keyword", "lose_keyword"):
+                kws.add(e["value"])
+            seen.add(e["kind"])
+        for inst in g["cards"]:
+            have = M.keywords(state, inst)
+            kws.update(have)
+            for kw in kws:
+                assert M.has_kw(state, inst, kw) == (kw in have), (inst, kw)
+
+    # seed 1's Lannister/Baratheon game blanks a card with printed keywords
+    for seed, decks in ((3, ["stark", "lannister"]), (5, ["baratheon", "targaryen"]),
+                        (1, ["lannister", "baratheon"])):
+        play_one("lcg", {"players": 2, "decks": decks}, seed, "random", on_step=check)
+    assert {"keyword", "lose_keyword", "blank"} <= seen  # effects on keywords were in play
+
+
 def _marshal_choices_card_by_card(state, seat):
     """flow.marshal_choices as each card of the hand asks it alone (how it read before issue 29)."""
     g = state["g"]

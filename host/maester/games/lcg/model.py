@@ -216,7 +216,9 @@ def is_character(state, inst):
 
 CONSTANT = {}
 ANSWERS = {}  # code -> the `what`s its constant ability can give anything for (constant_for); missing: any
-SCOPES = {}  # code -> "self" / "host" / ("named", name): the cards its constant ability can give anything to (constant_for to=); missing: any
+# code -> "self" / "host" / ("named", name): the only cards its constant ability can give anything to
+# (constant_for to=); missing: any card
+SCOPES = {}
 REDUCERS = {}
 
 
@@ -358,9 +360,10 @@ def _answering(known, what):
 def scoped_sources(g, what):
     """constant_sources(g, what) split by whom they can give to (SCOPES): (the sources that may give
     any card something, a frozenset of those that give only to themselves, those that give only to
-    the card they are attached to, {name: those that give only to cards of that name}). Kept with constant_sources' answer: a source's scope is its code's,
-    so the split depends on nothing else. Most keyword reads then call no ability at all (random play:
-    three in four calls were a card's own keyword asked of another card)."""
+    the card they are attached to, {name: those that give only to cards of that name}). Kept with
+    constant_sources' answer: a source's scope is its code's, so the split depends on nothing else.
+    Most keyword reads then call no ability at all (random play: three in four calls to an ability
+    were a card's own keyword asked of another card)."""
     return _split(_kept_sources(g), what)
 
 
@@ -448,16 +451,25 @@ def keywords(state, inst):
 
 
 def has_kw(state, inst, kw):
-    if state["g"]["effects"]:
-        return kw in keywords(state, inst)
-    # No lasting effect (nothing blank, nothing gained or lost by an effect): keywords() would be the
-    # printed ones with what constant abilities give and take, so `kw` is read off those at once.
+    """Whether `inst` has keyword `kw` now: `kw in keywords(state, inst)`, read for the one keyword
+    without building the sets (most reads: a lasting effect is almost always in play)."""
+    gained = lost = blanked = False
+    for e in state["g"]["effects"]:
+        if e["target"] == inst:
+            kind = e["kind"]
+            if kind == "blank":
+                blanked = True
+            elif kind == "keyword":
+                gained = gained or e["value"] == kw
+            elif kind == "lose_keyword":
+                lost = lost or e["value"] == kw
     extra = constant(state, inst, "keywords")
-    if extra:
-        if kw in extra.get("lose", ()):
-            return False
-        if kw in extra.get("gain", ()):
-            return True
+    if lost or (extra and kw in extra.get("lose", ())):  # lost beats gained, as in keywords()
+        return False
+    if gained or (extra and kw in extra.get("gain", ())):
+        return True
+    if blanked:  # a blank text box has no printed keywords
+        return False
     printed = info(state, inst)["keywords"]
     return bool(printed) and kw in printed
 
