@@ -421,19 +421,24 @@ def strength(state, inst):
 
 def _with_changes(effects, inst, printed, gain_kind, lose_kind, extra):
     """A printed set of icons or keywords with what lasting effects add (`gain_kind`) and take away
-    (`lose_kind`) and what constant abilities give (`extra`: constant's {"gain"/"lose": set})."""
-    if not effects and not extra:  # most asks: the printed set as it stands
-        return set(printed) if printed else set()
-    gained, lost = set(), set()
+    (`lose_kind`) and what constant abilities give (`extra`: constant's {"gain"/"lose": set}): the
+    printed and gained ones less the lost ones, a set built only for the answer (lasting effects are
+    in play for nine reads in ten, few of them on this card)."""
+    out = set(printed) if printed else set()
+    lost = ()
     for e in effects:
         if e["target"] == inst:
-            if e["kind"] == gain_kind:
-                gained.add(e["value"])
-            elif e["kind"] == lose_kind:
-                lost.add(e["value"])
-    gained.update(extra.get("gain", ()))
-    lost.update(extra.get("lose", ()))
-    return (set(printed or ()) | gained) - lost
+            kind = e["kind"]
+            if kind == gain_kind:
+                out.add(e["value"])
+            elif kind == lose_kind:
+                lost += (e["value"],)
+    if extra:
+        out.update(extra.get("gain", ()))
+        lost += tuple(extra.get("lose", ()))
+    if lost:
+        out.difference_update(lost)
+    return out
 
 
 def icons(state, inst):
