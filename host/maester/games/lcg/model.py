@@ -524,13 +524,13 @@ POWER_ARRIVED = set()
 def total_power(g, seat):
     """Power toward victory: on the House card and on every card the player controls."""
     p = g["players"][seat]
-    if POWER_LEFT_OUT:
-        return p["power"] + sum(g["cards"][i]["power"] for i in p["play"]
-                                if not any(fn(g, seat, i) for fn in POWER_LEFT_OUT))
     cards = g["cards"]
     total = p["power"]
     for i in p["play"]:  # a loop, not sum() of a generator: asked for every seat of every view
-        total += cards[i]["power"]
+        power = cards[i]["power"]
+        # a card with no power adds nothing, left out or not: POWER_LEFT_OUT asked only of the others
+        if power and not (POWER_LEFT_OUT and any(fn(g, seat, i) for fn in POWER_LEFT_OUT)):
+            total += power
     return total
 
 
