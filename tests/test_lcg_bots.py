@@ -185,8 +185,6 @@ def test_a_constant_ability_gives_nothing_for_what_it_does_not_answer():
     called for those only (model.constant): asked for every other value, on every card, after
     every move of random games with the decks those cards are in, it must give nothing, or skipping
     it would change the rules."""
-    whats = ("str", "icons", "keywords", "influence", "income", "initiative", "claim", "uncancelable",
-             "no_stand", "event_tax", "toll:military", "toll:intrigue", "toll:power", "reserve", "gold")
     asked = set()
 
     def check(state, result):
@@ -195,14 +193,77 @@ def test_a_constant_ability_gives_nothing_for_what_it_does_not_answer():
             if answers is None:
                 continue
             for inst in state["g"]["cards"]:
-                for what in whats:
+                for what in _CONSTANT_VALUES:
                     if what not in answers:
                         assert not M.CONSTANT[M.code(src)](state, src, inst, what), (src, inst, what)
                         asked.add(M.code(src))
 
-    for seed, decks in ((3, ["stark", "lannister"]), (4, ["lannister", "stark"])):
+    _random_games_of_every_house(check)
+    assert len(asked) >= 16  # most of the declared cards came into play
+
+
+# Every value a rule asks model.constant for
+_CONSTANT_VALUES = ("str", "icons", "keywords", "influence", "income", "initiative", "claim", "uncancelable",
+                    "no_stand", "event_tax", "toll:military", "toll:intrigue", "toll:power", "reserve", "gold")
+
+
+def _random_games_of_every_house(check):
+    """Random games with each House's starter deck, `check(state, result)` after every move."""
+    for seed, decks in ((3, ["stark", "lannister"]), (4, ["lannister", "stark"]),
+                        (5, ["baratheon", "targaryen"]), (6, ["targaryen", "baratheon"])):
         play_one("lcg", {"players": 2, "decks": decks}, seed, "random", on_step=check)
-    assert len(asked) >= 8  # most of the declared cards came into play
+
+
+def test_a_constant_ability_gives_nothing_to_a_card_outside_its_scope():
+    """A card's constant ability declared to give only to itself, to the card it is attached to or to
+    cards of one name (constant_for to=) is called for those cards only (model.constant): asked for
+    every value, of every other card (and of no card), after every move of random games with all
+    four Houses' decks, it must give nothing, or skipping it would change the rules."""
+    asked = set()
+
+    def check(state, result):
+        g = state["g"]
+        for src in M.find_constant_sources(g):
+            scope = M.SCOPES.get(M.code(src))
+            if scope is None:
+                continue
+            # no card (inst None) for "self" and "host" only: a named card's ability reads its name
+            for inst in list(g["cards"]) + ([None] if scope in ("self", "host") else []):
+                if inst == src if scope == "self" else inst == g["cards"][src]["on"] if scope == "host" \
+                        else M.info(state, inst)["name"] == scope[1]:
+                    continue
+                for what in _CONSTANT_VALUES:
+                    assert not M.CONSTANT[M.code(src)](state, src, inst, what), (src, inst, what)
+                    asked.add(M.code(src))
+
+    _random_games_of_every_house(check)
+    assert len(asked) >= 12  # most of the declared cards came into play
+
+
+def test_has_kw_reads_one_keyword_as_keywords_would():
+    """model.has_kw reads one keyword without building the card's keyword set: after every move of
+    random games with all four Houses' decks, for every card and every keyword printed, gained or
+    lost in them, it must answer as `kw in keywords()`, lasting effects and blanks included."""
+    kws = {"stealth", "renown", "immune_events", "no_attachments", "insight", "intimidate", "limited"}
+    seen = set()
+
+    def check(state, result):
+        g = state["g"]
+        for e in g["effects"]:
+            if e["kind"] in ("keyword", "lose_keyword"):
+                kws.add(e["value"])
+            seen.add(e["kind"])
+        for inst in g["cards"]:
+            have = M.keywords(state, inst)
+            kws.update(have)
+            for kw in kws:
+                assert M.has_kw(state, inst, kw) == (kw in have), (inst, kw)
+
+    # seed 1's Lannister/Baratheon game blanks a card with printed keywords
+    for seed, decks in ((3, ["stark", "lannister"]), (5, ["baratheon", "targaryen"]),
+                        (1, ["lannister", "baratheon"])):
+        play_one("lcg", {"players": 2, "decks": decks}, seed, "random", on_step=check)
+    assert {"keyword", "lose_keyword", "blank"} <= seen  # effects on keywords were in play
 
 
 def _marshal_choices_card_by_card(state, seat):

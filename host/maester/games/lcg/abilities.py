@@ -141,17 +141,15 @@ def card(codes, *abilities):
         CARD_ABILITIES.add(code)
 
 
-def constant_for(*codes, answers=None):
+def constant_for(*codes, answers=None, to=None):
     """Decorator: `fn(state, src, inst, what)` is the constant ability of these cards. `answers`: the
     `what`s it can ever give anything for (it returns 0 for every other), so that a read of another
-    value does not call it (model.constant); None: any."""
+    value does not call it (model.constant); None: any. `to`: the cards it can ever give anything
+    to, "self" (inst is src), "host" (the card src is attached to) or ("named", name) (cards of that
+    printed name), so that a read of any other card does not call it (model.SCOPES); None: any card."""
     def register(fn):
         for code in codes:
-            M.CONSTANT[code] = fn
-            if answers is None:
-                M.ANSWERS.pop(code, None)
-            else:
-                M.ANSWERS[code] = frozenset(answers)
+            M.register_constant(code, fn, answers, to)
             CARD_ABILITIES.add(code)
         return fn
     return register

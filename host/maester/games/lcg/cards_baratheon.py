@@ -66,7 +66,7 @@ def _noble_character(state, inst, seat):
 
 
 # B66 Shadow's Blessing: the character it is on has +2 STR while it bears a power icon, -2 STR when not.
-@A.constant_for("B66")
+@A.constant_for("B66", answers=("str",), to="host")
 def _shadows_blessing(state, src, inst, what):
     if what != "str" or _host(state, src) != inst or inst is None:
         return 0
@@ -84,7 +84,7 @@ card("B68", Ability("save", A.saved, trigger=("would_kill",), when=A.saves_host,
 
 
 # B69 Stinking Drunk: the character it is on has -4 STR while it takes part in a challenge.
-@A.constant_for("B69")
+@A.constant_for("B69", answers=("str",), to="host")
 def _stinking_drunk(state, src, inst, what):
     g = state["g"]
     ch = g["challenge"]
@@ -110,7 +110,7 @@ card(("B71", "B90"), Ability("forced", _robert, trigger=("claimed_renown",), whe
 
 # B72 Stannis Baratheon: while he attacks, a defending player who controls no Lord character may
 # declare no defenders.
-@A.constant_for("B72")
+@A.constant_for("B72", answers=("keywords",))
 def _stannis(state, src, inst, what):
     g = state["g"]
     ch = g["challenge"]
@@ -135,7 +135,7 @@ def _melisandre_up(state, src):
     return g["cards"][src]["zone"] == "play" and not g["cards"][src]["kneel"]
 
 
-@A.constant_for("B74")
+@A.constant_for("B74", answers=("str",))
 def _melisandre(state, src, inst, what):
     if what != "str" or inst not in state["g"]["cards"] or state["g"]["cards"][inst]["zone"] != "play":
         return 0
@@ -222,7 +222,7 @@ card("B79", Ability("response", _edric, trigger=("won_challenge",), limited=True
 
 
 # B80 Devan Seaworth: he has Stealth while a character you control has 1 power or more.
-@A.constant_for("B80")
+@A.constant_for("B80", answers=("keywords",), to="self")
 def _devan(state, src, inst, what):
     if what != "keywords" or inst != src:
         return None
@@ -233,7 +233,7 @@ def _devan(state, src, inst, what):
 
 
 # B81 Knight of the Rainwood: it cannot be discarded from play.
-@A.constant_for("B81")
+@A.constant_for("B81", answers=("keywords",), to="self")
 def _rainwood(state, src, inst, what):
     return {"gain": {"cannot_be_discarded"}} if what == "keywords" and inst == src else None
 
@@ -242,7 +242,7 @@ def _rainwood(state, src, inst, what):
 # STR effect on it, or its STR not the printed one, at any moment of the phase), it can be neither
 # killed nor discarded from play. The moments are watched after every step (_cavalry_watch), so a STR
 # that went up and came back (Holding the Trident, an effect until the end of a challenge) counts.
-@A.constant_for("B82")
+@A.constant_for("B82", answers=("keywords",), to="self")
 def _cavalry(state, src, inst, what):
     if what != "keywords" or inst != src:
         return None
@@ -327,7 +327,7 @@ card("B88", Ability("response", lambda ctx, src, seat, t, ev: E.put_into_play(ct
 # B91 Dragonstone Port: it opens an action window in the plot phase after the plots are chosen and
 # before they are revealed; Plot action in that window (once a phase, by errata): name a plot card;
 # your House claims 1 power for each opponent who then reveals it.
-@A.constant_for("B91")
+@A.constant_for("B91", answers=("keywords",), to="self")
 def _port_window(state, src, inst, what):
     return {"gain": {"plot_window"}} if what == "keywords" and inst == src else None
 
@@ -550,14 +550,14 @@ card("B182", Ability("revealed", _mutual_cause, when=lambda s, src, seat, ev: le
 
 
 # B183 Uneasy Truce: a player must give the defending player 2 gold before starting a military challenge.
-@A.constant_for("B183")
+@A.constant_for("B183", answers=("toll:military",))
 def _uneasy_truce(state, src, inst, what):
     return 2 if what == "toll:military" else 0
 
 
 # B184 Rains of Autumn: this round the income bonuses of characters, locations and attachments count
 # for nothing (a plot's own income stays).
-@A.constant_for("B184")
+@A.constant_for("B184", answers=("income",))
 def _rains(state, src, inst, what):
     if what != "income" or inst not in state["g"]["cards"] or state["g"]["cards"][inst]["zone"] != "play":
         return 0
@@ -587,7 +587,7 @@ card("B185", Ability("revealed", _gander, target=_gander_targets,
 
 
 # B186 Tourney for the Hand: Knights you control have +1 STR and are immune to opponents' character abilities.
-@A.constant_for("B186")
+@A.constant_for("B186", answers=("str", "keywords"))
 def _tourney(state, src, inst, what):
     g = state["g"]
     c = g["cards"].get(inst)
@@ -599,7 +599,7 @@ def _tourney(state, src, inst, what):
 
 # B187 Fleeing to the Wall: When revealed (it cannot be cancelled, by errata): each player, from you
 # clockwise, keeps up to 3 of their locations and discards the others (the discard cannot be saved).
-@A.constant_for("B187")
+@A.constant_for("B187", answers=("uncancelable",), to="self")
 def _fleeing_uncancelable(state, src, inst, what):
     return 1 if what == "uncancelable" and inst == src else 0
 

@@ -31,7 +31,7 @@ card("L163", Ability("action", _insidious_ways, phases=("challenges",),
 
 
 # L141 Littlefinger: +1 STR for each gold in his controller's gold pool (his +2 income is printed).
-@A.constant_for("L141", answers=("str",))
+@A.constant_for("L141", answers=("str",), to="self")
 def _littlefinger(state, src, inst, what):
     if what != "str" or inst != src:
         return 0
@@ -86,7 +86,7 @@ def _on(state, src, inst):
 
 
 # L34 Gutter Rat's Cunning: the character it is on gains stealth and +2 STR.
-@A.constant_for("L34", answers=("str", "keywords"))
+@A.constant_for("L34", answers=("str", "keywords"), to="host")
 def _gutter_rat(state, src, inst, what):
     if not _on(state, src, inst):
         return 0
@@ -115,7 +115,7 @@ card("L36", Ability("response", lambda ctx, src, seat, t, ev: T.gain_power(ctx, 
 
 # L37 Ser Jaime Lannister: does not kneel when declared as an attacker or defender in a military
 # challenge.
-@A.constant_for("L37", answers=("keywords",))
+@A.constant_for("L37", answers=("keywords",), to="self")
 def _jaime(state, src, inst, what):
     ch = state["g"]["challenge"]
     if what == "keywords" and inst == src and ch and ch["type"] == "military":
@@ -161,7 +161,7 @@ card("L41", Ability("action", lambda ctx, src, seat, t, ev: T.kill(ctx, [t], sea
 # L42 The Hound: killed, he goes to the discard pile, not the dead pile. As the dominance phase
 # begins, his controller either discards the top card of their deck or discards The Hound (that
 # discard cannot be saved).
-@A.constant_for("L42", answers=("keywords",))
+@A.constant_for("L42", answers=("keywords",), to="self")
 def _hound_kw(state, src, inst, what):
     return {"gain": {"killed_to_discard"}} if what == "keywords" and inst == src else 0
 
@@ -442,7 +442,7 @@ E.marshal_reducer("L65", 2, houses=["lannister", "greyjoy"], kind="character", c
 
 # L140 Lordship: the character it is on is a Lord, gains a power icon and has +4 STR in the
 # dominance phase.
-@A.constant_for("L140", answers=("icons", "str"))
+@A.constant_for("L140", answers=("icons", "str"), to="host")
 def _lordship(state, src, inst, what):
     if not _on(state, src, inst):
         return 0
@@ -560,7 +560,7 @@ def lannister_writ_small(ctx, st, answer):
     flow.attach(ctx, inst, host)
 
 
-@A.constant_for("L165", answers=("str",))
+@A.constant_for("L165", answers=("str",), to="host")
 def _writ_small_str(state, src, inst, what):
     return 2 if what == "str" and _on(state, src, inst) else 0
 

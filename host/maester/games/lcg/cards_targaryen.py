@@ -115,7 +115,7 @@ def flame_check(ctx):
 
 # T100 Blood of the Dragon: while the character it is on takes part in a challenge, +6 STR and the
 # Dragon trait.
-@A.constant_for("T100")
+@A.constant_for("T100", answers=("str",), to="host")
 def _blood_of_the_dragon(state, src, inst, what):
     return 6 if what == "str" and _on(state, src) == inst and _participating(state, inst) else 0
 
@@ -125,7 +125,7 @@ card("T100")
 
 # T101 Poisoned Wine: the character it is on gets -2 STR; Any Phase: kneel 1 influence to move it
 # onto another character it may be attached to.
-@A.constant_for("T101")
+@A.constant_for("T101", answers=("str",), to="host")
 def _wine_str(state, src, inst, what):
     return -2 if what == "str" and state["g"]["cards"][src]["on"] == inst else 0
 
@@ -144,7 +144,7 @@ card("T101", Ability("action", _move_wine, cost=(("influence", 1),), target=_win
 
 # T102 Aegon's Blade: the character it is on has +2 STR with a military icon, stealth with an
 # intrigue icon and renown with a power icon.
-@A.constant_for("T102")
+@A.constant_for("T102", answers=("str", "keywords"), to="host")
 def _aegons_blade(state, src, inst, what):
     if _on(state, src) != inst or what not in ("str", "keywords"):
         return 0
@@ -160,7 +160,7 @@ card("T102")
 
 # T103 Flame-Kissed (Ambush): with no other attachment, the character it is on has -2 STR and is
 # killed if its STR reaches 0.
-@A.constant_for("T103")
+@A.constant_for("T103", answers=("str",), to="host")
 def _flame_kissed(state, src, inst, what):
     host = _on(state, src)
     return -2 if what == "str" and host == inst and len(state["g"]["cards"][host]["att"]) == 1 else 0
@@ -312,7 +312,7 @@ card("T114", Ability("forced", _daario, trigger=("phase_started",),
 
 # T115 Quaithe of the Shadow: while she has an attachment, opponents may not choose her as the
 # target of events or character abilities.
-@A.constant_for("T115")
+@A.constant_for("T115", answers=("keywords",), to="self")
 def _quaithe(state, src, inst, what):
     if what == "keywords" and inst == src and state["g"]["cards"][src]["att"]:
         return {"gain": {"untargetable_by_opponents"}}
@@ -330,7 +330,7 @@ card("T116", Ability("forced", lambda ctx, src, seat, t, ev: E.return_to_hand(ct
 
 
 # T117 Jhogo (Stealth): +2 STR while a Weapon attachment is on him.
-@A.constant_for("T117")
+@A.constant_for("T117", answers=("str",), to="self")
 def _jhogo(state, src, inst, what):
     if what == "str" and inst == src and any("Weapon" in (M.info(state, a)["traits"] or ())
                                              for a in state["g"]["cards"][src]["att"]):
@@ -388,7 +388,7 @@ card("T121", Ability("response", lambda ctx, src, seat, t, ev: T.kill(ctx, [t], 
 
 
 # T123 Qartheen Fanatic: while any Dragon character is in play, +1 STR and a military icon.
-@A.constant_for("T123")
+@A.constant_for("T123", answers=("str", "icons"), to="self")
 def _fanatic(state, src, inst, what):
     if inst != src or what not in ("str", "icons"):
         return 0
@@ -588,7 +588,7 @@ card("T203", Ability("revealed", _counting_favors, target=_opponents))
 
 
 # T204 Power and Wealth: your characters have +1 STR for each attachment on them.
-@A.constant_for("T204")
+@A.constant_for("T204", answers=("str",))
 def _power_and_wealth(state, src, inst, what):
     g = state["g"]
     if what != "str" or g["cards"][inst]["ctrl"] != M.owner_of(src) or not M.is_character(state, inst):
@@ -615,7 +615,7 @@ card("T205", Ability("revealed", _mad_king))
 
 # T206 Rule by Decree: it cannot be cancelled. When revealed, whoever holds the most cards in hand
 # discards down to 4, choosing which.
-@A.constant_for("T206")
+@A.constant_for("T206", answers=("uncancelable",), to="self")
 def _decree(state, src, inst, what):
     return 1 if what == "uncancelable" and inst == src else 0
 
@@ -647,7 +647,7 @@ card("T206", Ability("revealed", _decree_effect))
 
 
 # T207 Noose and Swordpoint: characters with STR 2 or less do not stand in the standing phase.
-@A.constant_for("T207")
+@A.constant_for("T207", answers=("no_stand",))
 def _noose(state, src, inst, what):
     return 1 if what == "no_stand" and M.is_character(state, inst) and M.strength(state, inst) <= 2 else 0
 
@@ -656,7 +656,7 @@ card("T207")
 
 
 # T208 Herding the Masses: non-unique characters may not be declared as defenders.
-@A.constant_for("T208")
+@A.constant_for("T208", answers=("keywords",))
 def _herding(state, src, inst, what):
     if what == "keywords" and M.is_character(state, inst) and not M.info(state, inst)["unique"]:
         return {"gain": {"cannot_defend"}}

@@ -112,18 +112,24 @@ class _GameCodes(dict):
     asks it whether that card is in the game at all. Keyed by the config's id, the config kept with its
     answer so that the id is not reused while the answer stands; copy_state shares the config."""
 
+    last = (None, None)  # (config, codes) of the last ask: most asks are of the same game
+
     def of(self, state):
         config = state["config"]
+        last = self.last
+        if last[0] is config:
+            return last[1]
         try:
             kept, codes = self[id(config)]
             if kept is config:
+                self.last = (config, codes)
                 return codes
         except KeyError:
             pass
         if len(self) >= 256:
             self.clear()  # a bound on memory: worked out again when asked
         codes = frozenset(code(i) for i in state["g"]["cards"])
-        self[id(config)] = (config, codes)
+        self[id(config)] = self.last = (config, codes)
         return codes
 
 
@@ -139,10 +145,21 @@ def player(g, seat):
     return g["players"][seat]
 
 
+class _Rotations(dict):
+    """The orders of n seats, clockwise from each seat, by n: worked out once for a table size."""
+
+    def __missing__(self, n):
+        orders = self[n] = tuple(tuple((seat + i) % n for i in range(n)) for seat in range(n))
+        return orders
+
+
+_ROTATIONS = _Rotations()
+
+
 def order_from(g, seat):
-    """Seats clockwise starting with `seat`."""
+    """Seats clockwise starting with `seat` (a new list: callers may change it)."""
     n = g["n"]
-    return [(seat + i) % n for i in range(n)]
+    return list(_ROTATIONS[n][seat % n])
 
 
 def turn_order(g):
@@ -199,13 +216,55 @@ def is_character(state, inst):
 
 CONSTANT = {}
 ANSWERS = {}  # code -> the `what`s its constant ability can give anything for (constant_for); missing: any
+# code -> "self" / "host" / ("named", name): the only cards its constant ability can give anything to
+# (constant_for to=); missing: any card
+SCOPES = {}
 REDUCERS = {}
+
+
+def register_constant(code, fn, answers=None, to=None):
+    """Make `fn` the constant ability of cards of `code` (abilities.constant_for): the one writer of
+    CONSTANT, ANSWERS and SCOPES, so the sources kept by table (_kept_sources) are dropped here."""
+    if to not in (None, "self", "host") and not (isinstance(to, tuple) and len(to) == 2 and to[0] == "named"):
+        raise ValueError("constant ability of %s: to=%r (None, 'self', 'host' or ('named', name))" % (code, to))
+    CONSTANT[code] = fn
+    for table, value in ((ANSWERS, None if answers is None else frozenset(answers)), (SCOPES, to)):
+        if value is None:
+            table.pop(code, None)
+        else:
+            table[code] = value
+    _KEPT.clear()
+    _LAST[0] = (None, None, None, None, None)
 
 
 def constant(state, inst, what):
     """Sum what every constant ability in play gives `inst` for `what` (str, icons, keywords...)."""
     g = state["g"]
-    sources = constant_sources(g, what)
+    players = g["players"]
+    last = _LAST[0]  # one read: a tuple, so its parts always belong together
+    # Most reads follow one on the same table: its lists compared with the copies _kept_sources kept
+    # of the last joust it answered (what its key is made of, nothing else) before a key is built.
+    if len(players) == 2 and players[0]["play"] == last[0] and players[1]["play"] == last[1] \
+            and players[0]["revealed"] == last[2] and players[1]["revealed"] == last[3]:
+        split = last[4][2].get(what) or _split(last[4], what)
+    else:
+        split = scoped_sources(g, what)
+    anyone, own, hosted, named = split
+    # Only the sources that can give `inst` anything are called (constant_for's answers= and to=):
+    # a sum of ints or a union of sets, so the order they are asked in does not change it.
+    if own or hosted or named:
+        sources = [inst] if inst in own else []
+        if hosted:
+            cards = g["cards"]
+            sources += [s for s in hosted if cards[s]["on"] == inst]
+        if named and inst is not None:
+            sources += named.get(info(state, inst)["name"], ())
+        if anyone:
+            sources += anyone
+    else:
+        sources = anyone
+    if not sources:
+        return {} if what in _SET_VALUED else 0
     effects = g["effects"]
     # The blank texts, found once (not once a source): a blank card's constant ability is off.
     blanked = [e["target"] for e in effects if e["kind"] == "blank"] if effects else None
@@ -256,6 +315,25 @@ def cost_reduction(state, seat, inst, in_play=None):
     return total
 
 
+def _kept_sources(g):
+    """[every constant source in play, {what: those that answer it}, {what: those split by scope}] as
+    kept for the table (constant_sources, scoped_sources)."""
+    players = g["players"]
+    if len(players) == 2:  # a joust, the common game: the key without a list built first
+        p0, p1 = players
+        key = (tuple(p0["play"]), p0["revealed"], tuple(p1["play"]), p1["revealed"])
+    else:
+        key = tuple([(tuple(p["play"]), p["revealed"]) for p in players])
+    known = _KEPT.get(key)
+    if known is None:
+        if len(_KEPT) >= _KEPT_MAX:
+            _KEPT.clear()  # a bound on memory; what is dropped is worked out again when asked
+        known = _KEPT[key] = [find_constant_sources(g), {}, {}]
+    if len(players) == 2:
+        _LAST[0] = (list(key[0]), list(key[2]), key[1], key[3], known)
+    return known
+
+
 def constant_sources(g, what=None):
     """The cards in play and revealed plots that have a constant ability, worked out from where the
     cards are (so a card put into play by any path counts at once); with `what`, only those whose
@@ -265,26 +343,48 @@ def constant_sources(g, what=None):
     Every STR, icon or keyword read asks this, so a table read would cost the square of the cards in
     play: the answer is kept by what it depends on (each player's cards in play and revealed plot,
     and the cards that have a constant ability), so a state, its copies and its next moves share it."""
-    players = g["players"]
-    if len(players) == 2:  # a joust, the common game: the key without a list built first
-        p0, p1 = players
-        key = (tuple(p0["play"]), p0["revealed"], tuple(p1["play"]), p1["revealed"])
-    else:
-        key = tuple([(tuple(p["play"]), p["revealed"]) for p in players])
-    memo = _SOURCES
-    if memo[0] != (len(CONSTANT), len(ANSWERS)):
-        memo[:] = [(len(CONSTANT), len(ANSWERS)), {}]
-    known = memo[1].get(key)
-    if known is None:
-        if len(memo[1]) >= _SOURCES_KEPT:
-            memo[1].clear()  # a bound on memory; what is dropped is worked out again when asked
-        known = memo[1][key] = {None: find_constant_sources(g)}
-    found = known.get(what)
+    known = _kept_sources(g)
+    return known[0] if what is None else _answering(known, what)
+
+
+def _answering(known, what):
+    """The sources of _kept_sources' `known` whose ability can answer `what` (ANSWERS), kept in it."""
+    every, by_what, _ = known
+    found = by_what.get(what)
     if found is None:
         answers, code_of = ANSWERS, code
-        found = known[what] = tuple([s for s in known[None]
-                                     if what in answers.get(code_of(s), (what,))])
+        found = by_what[what] = tuple([s for s in every if what in answers.get(code_of(s), (what,))])
     return found
+
+
+def scoped_sources(g, what):
+    """constant_sources(g, what) split by whom they can give to (SCOPES): (the sources that may give
+    any card something, a frozenset of those that give only to themselves, those that give only to
+    the card they are attached to, {name: those that give only to cards of that name}). Kept with
+    constant_sources' answer: a source's scope is its code's, so the split depends on nothing else.
+    Most keyword reads then call no ability at all (random play: three in four calls to an ability
+    were a card's own keyword asked of another card)."""
+    return _split(_kept_sources(g), what)
+
+
+def _split(known, what):
+    """scoped_sources from _kept_sources' `known`, kept in it."""
+    split_by_what = known[2]
+    split = split_by_what.get(what)
+    if split is None:
+        anyone, own, hosted, named = [], [], [], {}
+        for s in _answering(known, what):
+            scope = SCOPES.get(code(s))
+            if scope is None:
+                anyone.append(s)
+            elif scope == "self":
+                own.append(s)
+            elif scope == "host":
+                hosted.append(s)
+            else:
+                named[scope[1]] = named.get(scope[1], ()) + (s,)
+        split = split_by_what[what] = (tuple(anyone), frozenset(own), tuple(hosted), named)
+    return split
 
 
 def find_constant_sources(g):
@@ -298,10 +398,13 @@ def find_constant_sources(g):
     return tuple(out)
 
 
-# [the CONSTANT and ANSWERS tables' sizes the answers were worked out with, {table key: {what: sources}}]; a
-# card registered later (a test's own card) starts afresh
-_SOURCES = [None, {}]
-_SOURCES_KEPT = 4096
+# {table key: _kept_sources' answer}; emptied whenever a constant ability is registered
+# (register_constant; a test's own card), so nothing kept from before counts
+_KEPT = {}
+_KEPT_MAX = 4096
+# [the last joust table _kept_sources answered: (seat 0's play, seat 1's play (copies), their revealed
+# plots, its answer)]; emptied with _KEPT
+_LAST = [(None, None, None, None, None)]
 
 
 def strength(state, inst):
@@ -316,39 +419,64 @@ def strength(state, inst):
     return max(0, total)
 
 
-def _with_changes(state, inst, printed, gain_kind, lose_kind, what):
-    """A printed set of icons or keywords with what lasting effects and constant abilities add
-    (`gain_kind`) and take away (`lose_kind`)."""
-    effects = state["g"]["effects"]
-    extra = constant(state, inst, what)
-    if not effects and not extra:  # most asks: the printed set as it stands
-        return set(printed) if printed else set()
-    gained, lost = set(), set()
+def _with_changes(effects, inst, printed, gain_kind, lose_kind, extra):
+    """A printed set of icons or keywords with what lasting effects add (`gain_kind`) and take away
+    (`lose_kind`) and what constant abilities give (`extra`: constant's {"gain"/"lose": set}): the
+    printed and gained ones less the lost ones, a set built only for the answer (lasting effects are
+    in play for nine reads in ten, few of them on this card)."""
+    out = set(printed) if printed else set()
+    lost = ()
     for e in effects:
         if e["target"] == inst:
-            if e["kind"] == gain_kind:
-                gained.add(e["value"])
-            elif e["kind"] == lose_kind:
-                lost.add(e["value"])
-    gained.update(extra.get("gain", ()))
-    lost.update(extra.get("lose", ()))
-    return (set(printed or ()) | gained) - lost
+            kind = e["kind"]
+            if kind == gain_kind:
+                out.add(e["value"])
+            elif kind == lose_kind:
+                lost += (e["value"],)
+    if extra:
+        out.update(extra.get("gain", ()))
+        lost += tuple(extra.get("lose", ()))
+    if lost:
+        out.difference_update(lost)
+    return out
 
 
 def icons(state, inst):
     """The challenge icons a character has now."""
-    return _with_changes(state, inst, info(state, inst)["icons"], "icon", "lose_icon", "icons")
+    return _with_changes(state["g"]["effects"], inst, info(state, inst)["icons"], "icon", "lose_icon",
+                         constant(state, inst, "icons"))
 
 
 def keywords(state, inst):
+    effects = state["g"]["effects"]
     printed = info(state, inst)["keywords"]
-    if printed and state["g"]["effects"] and blank(state, inst):
+    if printed and effects and blank(state, inst):
         printed = ()  # a blank text box has no keywords either
-    return _with_changes(state, inst, printed, "keyword", "lose_keyword", "keywords")
+    return _with_changes(effects, inst, printed, "keyword", "lose_keyword", constant(state, inst, "keywords"))
 
 
 def has_kw(state, inst, kw):
-    return kw in keywords(state, inst)
+    """Whether `inst` has keyword `kw` now: `kw in keywords(state, inst)`, read for the one keyword
+    without building the sets (most reads: a lasting effect is almost always in play)."""
+    gained = lost = blanked = False
+    for e in state["g"]["effects"]:
+        if e["target"] == inst:
+            kind = e["kind"]
+            if kind == "blank":
+                blanked = True
+            elif kind == "keyword":
+                gained = gained or e["value"] == kw
+            elif kind == "lose_keyword":
+                lost = lost or e["value"] == kw
+    extra = constant(state, inst, "keywords")
+    if lost or (extra and kw in extra.get("lose", ())):  # lost beats gained, as in keywords()
+        return False
+    if gained or (extra and kw in extra.get("gain", ())):
+        return True
+    if blanked:  # a blank text box has no printed keywords
+        return False
+    printed = info(state, inst)["keywords"]
+    return bool(printed) and kw in printed
 
 
 def influence_of(state, inst):
@@ -396,10 +524,14 @@ POWER_ARRIVED = set()
 def total_power(g, seat):
     """Power toward victory: on the House card and on every card the player controls."""
     p = g["players"][seat]
-    if POWER_LEFT_OUT:
-        return p["power"] + sum(g["cards"][i]["power"] for i in p["play"]
-                                if not any(fn(g, seat, i) for fn in POWER_LEFT_OUT))
-    return p["power"] + sum(g["cards"][i]["power"] for i in p["play"])
+    cards = g["cards"]
+    total = p["power"]
+    for i in p["play"]:  # a loop, not sum() of a generator: asked for every seat of every view
+        power = cards[i]["power"]
+        # a card with no power adds nothing, left out or not: POWER_LEFT_OUT asked only of the others
+        if power and not (POWER_LEFT_OUT and any(fn(g, seat, i) for fn in POWER_LEFT_OUT)):
+            total += power
+    return total
 
 
 def team_power(g, seat):
@@ -515,11 +647,13 @@ def gold_cost(state, seat, inst, in_play=None):
     (`in_play`: reducers_in_play, when the caller has it)."""
     rec = info(state, inst)
     cost = rec["cost"] or 0
-    house = state["g"]["players"][seat]["house"]
-    if rec["houses"] and house not in rec["houses"]:
+    p = state["g"]["players"][seat]
+    if rec["houses"] and p["house"] not in rec["houses"]:
         cost += table(state)["components"]["gold_penalty"]
-    cost -= cost_reduction(state, seat, inst, in_play)
-    cost -= sum(r["amount"] for r in matching_reducers(state, seat, inst))
+    if in_play is None or in_play or code(inst) in REDUCERS:  # else nothing makes it cheaper
+        cost -= cost_reduction(state, seat, inst, in_play)
+    if p["reducers"]:
+        cost -= sum(r["amount"] for r in matching_reducers(state, seat, inst))
     return max(0, cost)
 
 
