@@ -2,11 +2,12 @@
 # module it augments; Python never does, so the pure build is the same source untyped and both play the
 # same games (tests/test_compiled.py). The questions every rule asks of the table, many thousand times a
 # game, are cpdef functions: C calls inside this module, and from the rule modules whose .pxd cimports
-# this one (abilities, timing, flow, challenge); from anywhere else (the card files, the bots) Python
-# calls, as in the pure build. Only the signatures are declared (an argument added or renamed in
-# model.py must be mirrored here, or the build says so); no local is given a C type whose value could
-# change kind if the code changed.
-cimport cython
+# this one (abilities, timing, flow, challenge, effects, ordering); from anywhere else (the card files,
+# the bots) Python calls, as in the pure build. Only the signatures are declared (an argument added or
+# renamed in model.py must be mirrored here, or the build says so); no local is given a C type whose
+# value could change kind if the code changed. A function that holds a generator expression cannot be
+# cpdef (Cython: "closures inside cpdef functions"): gold_cost, spendable_gold, attach_ok, total_power
+# stay Python functions.
 
 cpdef records(state)
 cpdef info(state, inst)
