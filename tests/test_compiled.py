@@ -87,6 +87,40 @@ def test_the_compiled_build_plays_the_same_games_as_the_source(use):
         assert got[:2] == [actions, state["result"]["winners"]]
 
 
+# The LCG's rule modules with C types of their own (a .pxd beside each: cpdef questions and window
+# helpers, called in C across modules by cimport), with the engine's: built apart, kept from the
+# checkout's build when their source is unchanged. A .pxd that no longer matches its .py (an argument
+# added on one side only) fails here with the compiler's words.
+LCG_TYPED = MODULES + ["maester.games.lcg." + m for m in ("model", "abilities", "timing", "flow", "challenge",
+                                                          "effects", "ordering")]
+LCG_PLAY = """
+import hashlib, json, sys
+import maester.compiled
+from maester.sim import play_one
+out = []
+for players, seed, bots in json.loads(sys.argv[1]):
+    state, actions = play_one("lcg", {"players": players, "variants": []}, seed, bots)
+    out.append([actions, hashlib.sha256(json.dumps(state, sort_keys=True, default=str).encode()).hexdigest()])
+print(json.dumps({"games": out, "loaded": maester.compiled.loaded()}))
+"""
+
+
+@needs_compiler
+def test_the_lcgs_typed_modules_play_the_same_games_compiled(tmp_path_factory, monkeypatch):
+    out = tmp_path_factory.mktemp("lcg") / "compiled"
+    compiled.build(LCG_TYPED, out, progress=lambda line: None, reuse=compiled.build_dir())
+    monkeypatch.setenv("MAESTER_COMPILED", str(out))
+    games = [[2, 1, "random"], [3, 2, "random"], [2, 3, "heuristic"]]
+    runs = {}
+    for build in ("pure", "compiled"):
+        proc = subprocess.run(compiled.child(LCG_PLAY, build) + [json.dumps(games)], capture_output=True,
+                              text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr
+        runs[build] = json.loads(proc.stdout)
+    assert runs["compiled"]["loaded"] == [len(LCG_TYPED)] * 2  # every typed module really ran compiled
+    assert runs["compiled"]["games"] == runs["pure"]["games"]
+
+
 # The generator's 64-bit arithmetic at its edges: C integers (chance.pxd) must wrap exactly where the
 # source masks, and a seed of any size or sign is still Python arithmetic.
 EDGES = """

@@ -50,9 +50,13 @@ DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
 # machine, -O1 209 s, for games 2.5-7% slower than at -O2 or -O3. The engine, the bots, the decision
 # loop and B'Twixt's rules keep -O3: B'Twixt is the game the speed targets are set on (bench/peers.py
 # TARGET_GAME), and -O3 plays it 7% faster than -O1 (64.7k against 60.5k decisions a CPU-second, in
-# turns on the same loaded machine), which its 0.5x hearts target needs.
+# turns on the same loaded machine), which its 0.5x hearts target needs. So do the three LCG modules
+# its decisions spend their compiled time in (issue 29: model, abilities, timing): the LCG's modules at
+# -O3 played its random games 2-3% faster than at -O1 (10.7k and 10.8k against 10.4k and 10.6k decisions
+# a CPU-second, in pairs on a quiet machine), but all ten took 113 s to build instead of 34 s (2 at a time).
 CFLAGS = ["-g0", "-O1"]
-HOT = ("maester.engine.", "maester.sim", "maester.games.btwixt")  # the engine's room holds the bots
+HOT = ("maester.engine.", "maester.sim", "maester.games.btwixt",  # the engine's room holds the bots
+       "maester.games.lcg.model", "maester.games.lcg.abilities", "maester.games.lcg.timing")
 HOT_CFLAGS = ["-g0"]  # Python's own -O3
 
 

@@ -1,0 +1,26 @@
+# C types for abilities.py in the compiled build (`maester build-fast`): Cython reads this file beside
+# the module it augments; Python never does, so the pure build is the same source untyped. What a window
+# asks of every card it could offer (the sources, whether an ability may be used now) are cpdef
+# functions: C calls inside this module and from timing and flow, whose .pxd cimport this one; so are
+# its calls to the model questions that model.pxd declares (a C import of that module). Only the
+# signatures are declared: an argument added or renamed in abilities.py must be mirrored here, or the
+# build says so.
+cimport maester.games.lcg.model as M
+
+cpdef _within_limit(g, src, idx, ab)
+cpdef _sources(state, seat)
+cpdef _usable(state, seat, src, idx, ab, ev=*)
+cpdef hand_may(state, seat, key)
+cpdef _events_in_hand(state, seat, hand, kind, at=*)
+cpdef _discard_sources(state, seat)
+cpdef _pile_sources(state, seat)
+cpdef _from_right_zone(state, src, ab)
+cpdef action_choices(state, seat, phase)
+cpdef _event_allowed(state, seat, src)
+cpdef response_choices(state, seat, ev)
+cpdef cancel_choices(state, seat, ev)
+cpdef has_legal_target(state, seat, src, ab, ev=*)
+cpdef _shields(state)
+cpdef _protected(state, target, src, seat, shields=*)
+cpdef ability_step(g, seat, src, idx, ev)
+cpdef run_forced(ctx, ev)

@@ -1,0 +1,38 @@
+# C types for model.py in the compiled build (`maester build-fast`): Cython reads this file beside the
+# module it augments; Python never does, so the pure build is the same source untyped and both play the
+# same games (tests/test_compiled.py). The questions every rule asks of the table, many thousand times a
+# game, are cpdef functions: C calls inside this module, and from the rule modules whose .pxd cimports
+# this one (abilities, timing, flow, challenge, effects, ordering); from anywhere else (the card files,
+# the bots) Python calls, as in the pure build. Only the signatures are declared (an argument added or
+# renamed in model.py must be mirrored here, or the build says so); no local is given a C type whose
+# value could change kind if the code changed. A function that holds a generator expression cannot be
+# cpdef (Cython: "closures inside cpdef functions"): gold_cost, spendable_gold, attach_ok, total_power
+# stay Python functions.
+
+cpdef records(state)
+cpdef info(state, inst)
+cpdef order_from(g, seat)
+cpdef partner(g, seat)
+cpdef opponents(g, seat)
+cpdef in_play(g, seat=*)
+cpdef characters(state, seat=*)
+cpdef constant(state, inst, what)
+cpdef reducers_in_play(state, seat)
+cpdef cost_reduction(state, seat, inst, in_play=*)
+cpdef constant_sources(g, what=*)
+cpdef find_constant_sources(g)
+cpdef strength(state, inst)
+cpdef _with_changes(state, inst, printed, gain_kind, lose_kind, what)
+cpdef icons(state, inst)
+cpdef keywords(state, inst)
+cpdef has_kw(state, inst, kw)
+cpdef immune_to(state, inst, source, by_seat, kws=*)
+cpdef names_taken(state, seat)
+cpdef own_copies(state, seat)
+cpdef matching_reducers(state, seat, inst)
+cpdef blank(state, inst)
+cpdef is_character(state, inst)
+cpdef turn_order(g)
+cpdef left_of(g, seat)
+cpdef house_ok(state, seat, inst)
+cpdef influence_of(state, inst)

@@ -1,0 +1,13 @@
+# C types for timing.py in the compiled build (`maester build-fast`): Cython reads this file beside the
+# module it augments; Python never does, so the pure build is the same source untyped. Its calls to the
+# model questions and to the abilities' window helpers that model.pxd and abilities.pxd declare are C
+# calls (a C import of those modules), and so are its own helpers below from this module, flow and
+# challenge. Only the signatures are declared: an argument added or renamed in timing.py must be
+# mirrored here, or the build says so.
+cimport maester.games.lcg.abilities as abilities
+cimport maester.games.lcg.model as M
+
+cpdef window_choices(state, seat, phase)
+cpdef take_action(ctx, seat, choice, phase)
+cpdef trigger(ctx, ev, initiator)
+cpdef round_answer(st, answer)
