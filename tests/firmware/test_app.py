@@ -948,3 +948,64 @@ out(found=found, taps=len(r.of("TAP")))
     # the field stays on after the lift (issue 29): the hot reader's next WUPA finds the card, after
     # at most the one other reader's poll in progress; with the field cycled it took two
     assert max(rec["found"]) <= 1, rec
+
+
+def test_a_card_laid_in_mid_pass_is_answered_by_the_next_poll_of_its_reader(device):
+    """A player lays a card whenever they lay it, not between passes of the firmware's loop: laid at
+    a modelled time inside a pass (another reader's frames on air), it is in its reader's field from
+    the next frame on, and the next poll of its reader finds it (hal_sim.Table.place at_us). Laid at
+    eight points spread over a pass, after a lift (issue 29)."""
+    (rec,) = device(FOUR_RESTING + '''
+table = r.hal.table
+chip = table.chips[0]
+came = []                            # reader 0's polls (REQA/WUPA) so far when the card came
+lay = table.place
+def place(reader, uid, at_us=None):
+    if at_us is None and reader == 0:
+        came.append(chip.requests)
+    return lay(reader, uid, at_us)
+table.place = place
+def taps(kind):
+    return len([t for t in r.of("TAP") if t["kind"] == kind and t["reader"] == 0])
+polls = []
+for k in range(8):
+    table.remove(0)
+    n = taps(wire.REMOVED)
+    while taps(wire.REMOVED) == n:
+        r.step()
+    n = taps(wire.PLACED)
+    table.place(0, "04c0ffee0000%02x" % k, at_us=table.clock.now + 100 + 700 * k)
+    while taps(wire.PLACED) == n:
+        r.step()
+    polls.append(chip.requests - came[-1])
+out(polls=polls, came=len(came))
+''')
+    assert rec["came"] == 8, rec
+    # the reader's poll that found it began after it came (1), or was the frame it came before (0)
+    assert max(rec["polls"]) <= 1, rec
+
+
+def test_a_card_laid_while_a_frame_is_on_air_does_not_answer_that_frame(run_micropython):
+    """Never kinder than a card: the chip's answer is fixed when its frame starts, so a card laid a
+    microsecond after a WUPA went out is not heard from until the next WUPA (hal_sim.Table._on_air)."""
+    out = run_micropython('''
+import json
+from hal_sim import Table
+from maester_fw.mfrc522 import MFRC522
+t = Table()
+t.build({"readers": [{"type": "mfrc522", "cs": 17, "name": "a"}]})
+d = MFRC522(t.spi, t.pin(17), sleep_us=t.clock.sleep_us, ticks_us=t.clock.ticks_us)
+assert d.init() == 0
+d.antenna(True)
+assert d.request(True) != 0             # empty: also waits out the field's power-up
+def during():
+    t.arrive = None
+    t.place(0, "04a1b2c3d4e5f6", at_us=t.clock.now + 1)  # after this frame started
+t.arrive = during
+first = d.request(True)
+second = d.request(True)
+print(json.dumps({"first": first, "second": second, "ok": 0}))
+''').stdout
+    rec = json.loads([line for line in out.splitlines() if line.startswith("{")][-1])
+    assert rec["first"] != rec["ok"] and rec["second"] == rec["ok"], rec
+
