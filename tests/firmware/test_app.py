@@ -1009,3 +1009,41 @@ print(json.dumps({"first": first, "second": second, "ok": 0}))
     rec = json.loads([line for line in out.splitlines() if line.startswith("{")][-1])
     assert rec["first"] != rec["ok"] and rec["second"] == rec["ok"], rec
 
+
+def test_a_card_laid_where_one_was_just_lifted_is_found_in_the_pass_it_is_laid_in_or_the_next(device):
+    """While a reader is hot (app.HOT_MS), a pass that polls another reader polls the hot one right
+    after it: a card laid while the other reader's frames are on air is found in that same pass, not
+    after the loop's own work of a pass (serial, link, LED tick, flush, idle: a board's Python that
+    the reader model does not count) and the next pass. Laid at eight points spread over a pass, in
+    mid-pass as a player lays it (hal_sim.Table.place at_us; issue 29)."""
+    (rec,) = device(FOUR_RESTING + '''
+table = r.hal.table
+came = []                            # the pass in progress when the card came into the field
+passes = [0]
+lay = table.place
+def place(reader, uid, at_us=None):
+    if at_us is None and reader == 0:
+        came.append(passes[0])
+    return lay(reader, uid, at_us)
+table.place = place
+def step():
+    r.step()
+    passes[0] += 1
+def taps(kind):
+    return len([t for t in r.of("TAP") if t["kind"] == kind and t["reader"] == 0])
+late = []
+for k in range(8):
+    table.remove(0)
+    n = taps(wire.REMOVED)
+    while taps(wire.REMOVED) == n:
+        step()
+    n = taps(wire.PLACED)
+    table.place(0, "04c0ffee0000%02x" % k, at_us=table.clock.now + 100 + 700 * k)
+    while taps(wire.PLACED) == n:
+        step()
+    late.append(passes[0] - 1 - came[-1])   # 0: found in the pass it came in
+out(late=late)
+''')
+    # found in the pass it came in, or (laid after the hot reader's own WUPA went out) the next
+    assert max(rec["late"]) <= 1, rec
+    assert rec["late"].count(0) >= 4, rec
