@@ -950,36 +950,49 @@ out(found=found, taps=len(r.of("TAP")))
     assert max(rec["found"]) <= 1, rec
 
 
-def test_a_card_laid_in_mid_pass_is_answered_by_the_next_poll_of_its_reader(device):
-    """A player lays a card whenever they lay it, not between passes of the firmware's loop: laid at
-    a modelled time inside a pass (another reader's frames on air), it is in its reader's field from
-    the next frame on, and the next poll of its reader finds it (hal_sim.Table.place at_us). Laid at
-    eight points spread over a pass, after a lift (issue 29)."""
-    (rec,) = device(FOUR_RESTING + '''
+# Reader 0's card lifted and a new one laid at eight points spread over a pass of the loop, in
+# mid-pass as a player lays it (hal_sim.Table.place at_us). For each: `polls`, reader 0's polls
+# (REQA/WUPA) from the card's coming into the field to its TAP; `late`, the passes of the loop
+# after the one it came in.
+LAID_IN_MID_PASS = FOUR_RESTING + '''
 table = r.hal.table
 chip = table.chips[0]
-came = []                            # reader 0's polls (REQA/WUPA) so far when the card came
+came = []                            # (reader 0's polls so far, the pass in progress) as it came
+passes = [0]
 lay = table.place
 def place(reader, uid, at_us=None):
     if at_us is None and reader == 0:
-        came.append(chip.requests)
+        came.append((chip.requests, passes[0]))
     return lay(reader, uid, at_us)
 table.place = place
+def step():
+    r.step()
+    passes[0] += 1
 def taps(kind):
     return len([t for t in r.of("TAP") if t["kind"] == kind and t["reader"] == 0])
-polls = []
+polls, late, board_us = [], [], []  # board_us: modelled time from the card laid to its pass's end
 for k in range(8):
     table.remove(0)
     n = taps(wire.REMOVED)
     while taps(wire.REMOVED) == n:
-        r.step()
+        step()
     n = taps(wire.PLACED)
-    table.place(0, "04c0ffee0000%02x" % k, at_us=table.clock.now + 100 + 700 * k)
+    at = table.clock.now + 100 + 700 * k
+    table.place(0, "04c0ffee0000%02x" % k, at_us=at)
     while taps(wire.PLACED) == n:
-        r.step()
-    polls.append(chip.requests - came[-1])
-out(polls=polls, came=len(came))
-''')
+        step()
+    board_us.append(table.clock.now - at)
+    polls.append(chip.requests - came[-1][0])
+    late.append(passes[0] - 1 - came[-1][1])   # 0: found in the pass it came in
+out(polls=polls, late=late, came=len(came), board_us=board_us)
+'''
+
+
+def test_a_card_laid_in_mid_pass_is_answered_by_the_next_poll_of_its_reader(device):
+    """A player lays a card whenever they lay it, not between passes of the firmware's loop: laid at
+    a modelled time inside a pass (another reader's frames on air), it is in its reader's field from
+    the next frame on, and the next poll of its reader finds it (issue 29)."""
+    (rec,) = device(LAID_IN_MID_PASS)
     assert rec["came"] == 8, rec
     # the reader's poll that found it began after it came (1), or was the frame it came before (0)
     assert max(rec["polls"]) <= 1, rec
@@ -1014,36 +1027,8 @@ def test_a_card_laid_where_one_was_just_lifted_is_found_in_the_pass_it_is_laid_i
     """While a reader is hot (app.HOT_MS), a pass that polls another reader polls the hot one right
     after it: a card laid while the other reader's frames are on air is found in that same pass, not
     after the loop's own work of a pass (serial, link, LED tick, flush, idle: a board's Python that
-    the reader model does not count) and the next pass. Laid at eight points spread over a pass, in
-    mid-pass as a player lays it (hal_sim.Table.place at_us; issue 29)."""
-    (rec,) = device(FOUR_RESTING + '''
-table = r.hal.table
-came = []                            # the pass in progress when the card came into the field
-passes = [0]
-lay = table.place
-def place(reader, uid, at_us=None):
-    if at_us is None and reader == 0:
-        came.append(passes[0])
-    return lay(reader, uid, at_us)
-table.place = place
-def step():
-    r.step()
-    passes[0] += 1
-def taps(kind):
-    return len([t for t in r.of("TAP") if t["kind"] == kind and t["reader"] == 0])
-late = []
-for k in range(8):
-    table.remove(0)
-    n = taps(wire.REMOVED)
-    while taps(wire.REMOVED) == n:
-        step()
-    n = taps(wire.PLACED)
-    table.place(0, "04c0ffee0000%02x" % k, at_us=table.clock.now + 100 + 700 * k)
-    while taps(wire.PLACED) == n:
-        step()
-    late.append(passes[0] - 1 - came[-1])   # 0: found in the pass it came in
-out(late=late)
-''')
+    the reader model does not count) and the next pass (issue 29)."""
+    (rec,) = device(LAID_IN_MID_PASS)
     # found in the pass it came in, or (laid after the hot reader's own WUPA went out) the next
     assert max(rec["late"]) <= 1, rec
     assert rec["late"].count(0) >= 4, rec
