@@ -31,6 +31,8 @@ of a taps script is also a command).  An "id" in a command is copied into its an
     {"cmd": "polls"}           -> how often each reader was asked for a card
     {"cmd": "trace"}           flush the time stamps to their file (only with run_sim.py --trace FILE)
     {"cmd": "ping"}            -> {"ok": true}
+place/tap and remove/lift are taken as the next frame starts on any reader, in mid-pass as a player
+lays a card (Table._on_air); the other commands, and any line after one of them, at the loop's idle.
 Errors come back as {"ok": false, "error": "..."}.  Unprompted lines carry "event":
 {"event": "ready", "boot_id": N} once the loop runs, {"event": "exit", "why": ...} at the end.
 

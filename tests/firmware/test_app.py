@@ -1032,3 +1032,30 @@ def test_a_card_laid_where_one_was_just_lifted_is_found_in_the_pass_it_is_laid_i
     # found in the pass it came in, or (laid after the hot reader's own WUPA went out) the next
     assert max(rec["late"]) <= 1, rec
     assert rec["late"].count(0) >= 4, rec
+
+
+def test_while_a_reader_is_hot_a_card_lifted_elsewhere_is_still_seen_after_its_clean_misses(device):
+    """The hot reader's extra polls (app.HOT_MS) come on top of the others' one poll a pass, not in
+    place of it: a card lifted from another reader while one waits for its next card is told after
+    that reader's N clean misses (presence, N = 3), within one round of the others per miss (issue 29)."""
+    (rec,) = device(FOUR_RESTING + '''
+def removed(i):
+    return len([t for t in r.of("TAP") if t["kind"] == wire.REMOVED and t["reader"] == i])
+r.hal.table.remove(0)
+while not removed(0):
+    r.step()
+hot = r.app._hot
+r.hal.table.remove(2)
+polls = r.app.readers[2].presence.polls
+passes = 0
+while not removed(2):
+    r.step()
+    passes += 1
+out(hot=hot, polls=r.app.readers[2].presence.polls - polls, passes=passes)
+''')
+    assert rec["hot"] == 0, rec
+    assert rec["polls"] <= 3, rec          # its N clean misses
+    # per miss one round: a pass for each of the three others (the hot reader polled in the same
+    # pass), and one of the hot reader alone while the round waits for its interval (the order
+    # that polled the hot reader in passes of its own took 17)
+    assert rec["passes"] <= 3 * 4, rec
