@@ -198,7 +198,6 @@ class App:
         self._round_start = now
         self._hot = -1  # the reader whose card was just lifted (HOT_MS), or -1
         self._hot_at = now
-        self._hot_turn = False  # the next poll is the hot reader's
         self._rounds = 0  # completed rounds of polls since boot (counted up to 255)
         self._confirm = cfg["poll"]["confirm"]
 
@@ -378,10 +377,6 @@ class App:
         hot = self._hot
         if hot >= 0 and wire.elapsed(now, self._hot_at) >= HOT_MS:
             self._hot = hot = -1
-        if hot >= 0 and self._hot_turn:
-            self._hot_turn = False
-            self._poll_one(readers[hot], now)
-            return 0
         i = self._next_reader
         if i >= len(readers):
             left = self._interval - wire.elapsed(now, self._round_start)
@@ -397,8 +392,14 @@ class App:
             if not readers:
                 return self._interval
         self._next_reader = i + 1
-        self._hot_turn = hot >= 0 and i != hot
         self._poll_one(readers[i], now)
+        hot = self._hot  # this poll may have made its reader the hot one
+        if hot >= 0 and hot != i:
+            # In the same pass, not the next: a card laid during the poll above is found without
+            # the loop's own work of a pass (serial, link, LED tick, flush, idle) in between. The
+            # other readers still get one poll a pass, so a lift elsewhere is seen as soon as
+            # before (issue 29; READERS.md).
+            self._poll_one(readers[hot], now)
         return 0
 
     def _poll_one(self, r, now):

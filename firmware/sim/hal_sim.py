@@ -31,6 +31,8 @@ of a taps script is also a command).  An "id" in a command is copied into its an
     {"cmd": "polls"}           -> how often each reader was asked for a card
     {"cmd": "trace"}           flush the time stamps to their file (only with run_sim.py --trace FILE)
     {"cmd": "ping"}            -> {"ok": true}
+place/tap and remove/lift are taken as the next frame starts on any reader, in mid-pass as a player
+lays a card (Table._on_air); the other commands, and any line after one of them, at the loop's idle.
 Errors come back as {"ok": false, "error": "..."}.  Unprompted lines carry "event":
 {"event": "ready", "boot_id": N} once the loop runs, {"event": "exit", "why": ...} at the end.
 
@@ -76,6 +78,23 @@ class Table:
         # reader index -> {"powered": bool, "holds_miso": bool}: how each reader module is wired
         # and powered; like the cards, it outlasts a new config
         self.wiring = {}
+        # Cards laid at a later modelled time (place at_us): (at_us, reader, uid), soonest first
+        self._due = []
+        # Called as each frame starts on any reader (HalSim: the control channel's lays)
+        self.arrive = None
+
+    def _on_air(self):
+        """A frame is about to go out on some reader. A player lays a card whenever they lay it,
+        not between passes of the firmware's loop: what was laid by now is in its field, so the
+        frame starting now reaches it. One laid after this frame starts does not hear it (the
+        chips compute an answer at the frame's start), and a card laid while its field is off
+        still waits for the field and its power-up (sim_cards.Field.set_on)."""
+        if self.arrive is not None:
+            self.arrive()
+        due = self._due
+        while due and due[0][0] <= self.clock.now:
+            _, reader, uid = due.pop(0)
+            self.place(reader, uid)
 
     def wire(self, reader, **kw):
         """Change how a reader module behaves on the bus: powered=False (unplugged, or its
@@ -108,6 +127,7 @@ class Table:
             else:
                 chip = SimMFRC522(self.spi, pin, name=r["name"])
             self._pins[r["cs"]] = pin
+            chip.field.on_air = self._on_air
             self.chips.append(chip)
             self.types.append(r["type"])
             for card in self.cards.get(i, ()):
@@ -124,9 +144,15 @@ class Table:
             raise ValueError("no reader %r (the table has %d)" % (reader, len(self.chips)))
         return self.chips[reader].field
 
-    def place(self, reader, uid):
+    def place(self, reader, uid, at_us=None):
+        """Lay a card on a reader now, or at `at_us` of the board's modelled time (SimClock): it
+        answers from the first frame that starts at or after that time (_on_air)."""
         uid = _unhex(uid) if isinstance(uid, str) else bytes(uid)
         field = self._field(reader)
+        if at_us is not None and at_us > self.clock.now:
+            self._due.append((at_us, reader, uid))
+            self._due.sort(key=lambda d: d[0])
+            return None
         cards = self.cards.setdefault(reader, [])
         for c in cards:
             if c.uid == uid:
@@ -207,6 +233,17 @@ class LoopSerial:
         return n
 
 
+def _is_lay(line):
+    try:
+        cmd = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(cmd, dict) and cmd.get("cmd", cmd.get("action")) in LAYS
+
+
+LAYS = ("place", "tap", "remove", "lift")
+
+
 class Control:
     """JSON-line commands from a file object, answered on another (see the module doc)."""
 
@@ -217,6 +254,7 @@ class Control:
         self._poll.register(fin, select.POLLIN)
         self._one = bytearray(1)
         self._line = bytearray()
+        self._held = None  # a line read mid-pass that is not a lay: run at the next full service
         self.hal = None
 
     def send(self, obj):
@@ -227,8 +265,16 @@ class Control:
         except OSError:
             pass
 
-    def service(self):
-        """Take what is waiting; run every complete line."""
+    def service(self, lays_only=False):
+        """Take what is waiting; run every complete line. lays_only (as a frame starts, in mid-pass):
+        only cards laid or lifted, which a player does whenever they like; at the first other
+        command stop, and run it and what follows at the next full service, in order."""
+        if self._held is not None:
+            if lays_only:
+                return
+            line = self._held
+            self._held = None
+            self.send(self.hal.command_line(line))
         for _ in range(4096):
             ready = False
             for _obj, ev in self._poll.ipoll(0):
@@ -240,6 +286,9 @@ class Control:
                 if self._line:
                     line = bytes(self._line).decode()
                     self._line = bytearray()
+                    if lays_only and not _is_lay(line):
+                        self._held = line
+                        return
                     self.send(self.hal.command_line(line))
             elif len(self._line) < 1024:
                 self._line.append(b)
@@ -275,6 +324,9 @@ class HalSim:
         self.control = control
         if control is not None:
             control.hal = self
+            # a card laid through the control channel comes into its field at the next frame that
+            # starts on any reader, not at the loop's next idle (Table._on_air)
+            self.table.arrive = self._lays
         self.taps = sorted(taps, key=lambda t: t.get("t_ms", 0))
         self._t0 = self.ticks_ms()
         self.strip_obj = None
@@ -341,6 +393,9 @@ class HalSim:
             now = time.ticks_diff(self.ticks_ms(), self._t0)
             while self.taps and self.taps[0].get("t_ms", 0) <= now:
                 self.command(self.taps.pop(0))
+
+    def _lays(self):
+        self.control.service(lays_only=True)
 
     def feed(self):
         self.feeds += 1

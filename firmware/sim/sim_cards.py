@@ -335,6 +335,9 @@ class Field:
         # power-up time after the field is switched on; None: cards answer at once. A card laid into a
         # field that is on came in from above, already powered by the time it lies there.
         self.clock = None
+        # Called as each frame starts, before any card hears it (hal_sim.Table: the cards a player
+        # laid since the last frame come into the field then, whatever the loop was doing)
+        self.on_air = None
         self.rx = bytearray(24)
         self.rx_bits = 0
         self.coll_bit = -1
@@ -358,6 +361,7 @@ class Field:
         card.power_off()
         if self.on:
             card.power_on()
+        card.keep()  # laid during a frame it never heard: a frame cut short puts it back as it came
 
     def remove(self, card):
         if card in self.cards:
@@ -390,6 +394,8 @@ class Field:
 
     # -- air -----------------------------------------------------------------------------
     def transmit(self, frame, nbits):
+        if self.on_air is not None:
+            self.on_air()
         self.frames += 1
         self.tx_us = air_us(nbits)
         self.rx_bits = 0
