@@ -8,12 +8,11 @@
 cimport maester.games.lcg.model as M
 
 cpdef _within_limit(g, src, idx, ab)
-cpdef _sources(state, seat)
 cpdef _usable(state, seat, src, idx, ab, ev=*)
 cpdef hand_may(state, seat, key)
-cpdef _events_in_hand(state, seat, hand, kind, at=*)
-cpdef _discard_sources(state, seat)
-cpdef _pile_sources(state, seat)
+cpdef _events_in_hand(state, seat, hand, held)
+cpdef _discard_sources(state, seat, piled)
+cpdef _pile_sources(state, seat, piled)
 cpdef _from_right_zone(state, src, ab)
 cpdef action_choices(state, seat, phase)
 cpdef _event_allowed(state, seat, src)
