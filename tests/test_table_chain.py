@@ -11,7 +11,7 @@ import pytest
 from maester.engine import apply, new_game
 from maester.engine.session import Session
 from maester.link import BoardLink
-from maester.link.simboard import start_simulated_board
+from maester.link.simboard import HAND_S, start_simulated_board
 from maester.table import profile as P
 from maester.table.runner import TableRunner, board_config, sim_tags, sim_uid
 from test_table import tap_for
@@ -66,10 +66,7 @@ def test_a_game_played_by_taps_on_the_simulated_table(table):
                     lifted.clear()
                     board.lift(reader)
                     assert removed.wait_for(lambda: reader in lifted, 10), "the lift was never seen"
-                # A hand takes more than a millisecond to lay the next card: the simulated board
-                # now takes a card as it is laid, mid-pass, and a card found in the millisecond its
-                # reader's lift was told is read by the host as two cards at once (runner._judge).
-                time.sleep(0.005)
+                time.sleep(HAND_S)  # a hand's time before the next card (simboard.HAND_S)
             seq = session.state["seq"]
             board.tap(reader, sim_uid(card))
             resting[reader] = card

@@ -72,6 +72,10 @@ DEFAULT_SIM_CONFIG = {
 
 
 SETTLE_POLLS = 5  # the firmware's miss_limit (3) and a margin: after these, a lifted card is gone
+# A hand's time between seeing a card gone and laying the next one: the simulated board takes a card
+# as it is laid, mid-pass, and a card found in the very millisecond its reader's lift was told reads to
+# the host as two cards at once (table/runner.py _judge); no hand is that fast, a harness is.
+HAND_S = 0.005
 
 
 class SimBoardError(RuntimeError):

@@ -16,7 +16,7 @@ import threading
 import time
 
 from .. import games
-from ..link.simboard import _die_with_parent
+from ..link.simboard import HAND_S, _die_with_parent
 from . import profile as P
 from .board import BoardTable, connect
 from .runner import sim_tags
@@ -250,6 +250,7 @@ class SimTable:
                 self.board.lift(reader)
                 if not self.lifted.wait_for(lambda: reader in self.lifts, TAP_TIMEOUT):
                     raise TableError("the board never saw the card lifted from %s" % name)
+            time.sleep(HAND_S)  # a hand's time before the next card (simboard.HAND_S)
         seq = self.runner.session.state["seq"]
         self.board.tap(reader, card)
         self.resting[reader] = card
