@@ -208,26 +208,33 @@ def _within_limit(g, src, idx, ab):
 
 def payable(state, seat, src, ab):
     g = state["g"]
-    p = g["players"][seat]
+    c_src = g["cards"][src]
+    gold = 0  # the ability's gold costs, summed in the same pass that tests each cost
     for c in ab.cost:
-        if c[0] == "gold" and M.spendable_gold(g, seat) < c[1]:
-            return False
-        if c[0] == "kneel_self" and g["cards"][src]["kneel"]:
-            return False
-        if c[0] == "kneel_host":
-            host = g["cards"][src]["on"]
+        kind = c[0]
+        if kind == "gold":
+            gold += c[1]
+            if M.spendable_gold(g, seat) < c[1]:
+                return False
+        elif kind == "kneel_self":
+            if c_src["kneel"]:
+                return False
+        elif kind == "kneel_host":
+            host = c_src["on"]
             if host is None or g["cards"][host]["kneel"]:
                 return False
-        if c[0] == "influence" and available_influence(state, seat) < c[1]:
-            return False
-        if c[0] == "kneel" and len(kneelable(state, seat, c[2])) < c[1]:
-            return False
+        elif kind == "influence":
+            if available_influence(state, seat) < c[1]:
+                return False
+        elif kind == "kneel":
+            if len(kneelable(state, seat, c[2])) < c[1]:
+                return False
+    p = g["players"][seat]
     # A toll is due only for a card with attachments (tolls): the others' is 0, with no look-up.
-    if TOLLS and (toll_due(state, src) if g["cards"][src]["att"] else 0) \
-            + sum(c[1] for c in ab.cost if c[0] == "gold") > p["gold"]:
+    if TOLLS and (toll_due(state, src) if c_src["att"] else 0) + gold > p["gold"]:
         return False
-    if g["cards"][src]["zone"] == "hand" and M.info(state, src)["type"] == "event" \
-            and p["gold"] < sum(c[1] for c in ab.cost if c[0] == "gold") + event_tax(state, src):
+    if c_src["zone"] == "hand" and M.info(state, src)["type"] == "event" \
+            and p["gold"] < gold + event_tax(state, src):
         return False
     return True
 
@@ -465,14 +472,18 @@ def _ambushers(state):
     """The instances of this game whose printed keywords hold Ambush, worked out once a game and card
     table (a record never changes: model.RECORDS) beside holders' sets."""
     table = state["config"]["cards"]
+    config = state["config"]
+    entry = _IN_GAME.get(id(config))
+    if entry is not None and entry[0] is config and entry[1] == ABILITIES.version \
+            and entry[2] == len(state["g"]["cards"]):  # _entry's test, inline (as in holders)
+        found = entry[3].get(("ambush", table))
+        if found is not None:
+            return found
     found = _entry(state)[3]
-    try:
-        return found["ambush", table]
-    except KeyError:
-        recs = M.records(state)
-        held = found["ambush", table] = frozenset(i for i in state["g"]["cards"]
-                                                   if "ambush" in (recs[i]["keywords"] or ()))
-        return held
+    recs = M.records(state)
+    held = found["ambush", table] = frozenset(i for i in state["g"]["cards"]
+                                               if "ambush" in (recs[i]["keywords"] or ()))
+    return held
 
 
 def _event_allowed(state, seat, src):
