@@ -354,25 +354,16 @@ def _events_in_hand(state, seat, hand, held):
             and (not recs[h]["restrictions"] or _event_allowed(state, seat, h))]
 
 
-# id(config) -> (config, ABILITIES.version, len(g["cards"]), {(kind, moment): holders, ("ambush", table): ...}):
-# what a game's windows read of its instances, worked out once a game. It depends on nothing but the
-# game's instances and the table of abilities (BY_TRIGGER, BY_KIND, PILES) or the game's card table
-# (whose key is in the ambush entry's): a game's instances are all in g["cards"] from setup on
-# (model.py), and the entry is worked out again when ABILITIES changes or the count of instances
-# does; the config (shared by copy_state) is kept beside its id so that the id is not reused while
-# the entry stands.
-_IN_GAME = {}
+# What a game's windows read of its instances, worked out once a game (model.PerGame): {(kind,
+# moment): holders, ("ambush", card table): ambushers}. It depends on nothing but the game's instances
+# and the table of abilities (BY_TRIGGER, BY_KIND, PILES) or the game's card table (whose key is in the
+# ambush entry's): a game's instances are all in g["cards"] from setup on (model.py), and the answers
+# are worked out again when ABILITIES changes or the count of instances does (the stamp).
+_IN_GAME = M.PerGame()
 
 
-def _entry(state):
-    config = state["config"]
-    cards = state["g"]["cards"]
-    entry = _IN_GAME.get(id(config))
-    if entry is None or entry[0] is not config or entry[1] != ABILITIES.version or entry[2] != len(cards):
-        if len(_IN_GAME) >= 256:
-            _IN_GAME.clear()  # a bound on memory: worked out again when asked
-        entry = _IN_GAME[id(config)] = (config, ABILITIES.version, len(cards), {})
-    return entry
+def _in_game(state):
+    return _IN_GAME.answers(state, (ABILITIES.version, len(state["g"]["cards"])))
 
 
 def holders(state, kind, at=None):
@@ -382,14 +373,10 @@ def holders(state, kind, at=None):
     instead of looking every card of every zone up, passes a moment no card of the game answers with
     one look-up, and the piles over in most games (T124, and S22, L47, L50, T174, in the Core, are
     used from there)."""
-    config = state["config"]
-    entry = _IN_GAME.get(id(config))
-    if entry is not None and entry[0] is config and entry[1] == ABILITIES.version \
-            and entry[2] == len(state["g"]["cards"]):  # _entry's test, inline: a window's first call
-        found = entry[3].get((kind, at))
-        if found is not None:
-            return found
-    found = _entry(state)[3]
+    found = _in_game(state)
+    pair = found.get((kind, at))
+    if pair is not None:
+        return pair
     cards = state["g"]["cards"]
     if at is None:
         held = frozenset(i for i in cards if BY_KIND[i, kind])
@@ -472,14 +459,10 @@ def _ambushers(state):
     """The instances of this game whose printed keywords hold Ambush, worked out once a game and card
     table (a record never changes: model.RECORDS) beside holders' sets."""
     table = state["config"]["cards"]
-    config = state["config"]
-    entry = _IN_GAME.get(id(config))
-    if entry is not None and entry[0] is config and entry[1] == ABILITIES.version \
-            and entry[2] == len(state["g"]["cards"]):  # _entry's test, inline (as in holders)
-        found = entry[3].get(("ambush", table))
-        if found is not None:
-            return found
-    found = _entry(state)[3]
+    found = _in_game(state)
+    held = found.get(("ambush", table))
+    if held is not None:
+        return held
     recs = M.records(state)
     held = found["ambush", table] = frozenset(i for i in state["g"]["cards"]
                                                if "ambush" in (recs[i]["keywords"] or ()))

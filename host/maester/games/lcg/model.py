@@ -106,35 +106,43 @@ def info(state, inst):
         return records(state)[inst]
 
 
-class _GameCodes(dict):
-    """The card codes of a game's deck lists (every instance is in g["cards"] from setup on), as a
-    frozenset by config: a rule that only some card can bring into play (a watch after every step)
-    asks it whether that card is in the game at all. Keyed by the config's id, the config kept with its
-    answer so that the id is not reused while the answer stands; copy_state shares the config."""
+class PerGame:
+    """Answers worked out once a game: a dict by game, for the rules that ask the same of a game at
+    every step (which card codes it has, which of its instances hold an ability for a moment). A game
+    is its config (every instance is in g["cards"] from setup on, and copy_state shares the config):
+    the dict is kept by the config's id, the config beside it so that the id is not reused while the
+    answers stand, and with the stamp it was made under (what else the answers depend on: a table of
+    abilities' version, say); asked with another stamp, it starts empty again."""
 
-    last = (None, None)  # (config, codes) of the last ask: most asks are of the same game
+    def __init__(self):
+        self.by_config = {}
+        self.last = (None, None, None)  # (config, stamp, answers) of the last ask: most are of one game
 
-    def of(self, state):
+    def answers(self, state, stamp=None):
         config = state["config"]
         last = self.last
-        if last[0] is config:
-            return last[1]
-        try:
-            kept, codes = self[id(config)]
-            if kept is config:
-                self.last = (config, codes)
-                return codes
-        except KeyError:
-            pass
-        if len(self) >= 256:
-            self.clear()  # a bound on memory: worked out again when asked
-        codes = frozenset(code(i) for i in state["g"]["cards"])
-        self[id(config)] = self.last = (config, codes)
-        return codes
+        if last[0] is config and last[1] == stamp:
+            return last[2]
+        entry = self.by_config.get(id(config))
+        if entry is None or entry[0] is not config or entry[1] != stamp:
+            if len(self.by_config) >= 256:
+                self.by_config.clear()  # a bound on memory: worked out again when asked
+            entry = self.by_config[id(config)] = (config, stamp, {})
+        self.last = entry
+        return entry[2]
 
 
-GAME_CODES = _GameCodes()
-game_codes = GAME_CODES.of
+_CODES = PerGame()
+
+
+def game_codes(state):
+    """The card codes of a game's deck lists, as a frozenset: a rule that only some card can bring
+    into play (a watch after every step) asks it whether that card is in the game at all."""
+    answers = _CODES.answers(state)
+    codes = answers.get("codes")
+    if codes is None:
+        codes = answers["codes"] = frozenset(code(i) for i in state["g"]["cards"])
+    return codes
 
 
 def card(g, inst):

@@ -331,22 +331,19 @@ WATCHES = {}
 TOTALS_CHANGE_BY_THEMSELVES = set()
 
 
-# id(config) -> (config, the WATCHES and TOTALS_CHANGE_BY_THEMSELVES it was worked out from, the game's
-# watches in WATCHES order, whether its totals change by themselves): after_step's plan for a game.
-# It depends on nothing but the game's codes (fixed by its config: model.game_codes) and those two
-# tables, whose copies are kept and compared (one or two entries each) so that a change to either is
-# seen at once; the config is kept beside its id so that the id is not reused while the plan stands.
-_AFTER = {}
+# after_step's plan for a game, worked out once a game (model.PerGame): its watches in WATCHES order,
+# and whether its totals change by themselves. It depends on nothing but the game's codes (fixed by
+# its config: model.game_codes) and those two tables, which card modules only add to as they are
+# imported: their sizes are the stamp, so that a card module imported later is seen at once.
+_AFTER = M.PerGame()
 
 
 def _after_plan(state):
-    codes = M.game_codes(state)
-    if len(_AFTER) >= 256:
-        _AFTER.clear()  # a bound on memory: worked out again when asked
-    plan = _AFTER[id(state["config"])] = (
-        state["config"], dict(WATCHES), set(TOTALS_CHANGE_BY_THEMSELVES),
-        tuple(watch for code, watch in WATCHES.items() if code in codes),
-        bool(TOTALS_CHANGE_BY_THEMSELVES) and not TOTALS_CHANGE_BY_THEMSELVES.isdisjoint(codes))
+    plan = _AFTER.answers(state, (len(WATCHES), len(TOTALS_CHANGE_BY_THEMSELVES)))
+    if not plan:
+        codes = M.game_codes(state)
+        plan["watches"] = tuple(watch for code, watch in WATCHES.items() if code in codes)
+        plan["totals_move"] = not TOTALS_CHANGE_BY_THEMSELVES.isdisjoint(codes)
     return plan
 
 
@@ -361,18 +358,15 @@ def after_step(ctx):
     state = ctx.state
     if state["over"]:
         return
-    config = state["config"]
-    plan = _AFTER.get(id(config))
-    if plan is None or plan[0] is not config or plan[1] != WATCHES or plan[2] != TOTALS_CHANGE_BY_THEMSELVES:
-        plan = _after_plan(state)
-    for watch in plan[3]:
+    plan = _after_plan(state)
+    for watch in plan["watches"]:
         watch(ctx)
     g = ctx.g
     arrived = M.POWER_ARRIVED
     if arrived and id(g) in arrived:
         arrived.discard(id(g))
         check_victory(ctx)
-    elif plan[4]:
+    elif plan["totals_move"]:
         check_victory(ctx)
     if ctx.g.get("victory_pending") and not any(a["kind"] == "winner" for a in state["asks"]):
         tied = next((st for st in state["stack"] if st["s"] == "choose_winner"), None)
