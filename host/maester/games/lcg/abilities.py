@@ -51,6 +51,7 @@ class _AbilityTable(dict):
         BY_KIND.clear()
         BY_TRIGGER.clear()
         PILES.clear()
+        _IN_GAME.forget()
 
 
 class _ByInstance(dict):
@@ -358,12 +359,8 @@ def _events_in_hand(state, seat, hand, held):
 # moment): holders, ("ambush", card table): ambushers}. It depends on nothing but the game's instances
 # and the table of abilities (BY_TRIGGER, BY_KIND, PILES) or the game's card table (whose key is in the
 # ambush entry's): a game's instances are all in g["cards"] from setup on (model.py), and the answers
-# are worked out again when ABILITIES changes or the count of instances does (the stamp).
+# are worked out again when the count of instances changes (the stamp) or ABILITIES does (forget).
 _IN_GAME = M.PerGame()
-
-
-def _in_game(state):
-    return _IN_GAME.answers(state, (ABILITIES.version, len(state["g"]["cards"])))
 
 
 def holders(state, kind, at=None):
@@ -373,7 +370,7 @@ def holders(state, kind, at=None):
     instead of looking every card of every zone up, passes a moment no card of the game answers with
     one look-up, and the piles over in most games (T124, and S22, L47, L50, T174, in the Core, are
     used from there)."""
-    found = _in_game(state)
+    found = _IN_GAME.answers(state, len(state["g"]["cards"]))
     pair = found.get((kind, at))
     if pair is not None:
         return pair
@@ -459,7 +456,7 @@ def _ambushers(state):
     """The instances of this game whose printed keywords hold Ambush, worked out once a game and card
     table (a record never changes: model.RECORDS) beside holders' sets."""
     table = state["config"]["cards"]
-    found = _in_game(state)
+    found = _IN_GAME.answers(state, len(state["g"]["cards"]))
     held = found.get(("ambush", table))
     if held is not None:
         return held

@@ -163,7 +163,7 @@ def _melisandre_power(g, seat, inst):
 
 
 M.POWER_LEFT_OUT.append(_melisandre_power)
-T.TOTALS_CHANGE_BY_THEMSELVES.add("B74")  # totals change as Melisandre kneels, stands or goes
+T.totals_change_by_themselves("B74")  # totals change as Melisandre kneels, stands or goes
 
 
 # B75 Ser Davos Seaworth: Response, when he would be killed: save him, then pay 1 gold or return him
@@ -254,8 +254,8 @@ def _cavalry(state, src, inst, what):
 
 
 def _cavalry_watch(ctx):
-    """T.WATCHES: note each Northern Cavalry whose STR is not its printed one now, for the rest of the
-    phase (g["str_changed"], emptied as each phase begins: flow.phase)."""
+    """A watch (T.watch): note each Northern Cavalry whose STR is not its printed one now, for the rest
+    of the phase (g["str_changed"], emptied as each phase begins: flow.phase)."""
     state = ctx.state
     g = ctx.g
     for p in g["players"]:
@@ -265,7 +265,7 @@ def _cavalry_watch(ctx):
                 g.setdefault("str_changed", []).append(src)
 
 
-T.WATCHES["B82"] = _cavalry_watch  # run only in a game with a Northern Cavalry
+T.watch("B82", _cavalry_watch)  # run only in a game with a Northern Cavalry
 
 
 # B83 Highgarden Honor Guard: Challenges action, from your hand: put it into play under the control

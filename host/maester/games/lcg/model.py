@@ -111,8 +111,9 @@ class PerGame:
     every step (which card codes it has, which of its instances hold an ability for a moment). A game
     is its config (every instance is in g["cards"] from setup on, and copy_state shares the config):
     the dict is kept by the config's id, the config beside it so that the id is not reused while the
-    answers stand, and with the stamp it was made under (what else the answers depend on: a table of
-    abilities' version, say); asked with another stamp, it starts empty again."""
+    answers stand, and with the stamp it was made under (a number the answers depend on besides: the
+    count of the game's instances, say); asked with another stamp, it starts empty again. What the
+    answers of every game depend on (a table of abilities) calls forget() when it changes."""
 
     def __init__(self):
         self.by_config = {}
@@ -130,6 +131,10 @@ class PerGame:
             entry = self.by_config[id(config)] = (config, stamp, {})
         self.last = entry
         return entry[2]
+
+    def forget(self):
+        self.by_config.clear()
+        self.last = (None, None, None)
 
 
 _CODES = PerGame()

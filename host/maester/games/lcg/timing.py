@@ -333,18 +333,25 @@ TOTALS_CHANGE_BY_THEMSELVES = set()
 
 # after_step's plan for a game, worked out once a game (model.PerGame): its watches in WATCHES order,
 # and whether its totals change by themselves. It depends on nothing but the game's codes (fixed by
-# its config: model.game_codes) and those two tables, which card modules only add to as they are
-# imported: their sizes are the stamp, so that a card module imported later is seen at once.
+# its config: model.game_codes) and those two tables, which card modules fill through watch() and
+# totals_change_by_themselves() as they are imported: each forgets the plans made before.
 _AFTER = M.PerGame()
 
 
-def _after_plan(state):
-    plan = _AFTER.answers(state, (len(WATCHES), len(TOTALS_CHANGE_BY_THEMSELVES)))
-    if not plan:
-        codes = M.game_codes(state)
-        plan["watches"] = tuple(watch for code, watch in WATCHES.items() if code in codes)
-        plan["totals_move"] = not TOTALS_CHANGE_BY_THEMSELVES.isdisjoint(codes)
-    return plan
+def watch(code, fn):
+    WATCHES[code] = fn
+    _AFTER.forget()
+
+
+def totals_change_by_themselves(code):
+    TOTALS_CHANGE_BY_THEMSELVES.add(code)
+    _AFTER.forget()
+
+
+def _plan(state, plan):
+    codes = M.game_codes(state)
+    plan["watches"] = tuple(watch for code, watch in WATCHES.items() if code in codes)
+    plan["totals_move"] = not TOTALS_CHANGE_BY_THEMSELVES.isdisjoint(codes)
 
 
 def after_step(ctx):
@@ -358,7 +365,9 @@ def after_step(ctx):
     state = ctx.state
     if state["over"]:
         return
-    plan = _after_plan(state)
+    plan = _AFTER.answers(state)
+    if not plan:
+        _plan(state, plan)
     for watch in plan["watches"]:
         watch(ctx)
     g = ctx.g
