@@ -5,13 +5,13 @@
 cimport cython
 
 @cython.locals(anywhere=list, by_house=dict, out=list, fit=list, sp=list)
-cpdef list legal_moves(court, hand, house_of)
+cpdef list legal_moves(dict court, list hand, dict house_of)
 
 # A card's row and place are C integers here, and so are the loops over the places above it.
-@cython.locals(spots=list, here=list, above=list, x=Py_ssize_t)
-cpdef place(court, inst, house, Py_ssize_t row, Py_ssize_t pos)
+@cython.locals(spots=list, here=list, above=list, x=Py_ssize_t, s=list)
+cpdef place(dict court, inst, house, Py_ssize_t row, Py_ssize_t pos)
 
-cpdef list _base_spots(court)
+cpdef list _base_spots(dict court)
 
 @cython.locals(i=Py_ssize_t)
 cpdef _insert_spot(list spots, list spot)
