@@ -54,8 +54,11 @@ DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
 # its decisions spend their compiled time in (issue 29: model, abilities, timing): the LCG's modules at
 # -O3 played its random games 2-3% faster than at -O1 (10.7k and 10.8k against 10.4k and 10.6k decisions
 # a CPU-second, in pairs on a quiet machine), but all ten took 113 s to build instead of 34 s (2 at a time).
+# Intrigue and Oathbreaker, whose compiled speed has a target of its own (8x dominoes), keep -O3 too:
+# Oathbreaker's random games were 1-6% faster than at -O1 (three pairs on a loaded machine; issue 29).
 CFLAGS = ["-g0", "-O1"]
 HOT = ("maester.engine.", "maester.sim", "maester.games.btwixt",  # the engine's room holds the bots
+       "maester.games.intrigue", "maester.games.oathbreaker",
        "maester.games.lcg.model", "maester.games.lcg.abilities", "maester.games.lcg.timing")
 HOT_CFLAGS = ["-g0"]  # Python's own -O3
 
