@@ -367,7 +367,8 @@ def manual_choices(g, seat, rec):
 def _manual_edit(ctx, seat, choice):
     g = ctx.g
     op = choice[0]
-    ctx.emit("manual", seat=seat, op=op, args=choice[1:] if op != "discard" else [])
+    if ctx.events is not None:  # (quiet: no event to build; a change by hand is a fifth of the decisions)
+        ctx.record("manual", {"seat": seat, "op": op, "args": choice[1:] if op != "discard" else []})
     if op == "gain_token":
         Z.gain_token(ctx, seat, choice[1], why="by hand")
     elif op == "kill":

@@ -328,7 +328,8 @@ def _take_turn(ctx, st, seat, choice):
         inst = choice[1]
         silent_turn = silenced(g, seat, facts)
         g["hands"][seat].remove(inst)
-        ctx.emit("play", seat=seat, card=inst)
+        if ctx.events is not None:  # a quiet command (core.answer: the bots' games) keeps no events: build none
+            ctx.record("play", {"seat": seat, "card": inst})  # emit's event, without its keyword parsing
         after = nxt
         if silent_turn and not st["second"]:
             after = {"s": "turn", "seat": seat, "second": True}
@@ -353,7 +354,8 @@ def kneel_now(ctx, st, answer):
 def kneel(ctx, seat):
     g = ctx.g
     g["knelt"][seat] = True
-    ctx.emit("kneel", seat=seat)
+    if ctx.events is not None:  # (quiet: no event to build; a kneel is a fifth of the decisions)
+        ctx.record("kneel", {"seat": seat})
     rnd = g["round"]
     if "arianne" in rnd["effects"] and not rnd["arianne_used"] and g["bids"][seat]:
         # Arianne Martell: the first leader to kneel with a non-empty bid pile takes it back.
