@@ -95,8 +95,9 @@ def play_one(game, config, seed, bot_kind, on_step=None, think_ms=50, playouts=N
         bots_out.extend(bots)
     actions = 0
     bot_s = engine_s = 0.0
-    # The bots hand back their ask's own choice, so core.answer skips building and matching a command.
-    answer, view, clock = core.answer, core.view, time.perf_counter
+    # The bots hand back their ask's own choice, so core.answer skips building and matching a command
+    # (compiled, a C call: sim.pxd).
+    view, clock = core.view, time.perf_counter
     # A bot that reads neither a view nor the state (the random bot) is asked directly, not via decide.
     blind = [not (b.uses_view or b.uses_state) for b in bots]
     quiet = on_step is None  # no one reads the events: the engine keeps none
@@ -106,14 +107,14 @@ def play_one(game, config, seed, bot_kind, on_step=None, think_ms=50, playouts=N
         bot = bots[seat]
         if timing is None:  # three clock reads a decision are 2% of a random game's
             if blind[seat]:
-                result = answer(state, ask, bot.choose(None, ask), quiet)
+                result = core.answer(state, ask, bot.choose(None, ask), quiet)
             else:
-                result = answer(state, ask, decide(bot, state, seat, ask, view), quiet)
+                result = core.answer(state, ask, decide(bot, state, seat, ask, view), quiet)
         else:
             t0 = clock()
             choice = decide(bot, state, seat, ask, view)
             t1 = clock()
-            result = answer(state, ask, choice, quiet)
+            result = core.answer(state, ask, choice, quiet)
             engine_s += clock() - t1
             bot_s += t1 - t0
         if not result.ok:
