@@ -698,8 +698,14 @@ def blank(state, inst):
 
 
 def spendable_gold(g, seat):
-    """Gold `seat` may spend: its pool and gold set on cards it controls (Tywin Lannister)."""
-    return g["players"][seat]["gold"] + sum(g["cards"][i].get("gold", 0) for i in g["players"][seat]["play"])
+    """Gold `seat` may spend: its pool and gold set on cards it controls (Tywin Lannister). A loop,
+    not sum() over a generator: cpdef (model.pxd), asked once a hand by marshal_choices."""
+    p = g["players"][seat]
+    cards = g["cards"]
+    total = p["gold"]
+    for inst in p["play"]:
+        total += cards[inst].get("gold", 0)
+    return total
 
 
 def pay_gold(g, seat, amount):
@@ -758,8 +764,9 @@ def attach_ok(state, seat, att, host, hosts_kws=None):
         if "traits_any" in r and not set(r["traits_any"]) & set(hrec["traits"] or ()):
             return False
         if r.get("limit_per_character"):
-            if any(info(state, a)["name"] == rec["name"] for a in g["cards"][host]["att"]):
-                return False
+            for a in g["cards"][host]["att"]:  # a loop, not any() over a generator: cpdef (model.pxd)
+                if info(state, a)["name"] == rec["name"]:
+                    return False
     if wants_character and hrec["type"] != "character":
         return False
     kws = None if hosts_kws is None else hosts_kws.get(host)
