@@ -380,8 +380,8 @@ def income(state, seat):
     return max(0, total)
 
 
-# Per game, per seat: {card of its hand: _marshal_facts} (PerGame: the facts are printed ones, or
-# the seat's House, which no step changes).
+# Per game, by (seat, its House): {card of its hand: _marshal_facts}. What the facts depend on, the
+# card table and the House, no step changes (PerGame).
 _MARSHAL_FACTS = M.PerGame()
 
 
@@ -406,9 +406,10 @@ def marshal_choices(state, seat):
     p = g["players"][seat]
     out = []
     per_seat = _MARSHAL_FACTS.answers(state)
-    known = per_seat.get(seat)
+    key = (seat, p["house"])
+    known = per_seat.get(key)
     if known is None:
-        known = per_seat[seat] = {}
+        known = per_seat[key] = {}
     copies = gold = reducers = taken = hosts = None
     hosts_kws = {}
     for inst in p["hand"]:
