@@ -292,7 +292,9 @@ def _marshal_choices_card_by_card(state, seat):
 def test_marshal_choices_offer_what_each_card_asked_alone_would():
     """flow.marshal_choices works out what a hand shares once (its copies in play, its reducers, the
     names it may not play again, each host's keywords): after every move of random games, for every
-    seat, it offers what asking each card alone offers, in the same order."""
+    seat, it offers what asking each card alone offers, in the same order. Cards whose printed cost
+    is over the gold, offered because a reduction brings them within it, were among them (the hand
+    sums reductions only for those)."""
     offered = set()
 
     def check(state, result):
@@ -300,7 +302,10 @@ def test_marshal_choices_offer_what_each_card_asked_alone_would():
             choices = F.marshal_choices(state, seat)
             assert choices == _marshal_choices_card_by_card(state, seat), (seat, state["g"]["phase"])
             offered.update(c[0] for c in choices)
+            gold = M.spendable_gold(state["g"], seat)
+            if any(c[0] != "duplicate" and M.printed_gold_cost(state, seat, c[1]) > gold for c in choices):
+                offered.add("reduced")
 
     for seed, decks in ((5, ["stark", "lannister"]), (2, ["baratheon", "targaryen"])):
         play_one("lcg", {"players": 2, "decks": decks}, seed, "random", on_step=check)
-    assert offered == {"duplicate", "attach", "marshal"}  # each kind was on offer along the way
+    assert offered == {"duplicate", "attach", "marshal", "reduced"}  # each kind was on offer along the way

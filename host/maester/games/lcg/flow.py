@@ -380,23 +380,46 @@ def income(state, seat):
     return max(0, total)
 
 
+# Per game, by (seat, its House): {card of its hand: _marshal_facts}. What the facts depend on, the
+# card table and the House, no step changes (PerGame).
+_MARSHAL_FACTS = M.PerGame()
+
+
+def _marshal_facts(state, seat, inst):
+    """What marshalling reads of `inst` in `seat`'s hand that stays the same all game: None when
+    `seat` may never marshal it (an event, a plot, a card of another House only, model.house_ok);
+    else (its record, its printed gold cost with the gold penalty, whether it is Limited)."""
+    rec = M.records(state)[inst]
+    if rec["type"] not in ("character", "location", "attachment") or not M.house_ok(state, seat, inst):
+        return None
+    return rec, M.printed_gold_cost(state, seat, inst), "limited" in (rec["keywords"] or ())
+
+
 def marshal_choices(state, seat):
     """Every card of `seat`'s hand it may marshal now. What the cards of the hand share (the seat's
     copies in play, its gold, its reducers, the names it may not play again, each host's keywords)
     is worked out once for the hand, when a card first needs it, not once a card (or a card and a
-    host): nothing changes while the choices are drawn up."""
+    host): nothing changes while the choices are drawn up. What a card's printed text settles
+    (_marshal_facts) is worked out once a game. A card whose printed cost fits the gold is
+    affordable without its reductions being summed: they only ever take gold off (model.gold_cost)."""
     g = state["g"]
     p = g["players"][seat]
     out = []
-    recs = M.records(state)
+    per_seat = _MARSHAL_FACTS.answers(state)
+    key = (seat, p["house"])
+    known = per_seat.get(key)
+    if known is None:
+        known = per_seat[key] = {}
     copies = gold = reducers = taken = hosts = None
     hosts_kws = {}
     for inst in p["hand"]:
-        rec = recs[inst]
-        if rec["type"] not in ("character", "location", "attachment"):
+        if inst in known:
+            facts = known[inst]
+        else:
+            facts = known[inst] = _marshal_facts(state, seat, inst)
+        if facts is None:
             continue
-        if not M.house_ok(state, seat, inst):
-            continue
+        rec, printed_cost, limited = facts
         if rec["unique"]:  # a duplicate under its own copy in play costs no gold (model.own_copy_in_play)
             if copies is None:
                 copies = M.own_copies(state, seat)
@@ -405,10 +428,12 @@ def marshal_choices(state, seat):
                 continue
         if gold is None:
             gold = M.spendable_gold(g, seat)
-            reducers = M.reducers_in_play(state, seat)
-        if M.gold_cost(state, seat, inst, reducers) > gold:
-            continue
-        if "limited" in (rec["keywords"] or ()) and p["limited_played"]:
+        if printed_cost > gold:
+            if reducers is None:
+                reducers = M.reducers_in_play(state, seat)
+            if M.gold_cost(state, seat, inst, reducers) > gold:
+                continue
+        if limited and p["limited_played"]:
             continue
         if rec["type"] == "attachment":
             if hosts is None:

@@ -6,8 +6,7 @@
 # the bots) Python calls, as in the pure build. Only the signatures are declared (an argument added or
 # renamed in model.py must be mirrored here, or the build says so); no local is given a C type whose
 # value could change kind if the code changed. A function that holds a generator expression cannot be
-# cpdef (Cython: "closures inside cpdef functions"): gold_cost, spendable_gold, attach_ok, total_power
-# stay Python functions.
+# cpdef (Cython: "closures inside cpdef functions"): gold_cost and total_power stay Python functions.
 
 cpdef records(state)
 cpdef info(state, inst)
@@ -30,6 +29,9 @@ cpdef immune_to(state, inst, source, by_seat, kws=*)
 cpdef names_taken(state, seat)
 cpdef own_copies(state, seat)
 cpdef matching_reducers(state, seat, inst)
+cpdef printed_gold_cost(state, seat, inst)
+cpdef spendable_gold(g, seat)
+cpdef attach_ok(state, seat, att, host, hosts_kws=*)
 cpdef blank(state, inst)
 cpdef is_character(state, inst)
 cpdef turn_order(g)

@@ -655,14 +655,22 @@ def own_copy_in_play(state, seat, inst):
     return own_copies(state, seat).get((rec["name"], rec["type"]))
 
 
+def printed_gold_cost(state, seat, inst):
+    """The gold to marshal `inst` before any reduction: printed cost and the gold penalty for
+    another House. gold_cost only takes from it (every reduction is of N gold less), never adds."""
+    rec = info(state, inst)
+    cost = rec["cost"] or 0
+    houses = rec["houses"]
+    if houses and state["g"]["players"][seat]["house"] not in houses:
+        cost += table(state)["components"]["gold_penalty"]
+    return cost
+
+
 def gold_cost(state, seat, inst, in_play=None):
     """The gold to marshal `inst`: printed cost, the gold penalty for another House, reducers
     (`in_play`: reducers_in_play, when the caller has it)."""
-    rec = info(state, inst)
-    cost = rec["cost"] or 0
+    cost = printed_gold_cost(state, seat, inst)
     p = state["g"]["players"][seat]
-    if rec["houses"] and p["house"] not in rec["houses"]:
-        cost += table(state)["components"]["gold_penalty"]
     if in_play is None or in_play or code(inst) in REDUCERS:  # else nothing makes it cheaper
         cost -= cost_reduction(state, seat, inst, in_play)
     if p["reducers"]:
@@ -690,8 +698,14 @@ def blank(state, inst):
 
 
 def spendable_gold(g, seat):
-    """Gold `seat` may spend: its pool and gold set on cards it controls (Tywin Lannister)."""
-    return g["players"][seat]["gold"] + sum(g["cards"][i].get("gold", 0) for i in g["players"][seat]["play"])
+    """Gold `seat` may spend: its pool and gold set on cards it controls (Tywin Lannister). A loop,
+    not sum() over a generator: cpdef (model.pxd), asked once a hand by marshal_choices."""
+    p = g["players"][seat]
+    cards = g["cards"]
+    total = p["gold"]
+    for inst in p["play"]:
+        total += cards[inst].get("gold", 0)
+    return total
 
 
 def pay_gold(g, seat, amount):
@@ -727,20 +741,13 @@ def can_enter_play(state, seat, inst):
 def attach_ok(state, seat, att, host, hosts_kws=None):
     """Whether attachment `att` played by `seat` may go on `host` (restrictions, No attachments).
     `hosts_kws`: a dict the caller keeps while nothing changes, to work each host's keywords out once
-    for all the attachments it asks about."""
+    for all the attachments it asks about. The printed restrictions are read first: most hosts a
+    hand is offered (attachments, locations, an opponent's cards) fail them, and then their
+    keywords are never worked out."""
     g = state["g"]
     rec = info(state, att)
     hrec = info(state, host)
     if host == att or g["cards"][host]["zone"] not in ("play", "setup"):
-        return False
-    kws = None if hosts_kws is None else hosts_kws.get(host)
-    if kws is None:
-        kws = keywords(state, host) if g["cards"][host]["zone"] == "play" else set(hrec["keywords"] or ())
-        if hosts_kws is not None:
-            hosts_kws[host] = kws
-    if "no_attachments" in kws:
-        return False
-    if "no_attachments_except_weapon" in kws and "Weapon" not in (rec["traits"] or ()):
         return False
     wants_character = True
     for r in rec["restrictions"] or ():
@@ -757,8 +764,18 @@ def attach_ok(state, seat, att, host, hosts_kws=None):
         if "traits_any" in r and not set(r["traits_any"]) & set(hrec["traits"] or ()):
             return False
         if r.get("limit_per_character"):
-            if any(info(state, a)["name"] == rec["name"] for a in g["cards"][host]["att"]):
-                return False
+            for a in g["cards"][host]["att"]:  # a loop, not any() over a generator: cpdef (model.pxd)
+                if info(state, a)["name"] == rec["name"]:
+                    return False
     if wants_character and hrec["type"] != "character":
+        return False
+    kws = None if hosts_kws is None else hosts_kws.get(host)
+    if kws is None:
+        kws = keywords(state, host) if g["cards"][host]["zone"] == "play" else set(hrec["keywords"] or ())
+        if hosts_kws is not None:
+            hosts_kws[host] = kws
+    if "no_attachments" in kws:
+        return False
+    if "no_attachments_except_weapon" in kws and "Weapon" not in (rec["traits"] or ()):
         return False
     return True

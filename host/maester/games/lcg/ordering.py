@@ -88,12 +88,13 @@ def order_matters(state, steps):
             (tail if inert(state, x) else rest).append(x)
         if not rest:
             return False
-    sample = determinise(state, None, state["next_id"])
-    orders = list(itertools.permutations(rest))
     seen = None
-    for n, order in enumerate(orders):
-        # The last order plays on the sample itself: nothing needs it afterwards.
-        ends = _endings(sample, order + tuple(tail), n < len(orders) - 1)
+    for order in itertools.permutations(rest):
+        # Each order plays on a sample of its own, drawn from the same seed: the same sample each
+        # time (determinise reads only the state and the seed), for no more than the copy of one
+        # sample the order would need, and none at all for the orders never tried (most stop at the
+        # first, whose questions have more answers than ORDER_ANSWERS).
+        ends = _endings(determinise(state, None, state["next_id"]), order + tuple(tail))
         if ends is None or (seen is not None and not _same(ends, seen)):
             return True
         seen = ends
@@ -105,17 +106,16 @@ def _same(ends, others):
     return len(ends) == len(others) and all(e in others for e in ends)
 
 
-def _endings(state, order, copy=True):
+def _endings(state, order):
     """The tables `order` of effects can end in (distinct (g, rng, result) triples, compared with ==:
     a dict's keys in any order), or None past ORDER_ANSWERS answers to try (a window an action could
     hold open would never end). Chance draws from the state's own generator, the same for every
-    order: an order that draws differently ends differently. `copy`: play on a copy of `state`
-    (False: on `state` itself).
+    order: an order that draws differently ends differently. Played on `state` itself (a sample).
 
     An answer is played only when its turn comes (most trees pass ORDER_ANSWERS after a few), each
     on a copy of the table that asked, but the question's last answer on that table itself."""
     game = core.GAMES[state["game"]]
-    trial = copy_state(state) if copy else state
+    trial = state
     trial.update(stack=json.loads(json.dumps(order[::-1])), asks=[], _outcomes=[])
     core._run(game, core.Ctx(trial, None))  # the engine's own loop, until a question or the end; quiet
     todo, ends, tried = [(trial, -1)], [], 0  # (table, its first ask's answer to play; -1: none)
