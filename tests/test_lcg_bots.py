@@ -240,6 +240,28 @@ def test_a_constant_ability_gives_nothing_to_a_card_outside_its_scope():
     assert len(asked) >= 12  # most of the declared cards came into play
 
 
+def test_a_constant_ability_names_no_keyword_it_does_not_declare():
+    """A card's constant ability declared to name only some keywords (constant_for gives=) is not
+    asked by a read of any other keyword (model.has_kw, constant_keywords): its "keywords" answer for
+    every card, after every move of random games with all four Houses' decks, must gain and lose
+    those keywords only, or skipping it would change the rules."""
+    asked = set()
+
+    def check(state, result):
+        for src in M.find_constant_sources(state["g"]):
+            gives = M.GIVES.get(M.code(src))
+            if gives is None:
+                continue
+            for inst in state["g"]["cards"]:
+                got = M.CONSTANT[M.code(src)](state, src, inst, "keywords") or {}
+                named = set(got.get("gain", ())) | set(got.get("lose", ()))
+                assert named <= gives, (src, inst, named - gives)
+                asked.add(M.code(src))
+
+    _random_games_of_every_house(check)
+    assert len(asked) >= 12  # most of the declared cards came into play
+
+
 def test_has_kw_reads_one_keyword_as_keywords_would():
     """model.has_kw reads one keyword without building the card's keyword set: after every move of
     random games with all four Houses' decks, for every card and every keyword printed, gained or

@@ -150,6 +150,24 @@ def game_codes(state):
     return codes
 
 
+def constant_keywords(state):
+    """Every keyword the constant abilities of the game's cards can name (GIVES), as a frozenset; None
+    when one of them answers keywords without saying which (any keyword)."""
+    answers = _CODES.answers(state)
+    try:
+        return answers["constant_keywords"]
+    except KeyError:
+        named = set()
+        for c in game_codes(state):
+            if c in CONSTANT and "keywords" in ANSWERS.get(c, ("keywords",)):
+                if c not in GIVES:
+                    named = None
+                    break
+                named |= GIVES[c]
+        found = answers["constant_keywords"] = None if named is None else frozenset(named)
+        return found
+
+
 def card(g, inst):
     return g["cards"][inst]
 
@@ -232,21 +250,26 @@ ANSWERS = {}  # code -> the `what`s its constant ability can give anything for (
 # code -> "self" / "host" / ("named", name): the only cards its constant ability can give anything to
 # (constant_for to=); missing: any card
 SCOPES = {}
+# code -> the keywords its constant ability's "keywords" answer can ever name (constant_for gives=);
+# missing: any
+GIVES = {}
 REDUCERS = {}
 
 
-def register_constant(code, fn, answers=None, to=None):
+def register_constant(code, fn, answers=None, to=None, gives=None):
     """Make `fn` the constant ability of cards of `code` (abilities.constant_for): the one writer of
-    CONSTANT, ANSWERS and SCOPES, so the sources kept by table (_kept_sources) are dropped here."""
+    CONSTANT, ANSWERS, SCOPES and GIVES, so the sources kept by table (_kept_sources) are dropped here."""
     if to not in (None, "self", "host") and not (isinstance(to, tuple) and len(to) == 2 and to[0] == "named"):
         raise ValueError("constant ability of %s: to=%r (None, 'self', 'host' or ('named', name))" % (code, to))
     CONSTANT[code] = fn
-    for table, value in ((ANSWERS, None if answers is None else frozenset(answers)), (SCOPES, to)):
+    for table, value in ((ANSWERS, None if answers is None else frozenset(answers)), (SCOPES, to),
+                         (GIVES, None if gives is None else frozenset(gives))):
         if value is None:
             table.pop(code, None)
         else:
             table[code] = value
     _KEPT.clear()
+    _BY_SOURCES.clear()
     _LAST[0] = (None, None, None, None, None)
 
 
@@ -269,7 +292,9 @@ def constant(state, inst, what):
         sources = [inst] if inst in own else []
         if hosted:
             cards = g["cards"]
-            sources += [s for s in hosted if cards[s]["on"] == inst]
+            for s in hosted:  # a loop, not a list comprehension (a call of its own): one or two, on other cards
+                if cards[s]["on"] == inst:
+                    sources.append(s)
         if named and inst is not None:
             sources += named.get(info(state, inst)["name"], ())
         if anyone:
@@ -330,7 +355,9 @@ def cost_reduction(state, seat, inst, in_play=None):
 
 def _kept_sources(g):
     """[every constant source in play, {what: those that answer it}, {what: those split by scope}] as
-    kept for the table (constant_sources, scoped_sources)."""
+    kept for the table (constant_sources, scoped_sources). The two dicts depend on the sources alone:
+    tables with the same sources (most new tables: a card without a constant ability came or went)
+    share one answer, so its splits are not worked out again for each."""
     players = g["players"]
     if len(players) == 2:  # a joust, the common game: the key without a list built first
         p0, p1 = players
@@ -341,7 +368,12 @@ def _kept_sources(g):
     if known is None:
         if len(_KEPT) >= _KEPT_MAX:
             _KEPT.clear()  # a bound on memory; what is dropped is worked out again when asked
-        known = _KEPT[key] = [find_constant_sources(g), {}, {}]
+            _BY_SOURCES.clear()
+        every = find_constant_sources(g)
+        known = _BY_SOURCES.get(every)
+        if known is None:
+            known = _BY_SOURCES[every] = [every, {}, {}]
+        _KEPT[key] = known
     if len(players) == 2:
         _LAST[0] = (list(key[0]), list(key[2]), key[1], key[3], known)
     return known
@@ -415,6 +447,8 @@ def find_constant_sources(g):
 # (register_constant; a test's own card), so nothing kept from before counts
 _KEPT = {}
 _KEPT_MAX = 4096
+# {constant sources in play: the answer _KEPT holds for each table that has just those}; emptied with _KEPT
+_BY_SOURCES = {}
 # [the last joust table _kept_sources answered: (seat 0's play, seat 1's play (copies), their revealed
 # plots, its answer)]; emptied with _KEPT
 _LAST = [(None, None, None, None, None)]
@@ -481,7 +515,9 @@ def has_kw(state, inst, kw):
                 gained = gained or e["value"] == kw
             elif kind == "lose_keyword":
                 lost = lost or e["value"] == kw
-    extra = constant(state, inst, "keywords")
+    # No card of the game has a constant ability that can name kw (most reads): none is asked.
+    named = constant_keywords(state)
+    extra = constant(state, inst, "keywords") if named is None or kw in named else None
     if lost or (extra and kw in extra.get("lose", ())):  # lost beats gained, as in keywords()
         return False
     if gained or (extra and kw in extra.get("gain", ())):
@@ -724,23 +760,35 @@ def can_enter_play(state, seat, inst):
     return unique_blocked(state, seat, inst) is None
 
 
+def _refusal(state, host):
+    """Which attachments `host` refuses: "all" (No attachments), "weapon" (all but Weapons) or "" (none).
+    Two keyword reads (has_kw), not the whole set: a constant ability that can name neither is not
+    asked (constant_keywords)."""
+    if state["g"]["cards"][host]["zone"] == "play":
+        if has_kw(state, host, "no_attachments"):
+            return "all"
+        return "weapon" if has_kw(state, host, "no_attachments_except_weapon") else ""
+    printed = info(state, host)["keywords"] or ()  # in setup: the printed keywords
+    if "no_attachments" in printed:
+        return "all"
+    return "weapon" if "no_attachments_except_weapon" in printed else ""
+
+
 def attach_ok(state, seat, att, host, hosts_kws=None):
     """Whether attachment `att` played by `seat` may go on `host` (restrictions, No attachments).
-    `hosts_kws`: a dict the caller keeps while nothing changes, to work each host's keywords out once
-    for all the attachments it asks about."""
+    `hosts_kws`: a dict the caller keeps while nothing changes, to work out once which attachments each
+    host refuses (_refusal) for all the attachments it asks about."""
     g = state["g"]
     rec = info(state, att)
     hrec = info(state, host)
     if host == att or g["cards"][host]["zone"] not in ("play", "setup"):
         return False
-    kws = None if hosts_kws is None else hosts_kws.get(host)
-    if kws is None:
-        kws = keywords(state, host) if g["cards"][host]["zone"] == "play" else set(hrec["keywords"] or ())
+    refusal = None if hosts_kws is None else hosts_kws.get(host)
+    if refusal is None:
+        refusal = _refusal(state, host)
         if hosts_kws is not None:
-            hosts_kws[host] = kws
-    if "no_attachments" in kws:
-        return False
-    if "no_attachments_except_weapon" in kws and "Weapon" not in (rec["traits"] or ()):
+            hosts_kws[host] = refusal
+    if refusal == "all" or (refusal == "weapon" and "Weapon" not in (rec["traits"] or ())):
         return False
     wants_character = True
     for r in rec["restrictions"] or ():
