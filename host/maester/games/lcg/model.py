@@ -269,23 +269,14 @@ def register_constant(code, fn, answers=None, to=None, gives=None):
         else:
             table[code] = value
     _KEPT.clear()
-    _BY_SOURCES.clear()
     _LAST[0] = (None, None, None, None, None)
 
 
 def constant(state, inst, what):
     """Sum what every constant ability in play gives `inst` for `what` (str, icons, keywords...)."""
     g = state["g"]
-    players = g["players"]
-    last = _LAST[0]  # one read: a tuple, so its parts always belong together
-    # Most reads follow one on the same table: its lists compared with the copies _kept_sources kept
-    # of the last joust it answered (what its key is made of, nothing else) before a key is built.
-    if len(players) == 2 and players[0]["play"] == last[0] and players[1]["play"] == last[1] \
-            and players[0]["revealed"] == last[2] and players[1]["revealed"] == last[3]:
-        split = last[4][2].get(what) or _split(last[4], what)
-    else:
-        split = scoped_sources(g, what)
-    anyone, own, hosted, named = split
+    known = _kept_sources(g)
+    anyone, own, hosted, named = known[2].get(what) or _split(known, what)
     # Only the sources that can give `inst` anything are called (constant_for's answers= and to=):
     # a sum of ints or a union of sets, so the order they are asked in does not change it.
     if own or hosted or named:
@@ -354,28 +345,27 @@ def cost_reduction(state, seat, inst, in_play=None):
 
 
 def _kept_sources(g):
-    """[every constant source in play, {what: those that answer it}, {what: those split by scope}] as
-    kept for the table (constant_sources, scoped_sources). The two dicts depend on the sources alone:
-    tables with the same sources (most new tables: a card without a constant ability came or went)
-    share one answer, so its splits are not worked out again for each."""
+    """[every constant source in play, {what: those that answer it}, {what: those split by scope}],
+    kept by the sources (constant_sources, constant): the two dicts depend on them alone, so a
+    table with the same sources as one seen before (most new tables: a card without a constant ability
+    came or went) shares their splits. Finding the sources is one look at each card in play, no dearer
+    than a key made of the table would be."""
     players = g["players"]
-    if len(players) == 2:  # a joust, the common game: the key without a list built first
-        p0, p1 = players
-        key = (tuple(p0["play"]), p0["revealed"], tuple(p1["play"]), p1["revealed"])
-    else:
-        key = tuple([(tuple(p["play"]), p["revealed"]) for p in players])
-    known = _KEPT.get(key)
+    last = _LAST[0]  # one read: a tuple, so its parts always belong together
+    # Most reads follow one on the same table: its lists compared with the copies kept of the last
+    # joust answered (what the sources are found from, nothing else) before they are found again.
+    if len(players) == 2 and players[0]["play"] == last[0] and players[1]["play"] == last[1] \
+            and players[0]["revealed"] == last[2] and players[1]["revealed"] == last[3]:
+        return last[4]
+    every = find_constant_sources(g)
+    known = _KEPT.get(every)
     if known is None:
         if len(_KEPT) >= _KEPT_MAX:
             _KEPT.clear()  # a bound on memory; what is dropped is worked out again when asked
-            _BY_SOURCES.clear()
-        every = find_constant_sources(g)
-        known = _BY_SOURCES.get(every)
-        if known is None:
-            known = _BY_SOURCES[every] = [every, {}, {}]
-        _KEPT[key] = known
+        known = _KEPT[every] = [every, {}, {}]
     if len(players) == 2:
-        _LAST[0] = (list(key[0]), list(key[2]), key[1], key[3], known)
+        p0, p1 = players
+        _LAST[0] = (list(p0["play"]), list(p1["play"]), p0["revealed"], p1["revealed"], known)
     return known
 
 
@@ -386,8 +376,8 @@ def constant_sources(g, what=None):
     nothing, most of them keyword reads of cards that only ever give STR.
 
     Every STR, icon or keyword read asks this, so a table read would cost the square of the cards in
-    play: the answer is kept by what it depends on (each player's cards in play and revealed plot,
-    and the cards that have a constant ability), so a state, its copies and its next moves share it."""
+    play: the answer is kept (_kept_sources) for the last joust table seen, checked against copies of
+    its lists, so the reads of one step, and of a state's copies, find the sources once."""
     known = _kept_sources(g)
     return known[0] if what is None else _answering(known, what)
 
@@ -402,18 +392,13 @@ def _answering(known, what):
     return found
 
 
-def scoped_sources(g, what):
-    """constant_sources(g, what) split by whom they can give to (SCOPES): (the sources that may give
-    any card something, a frozenset of those that give only to themselves, those that give only to
-    the card they are attached to, {name: those that give only to cards of that name}). Kept with
-    constant_sources' answer: a source's scope is its code's, so the split depends on nothing else.
-    Most keyword reads then call no ability at all (random play: three in four calls to an ability
-    were a card's own keyword asked of another card)."""
-    return _split(_kept_sources(g), what)
-
-
 def _split(known, what):
-    """scoped_sources from _kept_sources' `known`, kept in it."""
+    """The sources of _kept_sources' `known` that can answer `what`, split by whom they can give to
+    (SCOPES): (the sources that may give any card something, a frozenset of those that give only to
+    themselves, those that give only to the card they are attached to, {name: those that give only to
+    cards of that name}), kept in it: a source's scope is its code's, so the split depends on nothing
+    else. Most keyword reads then call no ability at all (random play: three in four calls to an
+    ability were a card's own keyword asked of another card)."""
     split_by_what = known[2]
     split = split_by_what.get(what)
     if split is None:
@@ -443,12 +428,10 @@ def find_constant_sources(g):
     return tuple(out)
 
 
-# {table key: _kept_sources' answer}; emptied whenever a constant ability is registered
+# {constant sources in play: _kept_sources' answer}; emptied whenever a constant ability is registered
 # (register_constant; a test's own card), so nothing kept from before counts
 _KEPT = {}
 _KEPT_MAX = 4096
-# {constant sources in play: the answer _KEPT holds for each table that has just those}; emptied with _KEPT
-_BY_SOURCES = {}
 # [the last joust table _kept_sources answered: (seat 0's play, seat 1's play (copies), their revealed
 # plots, its answer)]; emptied with _KEPT
 _LAST = [(None, None, None, None, None)]
