@@ -6,8 +6,8 @@
 # the bots) Python calls, as in the pure build. Only the signatures are declared (an argument added or
 # renamed in model.py must be mirrored here, or the build says so); no local is given a C type whose
 # value could change kind if the code changed. A function that holds a generator expression cannot be
-# cpdef (Cython: "closures inside cpdef functions"): gold_cost, spendable_gold, attach_ok, total_power
-# stay Python functions.
+# cpdef (Cython: "closures inside cpdef functions"): total_power stays a Python function; gold_cost,
+# spendable_gold and attach_ok loop instead, to be C calls from the rules.
 
 cpdef records(state)
 cpdef info(state, inst)
@@ -31,6 +31,9 @@ cpdef keywords(state, inst)
 cpdef has_kw(state, inst, kw)
 cpdef constant_keywords(state)
 cpdef _refusal(state, host)
+cpdef gold_cost(state, seat, inst, in_play=*)
+cpdef spendable_gold(g, seat)
+cpdef attach_ok(state, seat, att, host, hosts_kws=*)
 cpdef immune_to(state, inst, source, by_seat, kws=*)
 cpdef names_taken(state, seat)
 cpdef own_copies(state, seat)

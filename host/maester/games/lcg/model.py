@@ -152,8 +152,9 @@ def game_codes(state):
 
 def constant_keywords(state):
     """Every keyword the constant abilities of the game's cards can name (GIVES), as a frozenset; None
-    when one of them answers keywords without saying which (any keyword)."""
-    answers = _CODES.answers(state)
+    when one of them answers keywords without saying which (any keyword). Worked out once a game, and
+    again after a constant ability is registered (register_constant)."""
+    answers = _CONSTANT_KEYWORDS.answers(state)
     try:
         return answers["constant_keywords"]
     except KeyError:
@@ -166,6 +167,9 @@ def constant_keywords(state):
                 named |= GIVES[c]
         found = answers["constant_keywords"] = None if named is None else frozenset(named)
         return found
+
+
+_CONSTANT_KEYWORDS = PerGame()
 
 
 def card(g, inst):
@@ -229,9 +233,11 @@ def in_play(g, seat=None):
 
 
 def characters(state, seat=None):
-    g = state["g"]
     recs = records(state)
-    return [i for i in in_play(g, seat) if recs[i]["type"] == "character"]
+    players = state["g"]["players"]
+    if seat is not None:  # one list read, not in_play's copy of it first: asked for every challenge and most rules
+        return [i for i in players[seat]["play"] if recs[i]["type"] == "character"]
+    return [i for p in players for i in p["play"] if recs[i]["type"] == "character"]
 
 
 def is_character(state, inst):
@@ -269,6 +275,7 @@ def register_constant(code, fn, answers=None, to=None, gives=None):
         else:
             table[code] = value
     _KEPT.clear()
+    _CONSTANT_KEYWORDS.forget()
     _LAST[0] = (None, None, None, None, None)
 
 
@@ -685,7 +692,8 @@ def gold_cost(state, seat, inst, in_play=None):
     if in_play is None or in_play or code(inst) in REDUCERS:  # else nothing makes it cheaper
         cost -= cost_reduction(state, seat, inst, in_play)
     if p["reducers"]:
-        cost -= sum(r["amount"] for r in matching_reducers(state, seat, inst))
+        for r in matching_reducers(state, seat, inst):  # a loop, not sum() of a generator: gold_cost is cpdef
+            cost -= r["amount"]
     return max(0, cost)
 
 
@@ -710,7 +718,12 @@ def blank(state, inst):
 
 def spendable_gold(g, seat):
     """Gold `seat` may spend: its pool and gold set on cards it controls (Tywin Lannister)."""
-    return g["players"][seat]["gold"] + sum(g["cards"][i].get("gold", 0) for i in g["players"][seat]["play"])
+    p = g["players"][seat]
+    total = p["gold"]
+    cards = g["cards"]
+    for i in p["play"]:  # a loop, not sum() of a generator: spendable_gold is cpdef
+        total += cards[i].get("gold", 0)
+    return total
 
 
 def pay_gold(g, seat, amount):
@@ -788,8 +801,9 @@ def attach_ok(state, seat, att, host, hosts_kws=None):
         if "traits_any" in r and not set(r["traits_any"]) & set(hrec["traits"] or ()):
             return False
         if r.get("limit_per_character"):
-            if any(info(state, a)["name"] == rec["name"] for a in g["cards"][host]["att"]):
-                return False
+            for a in g["cards"][host]["att"]:  # a loop, not any() of a generator: attach_ok is cpdef
+                if info(state, a)["name"] == rec["name"]:
+                    return False
     if wants_character and hrec["type"] != "character":
         return False
     return True
