@@ -188,10 +188,7 @@ def test_a_constant_ability_gives_nothing_for_what_it_does_not_answer():
     asked = set()
 
     def check(state, result):
-        for src in M.find_constant_sources(state["g"]):
-            answers = M.ANSWERS.get(M.code(src))
-            if answers is None:
-                continue
+        for src, answers in _declared(state, M.ANSWERS):
             for inst in state["g"]["cards"]:
                 for what in _CONSTANT_VALUES:
                     if what not in answers:
@@ -205,6 +202,15 @@ def test_a_constant_ability_gives_nothing_for_what_it_does_not_answer():
 # Every value a rule asks model.constant for
 _CONSTANT_VALUES = ("str", "icons", "keywords", "influence", "income", "initiative", "claim", "uncancelable",
                     "no_stand", "event_tax", "toll:military", "toll:intrigue", "toll:power", "reserve", "gold")
+
+
+def _declared(state, table):
+    """(source, its declaration) for each constant source in play whose code has one in `table`
+    (model.ANSWERS, SCOPES or GIVES: what constant_for declared of it)."""
+    for src in M.find_constant_sources(state["g"]):
+        declared = table.get(M.code(src))
+        if declared is not None:
+            yield src, declared
 
 
 def _random_games_of_every_house(check):
@@ -223,10 +229,7 @@ def test_a_constant_ability_gives_nothing_to_a_card_outside_its_scope():
 
     def check(state, result):
         g = state["g"]
-        for src in M.find_constant_sources(g):
-            scope = M.SCOPES.get(M.code(src))
-            if scope is None:
-                continue
+        for src, scope in _declared(state, M.SCOPES):
             # no card (inst None) for "self" and "host" only: a named card's ability reads its name
             for inst in list(g["cards"]) + ([None] if scope in ("self", "host") else []):
                 if inst == src if scope == "self" else inst == g["cards"][src]["on"] if scope == "host" \
@@ -235,6 +238,25 @@ def test_a_constant_ability_gives_nothing_to_a_card_outside_its_scope():
                 for what in _CONSTANT_VALUES:
                     assert not M.CONSTANT[M.code(src)](state, src, inst, what), (src, inst, what)
                     asked.add(M.code(src))
+
+    _random_games_of_every_house(check)
+    assert len(asked) >= 12  # most of the declared cards came into play
+
+
+def test_a_constant_ability_names_no_keyword_it_does_not_declare():
+    """A card's constant ability declared to name only some keywords (constant_for gives=) is not
+    asked by a read of any other keyword (model.has_kw, constant_keywords): its "keywords" answer for
+    every card, after every move of random games with all four Houses' decks, must gain and lose
+    those keywords only, or skipping it would change the rules."""
+    asked = set()
+
+    def check(state, result):
+        for src, gives in _declared(state, M.GIVES):
+            for inst in state["g"]["cards"]:
+                got = M.CONSTANT[M.code(src)](state, src, inst, "keywords") or {}
+                named = set(got.get("gain", ())) | set(got.get("lose", ()))
+                assert named <= gives, (src, inst, named - gives)
+                asked.add(M.code(src))
 
     _random_games_of_every_house(check)
     assert len(asked) >= 12  # most of the declared cards came into play

@@ -142,15 +142,17 @@ def card(codes, *abilities):
         CARD_ABILITIES.add(code)
 
 
-def constant_for(*codes, answers=None, to=None):
+def constant_for(*codes, answers=None, to=None, gives=None):
     """Decorator: `fn(state, src, inst, what)` is the constant ability of these cards. `answers`: the
     `what`s it can ever give anything for (it returns 0 for every other), so that a read of another
     value does not call it (model.constant); None: any. `to`: the cards it can ever give anything
     to, "self" (inst is src), "host" (the card src is attached to) or ("named", name) (cards of that
-    printed name), so that a read of any other card does not call it (model.SCOPES); None: any card."""
+    printed name), so that a read of any other card does not call it (model.SCOPES); None: any card.
+    `gives`: for an ability that answers "keywords", every keyword its answer can ever name (gained
+    or lost), so that a read of one other keyword (model.has_kw) does not call it; None: any."""
     def register(fn):
         for code in codes:
-            M.register_constant(code, fn, answers, to)
+            M.register_constant(code, fn, answers, to, gives)
             CARD_ABILITIES.add(code)
         return fn
     return register

@@ -110,7 +110,7 @@ card(("B71", "B90"), Ability("forced", _robert, trigger=("claimed_renown",), whe
 
 # B72 Stannis Baratheon: while he attacks, a defending player who controls no Lord character may
 # declare no defenders.
-@A.constant_for("B72", answers=("keywords",))
+@A.constant_for("B72", answers=("keywords",), gives=("cannot_defend",))
 def _stannis(state, src, inst, what):
     g = state["g"]
     ch = g["challenge"]
@@ -222,7 +222,7 @@ card("B79", Ability("response", _edric, trigger=("won_challenge",), limited=True
 
 
 # B80 Devan Seaworth: he has Stealth while a character you control has 1 power or more.
-@A.constant_for("B80", answers=("keywords",), to="self")
+@A.constant_for("B80", answers=("keywords",), to="self", gives=("stealth",))
 def _devan(state, src, inst, what):
     if what != "keywords" or inst != src:
         return None
@@ -233,7 +233,7 @@ def _devan(state, src, inst, what):
 
 
 # B81 Knight of the Rainwood: it cannot be discarded from play.
-@A.constant_for("B81", answers=("keywords",), to="self")
+@A.constant_for("B81", answers=("keywords",), to="self", gives=("cannot_be_discarded",))
 def _rainwood(state, src, inst, what):
     return {"gain": {"cannot_be_discarded"}} if what == "keywords" and inst == src else None
 
@@ -242,7 +242,7 @@ def _rainwood(state, src, inst, what):
 # STR effect on it, or its STR not the printed one, at any moment of the phase), it can be neither
 # killed nor discarded from play. The moments are watched after every step (_cavalry_watch), so a STR
 # that went up and came back (Holding the Trident, an effect until the end of a challenge) counts.
-@A.constant_for("B82", answers=("keywords",), to="self")
+@A.constant_for("B82", answers=("keywords",), to="self", gives=("cannot_be_killed", "cannot_be_discarded"))
 def _cavalry(state, src, inst, what):
     if what != "keywords" or inst != src:
         return None
@@ -327,7 +327,7 @@ card("B88", Ability("response", lambda ctx, src, seat, t, ev: E.put_into_play(ct
 # B91 Dragonstone Port: it opens an action window in the plot phase after the plots are chosen and
 # before they are revealed; Plot action in that window (once a phase, by errata): name a plot card;
 # your House claims 1 power for each opponent who then reveals it.
-@A.constant_for("B91", answers=("keywords",), to="self")
+@A.constant_for("B91", answers=("keywords",), to="self", gives=("plot_window",))
 def _port_window(state, src, inst, what):
     return {"gain": {"plot_window"}} if what == "keywords" and inst == src else None
 
@@ -587,7 +587,7 @@ card("B185", Ability("revealed", _gander, target=_gander_targets,
 
 
 # B186 Tourney for the Hand: Knights you control have +1 STR and are immune to opponents' character abilities.
-@A.constant_for("B186", answers=("str", "keywords"))
+@A.constant_for("B186", answers=("str", "keywords"), gives=("immune_opponent_character",))
 def _tourney(state, src, inst, what):
     g = state["g"]
     c = g["cards"].get(inst)

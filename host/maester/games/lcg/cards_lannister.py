@@ -86,7 +86,7 @@ def _on(state, src, inst):
 
 
 # L34 Gutter Rat's Cunning: the character it is on gains stealth and +2 STR.
-@A.constant_for("L34", answers=("str", "keywords"), to="host")
+@A.constant_for("L34", answers=("str", "keywords"), to="host", gives=("stealth",))
 def _gutter_rat(state, src, inst, what):
     if not _on(state, src, inst):
         return 0
@@ -115,7 +115,7 @@ card("L36", Ability("response", lambda ctx, src, seat, t, ev: T.gain_power(ctx, 
 
 # L37 Ser Jaime Lannister: does not kneel when declared as an attacker or defender in a military
 # challenge.
-@A.constant_for("L37", answers=("keywords",), to="self")
+@A.constant_for("L37", answers=("keywords",), to="self", gives=("no_kneel_attack", "no_kneel_defend"))
 def _jaime(state, src, inst, what):
     ch = state["g"]["challenge"]
     if what == "keywords" and inst == src and ch and ch["type"] == "military":
@@ -161,7 +161,7 @@ card("L41", Ability("action", lambda ctx, src, seat, t, ev: T.kill(ctx, [t], sea
 # L42 The Hound: killed, he goes to the discard pile, not the dead pile. As the dominance phase
 # begins, his controller either discards the top card of their deck or discards The Hound (that
 # discard cannot be saved).
-@A.constant_for("L42", answers=("keywords",), to="self")
+@A.constant_for("L42", answers=("keywords",), to="self", gives=("killed_to_discard",))
 def _hound_kw(state, src, inst, what):
     return {"gain": {"killed_to_discard"}} if what == "keywords" and inst == src else 0
 
@@ -721,7 +721,7 @@ def _blockade(state, src, inst, what):
 
 
 # L194 The Power of Blood: while revealed, characters with the Noble crest cannot be killed.
-@A.constant_for("L194", answers=("keywords",))
+@A.constant_for("L194", answers=("keywords",), gives=("cannot_be_killed",))
 def _power_of_blood(state, src, inst, what):
     if what == "keywords" and M.is_character(state, inst) and "noble" in (M.info(state, inst)["crests"] or ()):
         return {"gain": {"cannot_be_killed"}}

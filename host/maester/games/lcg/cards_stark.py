@@ -106,7 +106,7 @@ def _kill(ctx, insts, seat, src):
 card("S2", Ability("save", A.saved, trigger=("would_kill",), when=A.saves_host, cost=(("kneel_self",),)))
 
 
-@A.constant_for("S2", answers=("str", "keywords"), to="host")
+@A.constant_for("S2", answers=("str", "keywords"), to="host", gives=("stealth",))
 def _nymeria(state, src, inst, what):
     if what not in ("str", "keywords") or state["g"]["cards"][src]["on"] != inst \
             or M.info(state, inst)["name"] != "Arya Stark":
@@ -115,7 +115,7 @@ def _nymeria(state, src, inst, what):
 
 
 # S3 Summer: the character it is on gains a military icon and +2 STR; on Bran Stark, stealth too.
-@A.constant_for("S3", answers=("str", "icons", "keywords"), to="host")
+@A.constant_for("S3", answers=("str", "icons", "keywords"), to="host", gives=("stealth",))
 def _summer(state, src, inst, what):
     if state["g"]["cards"][src]["on"] != inst:
         return 0
@@ -131,7 +131,7 @@ def _summer(state, src, inst, what):
 # === characters ====================================================================================
 
 # S4 Ser Rodrik Cassel: does not kneel when declared as a defender; +2 STR while defending.
-@A.constant_for("S4", answers=("str", "keywords"), to="self")
+@A.constant_for("S4", answers=("str", "keywords"), to="self", gives=("no_kneel_defend",))
 def _rodrik(state, src, inst, what):
     if inst != src:
         return 0
@@ -213,7 +213,7 @@ card("S10", Ability("action", _greatjon, phases=("challenges",), when=_greatjon_
 
 
 # S11 Shaggydog: while you control a House Stark Lord character, +3 STR and immune to events.
-@A.constant_for("S11", answers=("str", "keywords"), to="self")
+@A.constant_for("S11", answers=("str", "keywords"), to="self", gives=("immune_events",))
 def _shaggydog(state, src, inst, what):
     if inst != src or what not in ("str", "keywords"):
         return 0
@@ -223,7 +223,7 @@ def _shaggydog(state, src, inst, what):
 
 
 # S12 Hodor: may never attack; stealth cannot get past him.
-@A.constant_for("S12", answers=("keywords",), to="self")
+@A.constant_for("S12", answers=("keywords",), to="self", gives=("cannot_attack", "stealth_proof"))
 def _hodor(state, src, inst, what):
     return {"gain": {"cannot_attack", "stealth_proof"}} if what == "keywords" and inst == src else 0
 
@@ -258,7 +258,7 @@ def _grey_wind(state, src, seat, inst):
 
 
 # S15 Lady: your Sansa Stark gains renown and +1 STR; Lady costs 2 gold less while Sansa is in play.
-@A.constant_for("S15", answers=("str", "keywords"), to=("named", "Sansa Stark"))
+@A.constant_for("S15", answers=("str", "keywords"), to=("named", "Sansa Stark"), gives=("renown",))
 def _lady(state, src, inst, what):
     if what not in ("str", "keywords") or M.info(state, inst)["name"] != "Sansa Stark" \
             or _ctrl(state, inst) != _ctrl(state, src):
@@ -424,11 +424,11 @@ def _immune_partner(name):
     return fn
 
 
-A.constant_for("S136", answers=("keywords",), to=("named", "Ghost"))(_immune_partner("Ghost"))
+A.constant_for("S136", answers=("keywords",), to=("named", "Ghost"), gives=("immune_events",))(_immune_partner("Ghost"))
 
 # S137 Ghost: your Jon Snow is immune to events; Response, kneel Ghost: save a Night's Watch character
 # from being killed or discarded from play.
-A.constant_for("S137", answers=("keywords",), to=("named", "Jon Snow"))(_immune_partner("Jon Snow"))
+A.constant_for("S137", answers=("keywords",), to=("named", "Jon Snow"), gives=("immune_events",))(_immune_partner("Jon Snow"))
 card("S137", Ability("save", A.saved, trigger=("would_kill", "would_discard"), cost=(("kneel_self",),),
                      when=lambda s, src, seat, ev: "Night's Watch" in _traits(s, ev["card"])))
 

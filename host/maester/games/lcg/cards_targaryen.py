@@ -144,7 +144,7 @@ card("T101", Ability("action", _move_wine, cost=(("influence", 1),), target=_win
 
 # T102 Aegon's Blade: the character it is on has +2 STR with a military icon, stealth with an
 # intrigue icon and renown with a power icon.
-@A.constant_for("T102", answers=("str", "keywords"), to="host")
+@A.constant_for("T102", answers=("str", "keywords"), to="host", gives=("stealth", "renown"))
 def _aegons_blade(state, src, inst, what):
     if _on(state, src) != inst or what not in ("str", "keywords"):
         return 0
@@ -312,7 +312,7 @@ card("T114", Ability("forced", _daario, trigger=("phase_started",),
 
 # T115 Quaithe of the Shadow: while she has an attachment, opponents may not choose her as the
 # target of events or character abilities.
-@A.constant_for("T115", answers=("keywords",), to="self")
+@A.constant_for("T115", answers=("keywords",), to="self", gives=("untargetable_by_opponents",))
 def _quaithe(state, src, inst, what):
     if what == "keywords" and inst == src and state["g"]["cards"][src]["att"]:
         return {"gain": {"untargetable_by_opponents"}}
@@ -656,7 +656,7 @@ card("T207")
 
 
 # T208 Herding the Masses: non-unique characters may not be declared as defenders.
-@A.constant_for("T208", answers=("keywords",))
+@A.constant_for("T208", answers=("keywords",), gives=("cannot_defend",))
 def _herding(state, src, inst, what):
     if what == "keywords" and M.is_character(state, inst) and not M.info(state, inst)["unique"]:
         return {"gain": {"cannot_defend"}}

@@ -6,7 +6,8 @@
 # the bots) Python calls, as in the pure build. Only the signatures are declared (an argument added or
 # renamed in model.py must be mirrored here, or the build says so); no local is given a C type whose
 # value could change kind if the code changed. A function that holds a generator expression cannot be
-# cpdef (Cython: "closures inside cpdef functions"): gold_cost and total_power stay Python functions.
+# cpdef (Cython: "closures inside cpdef functions"): total_power stays a Python function; gold_cost,
+# spendable_gold and attach_ok loop instead, to be C calls from the rules.
 
 cpdef records(state)
 cpdef info(state, inst)
@@ -19,19 +20,25 @@ cpdef constant(state, inst, what)
 cpdef reducers_in_play(state, seat)
 cpdef cost_reduction(state, seat, inst, in_play=*)
 cpdef constant_sources(g, what=*)
+cpdef _kept_sources(g)
+cpdef _answering(known, what)
+cpdef _split(known, what)
 cpdef find_constant_sources(g)
 cpdef strength(state, inst)
 cpdef _with_changes(effects, inst, printed, gain_kind, lose_kind, extra)
 cpdef icons(state, inst)
 cpdef keywords(state, inst)
 cpdef has_kw(state, inst, kw)
+cpdef constant_keywords(state)
+cpdef _refusal(state, host)
+cpdef gold_cost(state, seat, inst, in_play=*)
+cpdef spendable_gold(g, seat)
+cpdef attach_ok(state, seat, att, host, hosts_kws=*)
 cpdef immune_to(state, inst, source, by_seat, kws=*)
 cpdef names_taken(state, seat)
 cpdef own_copies(state, seat)
 cpdef matching_reducers(state, seat, inst)
 cpdef printed_gold_cost(state, seat, inst)
-cpdef spendable_gold(g, seat)
-cpdef attach_ok(state, seat, att, host, hosts_kws=*)
 cpdef blank(state, inst)
 cpdef is_character(state, inst)
 cpdef turn_order(g)

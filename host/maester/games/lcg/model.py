@@ -150,6 +150,28 @@ def game_codes(state):
     return codes
 
 
+def constant_keywords(state):
+    """Every keyword the constant abilities of the game's cards can name (GIVES), as a frozenset; None
+    when one of them answers keywords without saying which (any keyword). Worked out once a game, and
+    again after a constant ability is registered (register_constant)."""
+    answers = _CONSTANT_KEYWORDS.answers(state)
+    try:
+        return answers["constant_keywords"]
+    except KeyError:
+        named = set()
+        for c in game_codes(state):
+            if c in CONSTANT and "keywords" in ANSWERS.get(c, ("keywords",)):
+                if c not in GIVES:
+                    named = None
+                    break
+                named |= GIVES[c]
+        found = answers["constant_keywords"] = None if named is None else frozenset(named)
+        return found
+
+
+_CONSTANT_KEYWORDS = PerGame()
+
+
 def card(g, inst):
     return g["cards"][inst]
 
@@ -211,9 +233,11 @@ def in_play(g, seat=None):
 
 
 def characters(state, seat=None):
-    g = state["g"]
     recs = records(state)
-    return [i for i in in_play(g, seat) if recs[i]["type"] == "character"]
+    players = state["g"]["players"]
+    if seat is not None:  # one list read, not in_play's copy of it first: asked for every challenge and most rules
+        return [i for i in players[seat]["play"] if recs[i]["type"] == "character"]
+    return [i for p in players for i in p["play"] if recs[i]["type"] == "character"]
 
 
 def is_character(state, inst):
@@ -232,44 +256,43 @@ ANSWERS = {}  # code -> the `what`s its constant ability can give anything for (
 # code -> "self" / "host" / ("named", name): the only cards its constant ability can give anything to
 # (constant_for to=); missing: any card
 SCOPES = {}
+# code -> the keywords its constant ability's "keywords" answer can ever name (constant_for gives=);
+# missing: any
+GIVES = {}
 REDUCERS = {}
 
 
-def register_constant(code, fn, answers=None, to=None):
+def register_constant(code, fn, answers=None, to=None, gives=None):
     """Make `fn` the constant ability of cards of `code` (abilities.constant_for): the one writer of
-    CONSTANT, ANSWERS and SCOPES, so the sources kept by table (_kept_sources) are dropped here."""
+    CONSTANT, ANSWERS, SCOPES and GIVES, so the sources kept by table (_kept_sources) are dropped here."""
     if to not in (None, "self", "host") and not (isinstance(to, tuple) and len(to) == 2 and to[0] == "named"):
         raise ValueError("constant ability of %s: to=%r (None, 'self', 'host' or ('named', name))" % (code, to))
     CONSTANT[code] = fn
-    for table, value in ((ANSWERS, None if answers is None else frozenset(answers)), (SCOPES, to)):
+    for table, value in ((ANSWERS, None if answers is None else frozenset(answers)), (SCOPES, to),
+                         (GIVES, None if gives is None else frozenset(gives))):
         if value is None:
             table.pop(code, None)
         else:
             table[code] = value
     _KEPT.clear()
+    _CONSTANT_KEYWORDS.forget()
     _LAST[0] = (None, None, None, None, None)
 
 
 def constant(state, inst, what):
     """Sum what every constant ability in play gives `inst` for `what` (str, icons, keywords...)."""
     g = state["g"]
-    players = g["players"]
-    last = _LAST[0]  # one read: a tuple, so its parts always belong together
-    # Most reads follow one on the same table: its lists compared with the copies _kept_sources kept
-    # of the last joust it answered (what its key is made of, nothing else) before a key is built.
-    if len(players) == 2 and players[0]["play"] == last[0] and players[1]["play"] == last[1] \
-            and players[0]["revealed"] == last[2] and players[1]["revealed"] == last[3]:
-        split = last[4][2].get(what) or _split(last[4], what)
-    else:
-        split = scoped_sources(g, what)
-    anyone, own, hosted, named = split
+    known = _kept_sources(g)
+    anyone, own, hosted, named = known[2].get(what) or _split(known, what)
     # Only the sources that can give `inst` anything are called (constant_for's answers= and to=):
     # a sum of ints or a union of sets, so the order they are asked in does not change it.
     if own or hosted or named:
         sources = [inst] if inst in own else []
         if hosted:
             cards = g["cards"]
-            sources += [s for s in hosted if cards[s]["on"] == inst]
+            for s in hosted:  # a loop, not a list comprehension (a call of its own): one or two, on other cards
+                if cards[s]["on"] == inst:
+                    sources.append(s)
         if named and inst is not None:
             sources += named.get(info(state, inst)["name"], ())
         if anyone:
@@ -329,21 +352,27 @@ def cost_reduction(state, seat, inst, in_play=None):
 
 
 def _kept_sources(g):
-    """[every constant source in play, {what: those that answer it}, {what: those split by scope}] as
-    kept for the table (constant_sources, scoped_sources)."""
+    """[every constant source in play, {what: those that answer it}, {what: those split by scope}],
+    kept by the sources (constant_sources, constant): the two dicts depend on them alone, so a
+    table with the same sources as one seen before (most new tables: a card without a constant ability
+    came or went) shares their splits. Finding the sources is one look at each card in play, no dearer
+    than a key made of the table would be."""
     players = g["players"]
-    if len(players) == 2:  # a joust, the common game: the key without a list built first
-        p0, p1 = players
-        key = (tuple(p0["play"]), p0["revealed"], tuple(p1["play"]), p1["revealed"])
-    else:
-        key = tuple([(tuple(p["play"]), p["revealed"]) for p in players])
-    known = _KEPT.get(key)
+    last = _LAST[0]  # one read: a tuple, so its parts always belong together
+    # Most reads follow one on the same table: its lists compared with the copies kept of the last
+    # joust answered (what the sources are found from, nothing else) before they are found again.
+    if len(players) == 2 and players[0]["play"] == last[0] and players[1]["play"] == last[1] \
+            and players[0]["revealed"] == last[2] and players[1]["revealed"] == last[3]:
+        return last[4]
+    every = find_constant_sources(g)
+    known = _KEPT.get(every)
     if known is None:
         if len(_KEPT) >= _KEPT_MAX:
             _KEPT.clear()  # a bound on memory; what is dropped is worked out again when asked
-        known = _KEPT[key] = [find_constant_sources(g), {}, {}]
+        known = _KEPT[every] = [every, {}, {}]
     if len(players) == 2:
-        _LAST[0] = (list(key[0]), list(key[2]), key[1], key[3], known)
+        p0, p1 = players
+        _LAST[0] = (list(p0["play"]), list(p1["play"]), p0["revealed"], p1["revealed"], known)
     return known
 
 
@@ -354,8 +383,8 @@ def constant_sources(g, what=None):
     nothing, most of them keyword reads of cards that only ever give STR.
 
     Every STR, icon or keyword read asks this, so a table read would cost the square of the cards in
-    play: the answer is kept by what it depends on (each player's cards in play and revealed plot,
-    and the cards that have a constant ability), so a state, its copies and its next moves share it."""
+    play: the answer is kept (_kept_sources) for the last joust table seen, checked against copies of
+    its lists, so the reads of one step, and of a state's copies, find the sources once."""
     known = _kept_sources(g)
     return known[0] if what is None else _answering(known, what)
 
@@ -370,18 +399,13 @@ def _answering(known, what):
     return found
 
 
-def scoped_sources(g, what):
-    """constant_sources(g, what) split by whom they can give to (SCOPES): (the sources that may give
-    any card something, a frozenset of those that give only to themselves, those that give only to
-    the card they are attached to, {name: those that give only to cards of that name}). Kept with
-    constant_sources' answer: a source's scope is its code's, so the split depends on nothing else.
-    Most keyword reads then call no ability at all (random play: three in four calls to an ability
-    were a card's own keyword asked of another card)."""
-    return _split(_kept_sources(g), what)
-
-
 def _split(known, what):
-    """scoped_sources from _kept_sources' `known`, kept in it."""
+    """The sources of _kept_sources' `known` that can answer `what`, split by whom they can give to
+    (SCOPES): (the sources that may give any card something, a frozenset of those that give only to
+    themselves, those that give only to the card they are attached to, {name: those that give only to
+    cards of that name}), kept in it: a source's scope is its code's, so the split depends on nothing
+    else. Most keyword reads then call no ability at all (random play: three in four calls to an
+    ability were a card's own keyword asked of another card)."""
     split_by_what = known[2]
     split = split_by_what.get(what)
     if split is None:
@@ -411,7 +435,7 @@ def find_constant_sources(g):
     return tuple(out)
 
 
-# {table key: _kept_sources' answer}; emptied whenever a constant ability is registered
+# {constant sources in play: _kept_sources' answer}; emptied whenever a constant ability is registered
 # (register_constant; a test's own card), so nothing kept from before counts
 _KEPT = {}
 _KEPT_MAX = 4096
@@ -481,7 +505,9 @@ def has_kw(state, inst, kw):
                 gained = gained or e["value"] == kw
             elif kind == "lose_keyword":
                 lost = lost or e["value"] == kw
-    extra = constant(state, inst, "keywords")
+    # No card of the game has a constant ability that can name kw (most reads): none is asked.
+    named = constant_keywords(state)
+    extra = constant(state, inst, "keywords") if named is None or kw in named else None
     if lost or (extra and kw in extra.get("lose", ())):  # lost beats gained, as in keywords()
         return False
     if gained or (extra and kw in extra.get("gain", ())):
@@ -674,7 +700,8 @@ def gold_cost(state, seat, inst, in_play=None):
     if in_play is None or in_play or code(inst) in REDUCERS:  # else nothing makes it cheaper
         cost -= cost_reduction(state, seat, inst, in_play)
     if p["reducers"]:
-        cost -= sum(r["amount"] for r in matching_reducers(state, seat, inst))
+        for r in matching_reducers(state, seat, inst):  # a loop, not sum() of a generator: gold_cost is cpdef
+            cost -= r["amount"]
     return max(0, cost)
 
 
@@ -738,12 +765,26 @@ def can_enter_play(state, seat, inst):
     return unique_blocked(state, seat, inst) is None
 
 
+def _refusal(state, host):
+    """Which attachments `host` refuses: "all" (No attachments), "weapon" (all but Weapons) or "" (none).
+    Two keyword reads (has_kw), not the whole set: a constant ability that can name neither is not
+    asked (constant_keywords)."""
+    if state["g"]["cards"][host]["zone"] == "play":
+        if has_kw(state, host, "no_attachments"):
+            return "all"
+        return "weapon" if has_kw(state, host, "no_attachments_except_weapon") else ""
+    printed = info(state, host)["keywords"] or ()  # in setup: the printed keywords
+    if "no_attachments" in printed:
+        return "all"
+    return "weapon" if "no_attachments_except_weapon" in printed else ""
+
+
 def attach_ok(state, seat, att, host, hosts_kws=None):
     """Whether attachment `att` played by `seat` may go on `host` (restrictions, No attachments).
-    `hosts_kws`: a dict the caller keeps while nothing changes, to work each host's keywords out once
-    for all the attachments it asks about. The printed restrictions are read first: most hosts a
-    hand is offered (attachments, locations, an opponent's cards) fail them, and then their
-    keywords are never worked out."""
+    `hosts_kws`: a dict the caller keeps while nothing changes, to work out once which attachments each
+    host refuses (_refusal) for all the attachments it asks about. The printed restrictions are read
+    first: most hosts a hand is offered (attachments, locations, an opponent's cards) fail them, and
+    then their keywords are never read."""
     g = state["g"]
     rec = info(state, att)
     hrec = info(state, host)
@@ -769,13 +810,11 @@ def attach_ok(state, seat, att, host, hosts_kws=None):
                     return False
     if wants_character and hrec["type"] != "character":
         return False
-    kws = None if hosts_kws is None else hosts_kws.get(host)
-    if kws is None:
-        kws = keywords(state, host) if g["cards"][host]["zone"] == "play" else set(hrec["keywords"] or ())
+    refusal = None if hosts_kws is None else hosts_kws.get(host)
+    if refusal is None:
+        refusal = _refusal(state, host)
         if hosts_kws is not None:
-            hosts_kws[host] = kws
-    if "no_attachments" in kws:
-        return False
-    if "no_attachments_except_weapon" in kws and "Weapon" not in (rec["traits"] or ()):
+            hosts_kws[host] = refusal
+    if refusal == "all" or (refusal == "weapon" and "Weapon" not in (rec["traits"] or ())):
         return False
     return True
