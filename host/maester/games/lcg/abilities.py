@@ -35,8 +35,6 @@ class _AbilityTable(dict):
     """ABILITIES: a dict that drops what was worked out from it (BY_INSTANCE) whenever it changes,
     so a test's own card (monkeypatch.setitem) is seen at once."""
 
-    version = 0  # counts the changes: listened() is worked out again after one
-
     def __setitem__(self, code, abilities):
         super().__setitem__(code, abilities)
         self._changed()
@@ -46,7 +44,6 @@ class _AbilityTable(dict):
         self._changed()
 
     def _changed(self):
-        self.version += 1
         BY_INSTANCE.clear()
         BY_KIND.clear()
         BY_TRIGGER.clear()
@@ -182,19 +179,6 @@ def predicate(name):
 # --- what may be used now ---------------------------------------------------------------------------
 
 _abilities = BY_INSTANCE.__getitem__
-
-
-_LISTENED = [None, frozenset()]
-
-
-def listened():
-    """Every trigger some card's response, forced or save ability waits for. Worked out again
-    whenever the table of abilities changes (a test may register one for its own card)."""
-    key = ABILITIES.version
-    if _LISTENED[0] != key:
-        _LISTENED[:] = [key, frozenset(t for abs_ in ABILITIES.values() for ab in abs_
-                                       if ab.kind in ("response", "forced", "save") for t in ab.trigger)]
-    return _LISTENED[1]
 
 
 def limit_key(src, idx):
@@ -382,6 +366,18 @@ def holders(state, kind, at=None):
     piles = PILES
     found[kind, at] = held, frozenset(i for i in held if piles[i][1] or piles[i][2])
     return found[kind, at]
+
+
+def waits_for(state, e):
+    """(forced, responses): whether a card of this game has a forced ability, and whether one has a
+    response, for trigger `e` (holders), worked out once a game beside them. A trigger that no card
+    of the game waits for opens no window: each seat would be passed for without a question (a
+    hand's events and cards are among the holders, and so is every card hand_may could name)."""
+    found = _IN_GAME.answers(state, len(state["g"]["cards"]))
+    pair = found.get(("waits", e))
+    if pair is None:
+        pair = found["waits", e] = (bool(holders(state, "forced", e)[0]), bool(holders(state, "response", e)[0]))
+    return pair
 
 
 def _pile_sources(state, seat, piled):

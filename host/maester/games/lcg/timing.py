@@ -94,13 +94,21 @@ def give_gold(ctx, seat, to):
 # --- responses --------------------------------------------------------------------------------
 
 def trigger(ctx, ev, initiator):
-    """Something happened that cards may respond to: forced effects, then a response window."""
+    """Something happened that cards may respond to: forced effects, then a response window. Each is
+    opened only when a card of this game has such an ability for the moment (abilities.waits_for):
+    without one, the forced step would resolve nothing and the window would pass every seat unasked,
+    so neither is queued (most triggers wait for one of the two only: phase_started for forced
+    effects, played for responses)."""
     g = ctx.g
-    if ev["e"] not in abilities.listened():
-        return  # no card waits for this: no window to open
-    ctx.push({"s": "forced", "ev": ev}, {"s": "responses", "ev": ev,
-              "order": M.left_of(g, initiator if initiator is not None else g["first"]),
-              "i": 0, "passes": 0, "used": []})
+    forced_held, responses_held = abilities.waits_for(ctx.state, ev["e"])
+    window = {"s": "responses", "ev": ev, "order": M.left_of(g, initiator if initiator is not None else g["first"]),
+              "i": 0, "passes": 0, "used": []} if responses_held else None
+    if forced_held and window is not None:
+        ctx.push({"s": "forced", "ev": ev}, window)
+    elif forced_held:
+        ctx.push({"s": "forced", "ev": ev})
+    elif window is not None:
+        ctx.push(window)
 
 
 @step
