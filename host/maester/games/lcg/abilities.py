@@ -329,31 +329,32 @@ def hand_kinds(state, seat):
     return sorted(out)
 
 
-def _events_in_hand(state, seat, hand, held):
-    """The cards of `hand` among `held` (holders: those with an ability for the window's moment)
-    usable from there (events, and abilities marked from_hand), within their restrictions."""
-    if held.isdisjoint(hand):
+def _events_in_hand(state, seat, hand, in_hand):
+    """The cards of `hand` among `in_hand` (holders: those with an ability for the window's moment
+    that is used from a hand, events and abilities marked from_hand), within their restrictions."""
+    if in_hand.isdisjoint(hand):
         return []
-    recs, piles = M.records(state), PILES
-    return [h for h in hand if h in held and (recs[h]["type"] == "event" or piles[h][0])
-            and (not recs[h]["restrictions"] or _event_allowed(state, seat, h))]
+    recs = M.records(state)
+    return [h for h in hand if h in in_hand and (not recs[h]["restrictions"] or _event_allowed(state, seat, h))]
 
 
 # What a game's windows read of its instances, worked out once a game (model.PerGame): {(kind,
-# moment): holders, ("ambush", card table): ambushers}. It depends on nothing but the game's instances
-# and the table of abilities (BY_TRIGGER, BY_KIND, PILES) or the game's card table (whose key is in the
-# ambush entry's): a game's instances are all in g["cards"] from setup on (model.py), and the answers
-# are worked out again when the count of instances changes (the stamp) or ABILITIES does (forget).
+# moment): holders, ("ambush", card table): ambushers, ("waits", trigger): waits_for, (instance, kind,
+# moment, zone): _offered}. It depends on nothing but the game's instances and the table of abilities
+# (BY_TRIGGER, BY_KIND, PILES) or the game's card table (whose key is in the ambush entry's; a card's
+# type, which _offered reads, is in it too): a game's instances are all in g["cards"] from setup on
+# (model.py), and the answers are worked out again when the count of instances changes (the stamp) or
+# ABILITIES does (forget).
 _IN_GAME = M.PerGame()
 
 
 def holders(state, kind, at=None):
-    """(held, piled): the instances of this game that have an ability of `kind` for moment `at`
-    (BY_TRIGGER; any of that kind without `at`), and those of them used from a discard or dead pile,
-    as frozensets worked out once a game (_IN_GAME). A window reads only its cards that are held
-    instead of looking every card of every zone up, passes a moment no card of the game answers with
-    one look-up, and the piles over in most games (T124, and S22, L47, L50, T174, in the Core, are
-    used from there)."""
+    """(held, piled, in_hand): the instances of this game that have an ability of `kind` for moment
+    `at` (BY_TRIGGER; any of that kind without `at`), those of them used from a discard or dead pile,
+    and those used from a hand (events, and cards with a from_hand ability), as frozensets worked out
+    once a game (_IN_GAME). A window reads only its cards that are held instead of looking every card
+    of every zone up, passes a moment no card of the game answers with one look-up, and the piles
+    over in most games (T124, and S22, L47, L50, T174, in the Core, are used from there)."""
     found = _IN_GAME.answers(state, len(state["g"]["cards"]))
     pair = found.get((kind, at))
     if pair is not None:
@@ -363,9 +364,23 @@ def holders(state, kind, at=None):
         held = frozenset(i for i in cards if BY_KIND[i, kind])
     else:
         held = frozenset(i for i in cards if BY_TRIGGER[i, kind, at])
-    piles = PILES
-    found[kind, at] = held, frozenset(i for i in held if piles[i][1] or piles[i][2])
+    piles, recs = PILES, M.records(state)
+    found[kind, at] = held, frozenset(i for i in held if piles[i][1] or piles[i][2]), \
+        frozenset(i for i in held if recs[i]["type"] == "event" or piles[i][0])
     return found[kind, at]
+
+
+def _offered(state, found, src, kind, at):
+    """BY_TRIGGER[src, kind, at] less the abilities not used from the zone `src` is in now
+    (_from_right_zone), worked out once a game for each zone a card is found in (`found`: the game's
+    _IN_GAME answers): a window's every card would otherwise judge each of its abilities' zones."""
+    zone = state["g"]["cards"][src]["zone"]
+    key = (src, kind, at, zone)
+    offered = found.get(key)
+    if offered is None:
+        offered = found[key] = tuple([(idx, ab) for idx, ab in BY_TRIGGER[src, kind, at]
+                                      if _from_right_zone(state, src, ab)])  # a list: no closure in a cpdef
+    return offered
 
 
 def waits_for(state, e):
@@ -426,19 +441,19 @@ def action_choices(state, seat, phase):
         return out
     p = g["players"][seat]
     hand = p["hand"]
-    held, piled = holders(state, "action", phase)
+    held, piled, in_hand = holders(state, "action", phase)
     if held:
         cards = g["cards"]
-        by_trigger = BY_TRIGGER
+        found = _IN_GAME.answers(state, len(cards))
         kneel_self = ("kneel_self",)
-        for src in _in_play_among(p, held) + _events_in_hand(state, seat, hand, held) \
+        for src in _in_play_among(p, held) + _events_in_hand(state, seat, hand, in_hand) \
                 + _pile_sources(state, seat, piled):
-            for idx, ab in by_trigger[src, "action", phase]:
+            for idx, ab in _offered(state, found, src, "action", phase):
                 # A knelt card cannot pay ("kneel_self",): payable would say so after every test
                 # before it in _usable, all of them without effect, so this is the same answer sooner.
                 if cards[src]["kneel"] and kneel_self in ab.cost:
                     continue
-                if _from_right_zone(state, src, ab) and _usable(state, seat, src, idx, ab):
+                if _usable(state, seat, src, idx, ab):
                     out.append(["action", src, idx])
     ambushers = _ambushers(state)
     if not ambushers.isdisjoint(hand):
@@ -487,7 +502,7 @@ def ambush_hosts(state, seat, src):
 
 def response_choices(state, seat, ev):
     e = ev["e"]
-    held, piled = holders(state, "response", e)
+    held, piled, in_hand = holders(state, "response", e)
     if not held:
         return []  # no card of this game has a response to this moment
     out = []
@@ -496,22 +511,22 @@ def response_choices(state, seat, ev):
     gone = ev.get("card") if e in ("killed", "discarded") else None
     if gone in held and M.owner_of(gone) == seat and state["g"]["cards"][gone]["zone"] != "play":
         in_play.append(gone)  # a card's own "when it is killed" response, from where it went
-    by_trigger = BY_TRIGGER
-    for src in in_play + _events_in_hand(state, seat, p["hand"], held) + _discard_sources(state, seat, piled):
-        for idx, ab in by_trigger[src, "response", e]:
-            if _from_right_zone(state, src, ab) and _usable(state, seat, src, idx, ab, ev):
+    found = _IN_GAME.answers(state, len(state["g"]["cards"]))
+    for src in in_play + _events_in_hand(state, seat, p["hand"], in_hand) + _discard_sources(state, seat, piled):
+        for idx, ab in _offered(state, found, src, "response", e):
+            if _usable(state, seat, src, idx, ab, ev):
                 out.append(["respond", src, idx])
     return out
 
 
 def save_choices(state, seat, target, how):
     ev = {"e": "would_" + how, "card": target}
-    held = holders(state, "save", ev["e"])[0]
+    held, _, in_hand = holders(state, "save", ev["e"])
     if not held:
         return []
     out = []
     p = state["g"]["players"][seat]
-    for src in _in_play_among(p, held) + _events_in_hand(state, seat, p["hand"], held):
+    for src in _in_play_among(p, held) + _events_in_hand(state, seat, p["hand"], in_hand):
         for idx, ab in BY_TRIGGER[src, "save", ev["e"]]:
             if _usable(state, seat, src, idx, ab, ev) and not M.immune_to(state, target, src, seat):
                 out.append(["save", src, idx])
@@ -519,12 +534,12 @@ def save_choices(state, seat, target, how):
 
 
 def cancel_choices(state, seat, ev):
-    held = holders(state, "cancel")[0]
+    held, _, in_hand = holders(state, "cancel")
     if not held:
         return []
     out = []
     p = state["g"]["players"][seat]
-    for src in _in_play_among(p, held) + _events_in_hand(state, seat, p["hand"], held):
+    for src in _in_play_among(p, held) + _events_in_hand(state, seat, p["hand"], in_hand):
         for idx, ab in BY_KIND[src, "cancel"]:
             if _usable(state, seat, src, idx, ab, ev):
                 out.append(["cancel", src, idx])

@@ -362,6 +362,20 @@ def _plan(state, plan):
     plan["totals_move"] = not TOTALS_CHANGE_BY_THEMSELVES.isdisjoint(codes)
 
 
+def _after_plan(state):
+    plan = _AFTER.answers(state)
+    if not plan:
+        _plan(state, plan)
+    return plan
+
+
+def _steps_watch_nothing(state):
+    """Whether after_step has nothing of this game's to run but the checks of what a step did (power
+    arriving, a tie at the goal): no watches, and totals that never change by themselves."""
+    plan = _after_plan(state)
+    return not plan["watches"] and not plan["totals_move"]
+
+
 def after_step(ctx):
     """Run after every step of the game (the LCG's step table wraps each, see __init__.py): the
     watches, then victory where a total could have risen without power being gained or moved (those
@@ -373,9 +387,7 @@ def after_step(ctx):
     state = ctx.state
     if state["over"]:
         return
-    plan = _AFTER.answers(state)
-    if not plan:
-        _plan(state, plan)
+    plan = _after_plan(state)
     for watch in plan["watches"]:
         watch(ctx)
     g = ctx.g
@@ -477,6 +489,11 @@ def ability(ctx, st, answer):
         st["stage"] = "effect"
         if M.constant(state, src, "uncancelable"):
             return ability(ctx, st, None)  # it cannot be cancelled (Rule by Decree): no cancel window
+        if not abilities.holders(state, "cancel")[0] and _steps_watch_nothing(state):
+            # No card of the game can cancel: the window would pass every seat unasked (hand_may
+            # names only held cards), and nothing runs after a step here (its costs brought no card
+            # with power into play), so the effect follows at once, as for an uncancelable one.
+            return ability(ctx, st, None)
         ctx.push({"s": "cancel_window", "of": st["uid"], "src": src, "seat": seat, "order": M.left_of(g, seat),
                   "i": 0, "passes": 0}, st)
         return
