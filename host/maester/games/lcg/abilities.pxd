@@ -8,6 +8,15 @@
 cimport maester.games.lcg.model as M
 
 cpdef _within_limit(g, src, idx, ab)
+cpdef payable(state, seat, src, ab)
+cpdef event_tax(state, src)
+cpdef kneelable(state, seat, pred)
+cpdef tolls(state, inst)
+cpdef toll_due(state, inst)
+cpdef available_influence(state, seat)
+cpdef holders(state, kind, at=*)
+cpdef _in_play_among(p, held)
+cpdef _ambushers(state)
 cpdef _usable(state, seat, src, idx, ab, ev=*)
 cpdef hand_may(state, seat, key)
 cpdef _events_in_hand(state, seat, hand, in_hand)

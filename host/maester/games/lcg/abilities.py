@@ -251,7 +251,7 @@ def tolls(state, inst):
 
 
 def toll_due(state, inst):
-    return sum(n for _, n in tolls(state, inst))
+    return sum([n for _, n in tolls(state, inst)])  # a list: no closure in a cpdef
 
 
 def pay_tolls(ctx, inst):
@@ -267,11 +267,12 @@ def pay_tolls(ctx, inst):
 def available_influence(state, seat):
     g = state["g"]
     cards = g["cards"]
+    # Lists summed, not generator expressions: a cpdef function (abilities.pxd) may hold no closure.
     if M.constant_sources(g, "influence"):
-        total = sum(M.influence_of(state, i) for i in g["players"][seat]["play"] if not cards[i]["kneel"])
+        total = sum([M.influence_of(state, i) for i in g["players"][seat]["play"] if not cards[i]["kneel"]])
     else:  # no constant ability in play answers influence: each card has its printed influence
         recs = M.records(state)
-        total = sum(recs[i]["influence"] or 0 for i in g["players"][seat]["play"] if not cards[i]["kneel"])
+        total = sum([recs[i]["influence"] or 0 for i in g["players"][seat]["play"] if not cards[i]["kneel"]])
     if g["players"][seat]["title"] == "hand_of_the_king" and not g["title_used"].get("hand_of_the_king"):
         total += 2
     return total
@@ -359,14 +360,15 @@ def holders(state, kind, at=None):
     pair = found.get((kind, at))
     if pair is not None:
         return pair
+    # Lists, not generator expressions: a cpdef function (abilities.pxd) may hold no closure.
     cards = state["g"]["cards"]
     if at is None:
-        held = frozenset(i for i in cards if BY_KIND[i, kind])
+        held = frozenset([i for i in cards if BY_KIND[i, kind]])
     else:
-        held = frozenset(i for i in cards if BY_TRIGGER[i, kind, at])
+        held = frozenset([i for i in cards if BY_TRIGGER[i, kind, at]])
     piles, recs = PILES, M.records(state)
-    found[kind, at] = held, frozenset(i for i in held if piles[i][1] or piles[i][2]), \
-        frozenset(i for i in held if recs[i]["type"] == "event" or piles[i][0])
+    found[kind, at] = held, frozenset([i for i in held if piles[i][1] or piles[i][2]]), \
+        frozenset([i for i in held if recs[i]["type"] == "event" or piles[i][0]])
     return found[kind, at]
 
 
@@ -472,8 +474,8 @@ def _ambushers(state):
     if held is not None:
         return held
     recs = M.records(state)
-    held = found["ambush", table] = frozenset(i for i in state["g"]["cards"]
-                                               if "ambush" in (recs[i]["keywords"] or ()))
+    held = found["ambush", table] = frozenset([i for i in state["g"]["cards"]
+                                                if "ambush" in (recs[i]["keywords"] or ())])  # no closure in a cpdef
     return held
 
 
