@@ -340,8 +340,8 @@ def _events_in_hand(state, seat, hand, in_hand):
 
 
 # What a game's windows read of its instances, worked out once a game (model.PerGame): {(kind,
-# moment): holders, ("ambush", card table): ambushers, ("waits", trigger): waits_for, (instance, kind,
-# moment, zone): _offered}. It depends on nothing but the game's instances and the table of abilities
+# moment): holders, "moments": _moments (what holders' sets are made from), ("ambush", card table):
+# ambushers, ("waits", trigger): waits_for, (instance, kind, moment, zone): _offered}. It depends on nothing but the game's instances and the table of abilities
 # (BY_TRIGGER, BY_KIND, PILES) or the game's card table (whose key is in the ambush entry's; a card's
 # type, which _offered reads, is in it too): a game's instances are all in g["cards"] from setup on
 # (model.py), and the answers are worked out again when the count of instances changes (the stamp) or
@@ -357,19 +357,38 @@ def holders(state, kind, at=None):
     of every zone up, passes a moment no card of the game answers with one look-up, and the piles
     over in most games (T124, and S22, L47, L50, T174, in the Core, are used from there)."""
     found = _IN_GAME.answers(state, len(state["g"]["cards"]))
-    pair = found.get((kind, at))
-    if pair is not None:
-        return pair
-    # Lists, not generator expressions: a cpdef function (abilities.pxd) may hold no closure.
-    cards = state["g"]["cards"]
-    if at is None:
-        held = frozenset([i for i in cards if BY_KIND[i, kind]])
-    else:
-        held = frozenset([i for i in cards if BY_TRIGGER[i, kind, at]])
+    trio = found.get((kind, at))
+    if trio is None:
+        trio = found[kind, at] = _work_out_holders(state, found, kind, at)
+    return trio
+
+
+def _work_out_holders(state, found, kind, at):
+    """holders' answer for (kind, at), from the game's moments (_moments, one pass over its cards for
+    every kind and moment, instead of one for each)."""
+    moments = found.get("moments")
+    if moments is None:
+        moments = found["moments"] = _moments(state)
+    held = moments.get((kind, at), frozenset())
+    if kind == "action" and at is not None:  # an "any" phase action answers every phase's window
+        held = held | moments.get((kind, "any"), frozenset())
     piles, recs = PILES, M.records(state)
-    found[kind, at] = held, frozenset([i for i in held if piles[i][1] or piles[i][2]]), \
-        frozenset([i for i in held if recs[i]["type"] == "event" or piles[i][0]])
-    return found[kind, at]
+    # Lists, not generator expressions: abilities.pxd may make a helper cpdef, which holds no closure.
+    return (frozenset(held), frozenset([i for i in held if piles[i][1] or piles[i][2]]),
+            frozenset([i for i in held if recs[i]["type"] == "event" or piles[i][0]]))
+
+
+def _moments(state):
+    """{(kind, None): the game's instances with an ability of that kind, (kind, moment): those with
+    one for that moment (an action's phases, "any" among them; any other kind's triggers)}."""
+    out = {}
+    for inst in state["g"]["cards"]:
+        for ab in BY_INSTANCE[inst]:
+            kind = ab.kind
+            out.setdefault((kind, None), set()).add(inst)
+            for at in (ab.phases if kind == "action" else ab.trigger):
+                out.setdefault((kind, at), set()).add(inst)
+    return out
 
 
 def _offered(state, found, src, kind, at):
