@@ -349,6 +349,21 @@ def _events_in_hand(state, seat, hand, in_hand):
 _IN_GAME = M.PerGame()
 
 
+def answers_of(per_game, state, stamp):
+    """per_game.answers(state, stamp) (a model.PerGame), the answers of the game asked last read here
+    without that call: a Python method call, which cost the compiled build more than all the look-ups
+    it made, and the rules ask several a step."""
+    last = per_game.last
+    if last[0] is state["config"] and last[1] == stamp:
+        return last[2]
+    return per_game.answers(state, stamp)
+
+
+def _in_game(state):
+    """_IN_GAME's answers for this game (stamped with its count of instances)."""
+    return answers_of(_IN_GAME, state, len(state["g"]["cards"]))
+
+
 def holders(state, kind, at=None):
     """(held, piled, in_hand): the instances of this game that have an ability of `kind` for moment
     `at` (BY_TRIGGER; any of that kind without `at`), those of them used from a discard or dead pile,
@@ -356,7 +371,7 @@ def holders(state, kind, at=None):
     once a game (_IN_GAME). A window reads only its cards that are held instead of looking every card
     of every zone up, passes a moment no card of the game answers with one look-up, and the piles
     over in most games (T124, and S22, L47, L50, T174, in the Core, are used from there)."""
-    found = _IN_GAME.answers(state, len(state["g"]["cards"]))
+    found = _in_game(state)
     trio = found.get((kind, at))
     if trio is None:
         trio = found[kind, at] = _work_out_holders(state, found, kind, at)
@@ -409,7 +424,7 @@ def waits_for(state, e):
     response, for trigger `e` (holders), worked out once a game beside them. A trigger that no card
     of the game waits for opens no window: each seat would be passed for without a question (a
     hand's events and cards are among the holders, and so is every card hand_may could name)."""
-    found = _IN_GAME.answers(state, len(state["g"]["cards"]))
+    found = _in_game(state)
     pair = found.get(("waits", e))
     if pair is None:
         pair = found["waits", e] = (bool(holders(state, "forced", e)[0]), bool(holders(state, "response", e)[0]))
@@ -465,7 +480,7 @@ def action_choices(state, seat, phase):
     held, piled, in_hand = holders(state, "action", phase)
     if held:
         cards = g["cards"]
-        found = _IN_GAME.answers(state, len(cards))
+        found = _in_game(state)
         kneel_self = ("kneel_self",)
         for src in _in_play_among(p, held) + _events_in_hand(state, seat, hand, in_hand) \
                 + _pile_sources(state, seat, piled):
@@ -488,7 +503,7 @@ def _ambushers(state):
     """The instances of this game whose printed keywords hold Ambush, worked out once a game and card
     table (a record never changes: model.RECORDS) beside holders' sets."""
     table = state["config"]["cards"]
-    found = _IN_GAME.answers(state, len(state["g"]["cards"]))
+    found = _in_game(state)
     held = found.get(("ambush", table))
     if held is not None:
         return held
@@ -532,7 +547,7 @@ def response_choices(state, seat, ev):
     gone = ev.get("card") if e in ("killed", "discarded") else None
     if gone in held and M.owner_of(gone) == seat and state["g"]["cards"][gone]["zone"] != "play":
         in_play.append(gone)  # a card's own "when it is killed" response, from where it went
-    found = _IN_GAME.answers(state, len(state["g"]["cards"]))
+    found = _in_game(state)
     for src in in_play + _events_in_hand(state, seat, p["hand"], in_hand) + _discard_sources(state, seat, piled):
         for idx, ab in _offered(state, found, src, "response", e):
             if _usable(state, seat, src, idx, ab, ev):

@@ -363,7 +363,7 @@ def _plan(state, plan):
 
 
 def _after_plan(state):
-    plan = _AFTER.answers(state)
+    plan = abilities.answers_of(_AFTER, state, None)
     if not plan:
         _plan(state, plan)
     return plan
@@ -397,7 +397,16 @@ def after_step(ctx):
         check_victory(ctx)
     elif plan["totals_move"]:
         check_victory(ctx)
-    if ctx.g.get("victory_pending") and not any(a["kind"] == "winner" for a in state["asks"]):
+    if ctx.g.get("victory_pending"):
+        _only_the_winner_left(ctx)
+
+
+def _only_the_winner_left(ctx):
+    """Players tied at the goal: every decision but the first player's choice of the winner is closed,
+    and that choice is the only step left (a function of its own: after_step is cpdef, which may hold
+    no generator expression)."""
+    state = ctx.state
+    if not any(a["kind"] == "winner" for a in state["asks"]):
         tied = next((st for st in state["stack"] if st["s"] == "choose_winner"), None)
         if tied is not None and (state["asks"] or state["stack"][-1] is not tied):
             state["asks"].clear()
