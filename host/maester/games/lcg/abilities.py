@@ -194,12 +194,15 @@ def _within_limit(g, src, idx, ab):
 def payable(state, seat, src, ab):
     g = state["g"]
     c_src = g["cards"][src]
+    p = g["players"][seat]
     gold = 0  # the ability's gold costs, summed in the same pass that tests each cost
     for c in ab.cost:
         kind = c[0]
         if kind == "gold":
             gold += c[1]
-            if M.spendable_gold(g, seat) < c[1]:
+            # The pool is part of the spendable gold: only a cost it cannot cover alone needs the
+            # gold set on cards counted (a sum over the seat's cards in play).
+            if p["gold"] < c[1] and M.spendable_gold(g, seat) < c[1]:
                 return False
         elif kind == "kneel_self":
             if c_src["kneel"]:
@@ -214,7 +217,6 @@ def payable(state, seat, src, ab):
         elif kind == "kneel":
             if len(kneelable(state, seat, c[2])) < c[1]:
                 return False
-    p = g["players"][seat]
     # A toll is due only for a card with attachments (tolls): the others' is 0, with no look-up.
     if TOLLS and (toll_due(state, src) if c_src["att"] else 0) + gold > p["gold"]:
         return False
