@@ -35,8 +35,6 @@ class _AbilityTable(dict):
     """ABILITIES: a dict that drops what was worked out from it (BY_INSTANCE) whenever it changes,
     so a test's own card (monkeypatch.setitem) is seen at once."""
 
-    version = 0  # counts the changes: listened() is worked out again after one
-
     def __setitem__(self, code, abilities):
         super().__setitem__(code, abilities)
         self._changed()
@@ -46,7 +44,6 @@ class _AbilityTable(dict):
         self._changed()
 
     def _changed(self):
-        self.version += 1
         BY_INSTANCE.clear()
         BY_KIND.clear()
         BY_TRIGGER.clear()
@@ -186,19 +183,6 @@ def predicate(name):
 _abilities = BY_INSTANCE.__getitem__
 
 
-_LISTENED = [None, frozenset()]
-
-
-def listened():
-    """Every trigger some card's response, forced or save ability waits for. Worked out again
-    whenever the table of abilities changes (a test may register one for its own card)."""
-    key = ABILITIES.version
-    if _LISTENED[0] != key:
-        _LISTENED[:] = [key, frozenset(t for abs_ in ABILITIES.values() for ab in abs_
-                                       if ab.kind in ("response", "forced", "save") for t in ab.trigger)]
-    return _LISTENED[1]
-
-
 def limit_key(src, idx):
     return "%s/%d" % (src, idx)
 
@@ -212,12 +196,15 @@ def _within_limit(g, src, idx, ab):
 def payable(state, seat, src, ab):
     g = state["g"]
     c_src = g["cards"][src]
+    p = g["players"][seat]
     gold = 0  # the ability's gold costs, summed in the same pass that tests each cost
     for c in ab.cost:
         kind = c[0]
         if kind == "gold":
             gold += c[1]
-            if M.spendable_gold(g, seat) < c[1]:
+            # The pool is part of the spendable gold: only a cost it cannot cover alone needs the
+            # gold set on cards counted (a sum over the seat's cards in play).
+            if p["gold"] < c[1] and M.spendable_gold(g, seat) < c[1]:
                 return False
         elif kind == "kneel_self":
             if c_src["kneel"]:
@@ -232,7 +219,6 @@ def payable(state, seat, src, ab):
         elif kind == "kneel":
             if len(kneelable(state, seat, c[2])) < c[1]:
                 return False
-    p = g["players"][seat]
     # A toll is due only for a card with attachments (tolls): the others' is 0, with no look-up.
     if TOLLS and (toll_due(state, src) if c_src["att"] else 0) + gold > p["gold"]:
         return False
@@ -269,7 +255,7 @@ def tolls(state, inst):
 
 
 def toll_due(state, inst):
-    return sum(n for _, n in tolls(state, inst))
+    return sum([n for _, n in tolls(state, inst)])  # a list: no closure in a cpdef
 
 
 def pay_tolls(ctx, inst):
@@ -285,11 +271,12 @@ def pay_tolls(ctx, inst):
 def available_influence(state, seat):
     g = state["g"]
     cards = g["cards"]
+    # Lists summed, not generator expressions: a cpdef function (abilities.pxd) may hold no closure.
     if M.constant_sources(g, "influence"):
-        total = sum(M.influence_of(state, i) for i in g["players"][seat]["play"] if not cards[i]["kneel"])
+        total = sum([M.influence_of(state, i) for i in g["players"][seat]["play"] if not cards[i]["kneel"]])
     else:  # no constant ability in play answers influence: each card has its printed influence
         recs = M.records(state)
-        total = sum(recs[i]["influence"] or 0 for i in g["players"][seat]["play"] if not cards[i]["kneel"])
+        total = sum([recs[i]["influence"] or 0 for i in g["players"][seat]["play"] if not cards[i]["kneel"]])
     if g["players"][seat]["title"] == "hand_of_the_king" and not g["title_used"].get("hand_of_the_king"):
         total += 2
     return total
@@ -347,43 +334,105 @@ def hand_kinds(state, seat):
     return sorted(out)
 
 
-def _events_in_hand(state, seat, hand, held):
-    """The cards of `hand` among `held` (holders: those with an ability for the window's moment)
-    usable from there (events, and abilities marked from_hand), within their restrictions."""
-    if held.isdisjoint(hand):
+def _events_in_hand(state, seat, hand, in_hand):
+    """The cards of `hand` among `in_hand` (holders: those with an ability for the window's moment
+    that is used from a hand, events and abilities marked from_hand), within their restrictions."""
+    if in_hand.isdisjoint(hand):
         return []
-    recs, piles = M.records(state), PILES
-    return [h for h in hand if h in held and (recs[h]["type"] == "event" or piles[h][0])
-            and (not recs[h]["restrictions"] or _event_allowed(state, seat, h))]
+    recs = M.records(state)
+    return [h for h in hand if h in in_hand and (not recs[h]["restrictions"] or _event_allowed(state, seat, h))]
 
 
 # What a game's windows read of its instances, worked out once a game (model.PerGame): {(kind,
-# moment): holders, ("ambush", card table): ambushers}. It depends on nothing but the game's instances
-# and the table of abilities (BY_TRIGGER, BY_KIND, PILES) or the game's card table (whose key is in the
-# ambush entry's): a game's instances are all in g["cards"] from setup on (model.py), and the answers
-# are worked out again when the count of instances changes (the stamp) or ABILITIES does (forget).
+# moment): holders, "moments": _moments (what holders' sets are made from), ("ambush", card table):
+# ambushers, ("waits", trigger): waits_for, (instance, kind, moment, zone): _offered}. It depends on nothing but the game's instances and the table of abilities
+# (BY_TRIGGER, BY_KIND, PILES) or the game's card table (whose key is in the ambush entry's; a card's
+# type, which _offered reads, is in it too): a game's instances are all in g["cards"] from setup on
+# (model.py), and the answers are worked out again when the count of instances changes (the stamp) or
+# ABILITIES does (forget).
 _IN_GAME = M.PerGame()
 
 
+def answers_of(per_game, state, stamp):
+    """per_game.answers(state, stamp) (a model.PerGame), the answers of the game asked last read here
+    without that call: a Python method call, which cost the compiled build more than all the look-ups
+    it made, and the rules ask several a step."""
+    last = per_game.last
+    if last[0] is state["config"] and last[1] == stamp:
+        return last[2]
+    return per_game.answers(state, stamp)
+
+
+def _in_game(state):
+    """_IN_GAME's answers for this game (stamped with its count of instances)."""
+    return answers_of(_IN_GAME, state, len(state["g"]["cards"]))
+
+
 def holders(state, kind, at=None):
-    """(held, piled): the instances of this game that have an ability of `kind` for moment `at`
-    (BY_TRIGGER; any of that kind without `at`), and those of them used from a discard or dead pile,
-    as frozensets worked out once a game (_IN_GAME). A window reads only its cards that are held
-    instead of looking every card of every zone up, passes a moment no card of the game answers with
-    one look-up, and the piles over in most games (T124, and S22, L47, L50, T174, in the Core, are
-    used from there)."""
-    found = _IN_GAME.answers(state, len(state["g"]["cards"]))
-    pair = found.get((kind, at))
-    if pair is not None:
-        return pair
-    cards = state["g"]["cards"]
-    if at is None:
-        held = frozenset(i for i in cards if BY_KIND[i, kind])
-    else:
-        held = frozenset(i for i in cards if BY_TRIGGER[i, kind, at])
-    piles = PILES
-    found[kind, at] = held, frozenset(i for i in held if piles[i][1] or piles[i][2])
-    return found[kind, at]
+    """(held, piled, in_hand): the instances of this game that have an ability of `kind` for moment
+    `at` (BY_TRIGGER; any of that kind without `at`), those of them used from a discard or dead pile,
+    and those used from a hand (events, and cards with a from_hand ability), as frozensets worked out
+    once a game (_IN_GAME). A window reads only its cards that are held instead of looking every card
+    of every zone up, passes a moment no card of the game answers with one look-up, and the piles
+    over in most games (T124, and S22, L47, L50, T174, in the Core, are used from there)."""
+    found = _in_game(state)
+    trio = found.get((kind, at))
+    if trio is None:
+        trio = found[kind, at] = _work_out_holders(state, found, kind, at)
+    return trio
+
+
+def _work_out_holders(state, found, kind, at):
+    """holders' answer for (kind, at), from the game's moments (_moments, one pass over its cards for
+    every kind and moment, instead of one for each)."""
+    moments = found.get("moments")
+    if moments is None:
+        moments = found["moments"] = _moments(state)
+    held = moments.get((kind, at), frozenset())
+    if kind == "action" and at is not None:  # an "any" phase action answers every phase's window
+        held = held | moments.get((kind, "any"), frozenset())
+    piles, recs = PILES, M.records(state)
+    # Lists, not generator expressions: abilities.pxd may make a helper cpdef, which holds no closure.
+    return (frozenset(held), frozenset([i for i in held if piles[i][1] or piles[i][2]]),
+            frozenset([i for i in held if recs[i]["type"] == "event" or piles[i][0]]))
+
+
+def _moments(state):
+    """{(kind, None): the game's instances with an ability of that kind, (kind, moment): those with
+    one for that moment (an action's phases, "any" among them; any other kind's triggers)}."""
+    out = {}
+    for inst in state["g"]["cards"]:
+        for ab in BY_INSTANCE[inst]:
+            kind = ab.kind
+            out.setdefault((kind, None), set()).add(inst)
+            for at in (ab.phases if kind == "action" else ab.trigger):
+                out.setdefault((kind, at), set()).add(inst)
+    return out
+
+
+def _offered(state, found, src, kind, at):
+    """BY_TRIGGER[src, kind, at] less the abilities not used from the zone `src` is in now
+    (_from_right_zone), worked out once a game for each zone a card is found in (`found`: the game's
+    _IN_GAME answers): a window's every card would otherwise judge each of its abilities' zones."""
+    zone = state["g"]["cards"][src]["zone"]
+    key = (src, kind, at, zone)
+    offered = found.get(key)
+    if offered is None:
+        offered = found[key] = tuple([(idx, ab) for idx, ab in BY_TRIGGER[src, kind, at]
+                                      if _from_right_zone(state, src, ab)])  # a list: no closure in a cpdef
+    return offered
+
+
+def waits_for(state, e):
+    """(forced, responses): whether a card of this game has a forced ability, and whether one has a
+    response, for trigger `e` (holders), worked out once a game beside them. A trigger that no card
+    of the game waits for opens no window: each seat would be passed for without a question (a
+    hand's events and cards are among the holders, and so is every card hand_may could name)."""
+    found = _in_game(state)
+    pair = found.get(("waits", e))
+    if pair is None:
+        pair = found["waits", e] = (bool(holders(state, "forced", e)[0]), bool(holders(state, "response", e)[0]))
+    return pair
 
 
 def _pile_sources(state, seat, piled):
@@ -432,19 +481,19 @@ def action_choices(state, seat, phase):
         return out
     p = g["players"][seat]
     hand = p["hand"]
-    held, piled = holders(state, "action", phase)
+    held, piled, in_hand = holders(state, "action", phase)
     if held:
         cards = g["cards"]
-        by_trigger = BY_TRIGGER
+        found = _in_game(state)
         kneel_self = ("kneel_self",)
-        for src in _in_play_among(p, held) + _events_in_hand(state, seat, hand, held) \
+        for src in _in_play_among(p, held) + _events_in_hand(state, seat, hand, in_hand) \
                 + _pile_sources(state, seat, piled):
-            for idx, ab in by_trigger[src, "action", phase]:
+            for idx, ab in _offered(state, found, src, "action", phase):
                 # A knelt card cannot pay ("kneel_self",): payable would say so after every test
                 # before it in _usable, all of them without effect, so this is the same answer sooner.
                 if cards[src]["kneel"] and kneel_self in ab.cost:
                     continue
-                if _from_right_zone(state, src, ab) and _usable(state, seat, src, idx, ab):
+                if _usable(state, seat, src, idx, ab):
                     out.append(["action", src, idx])
     ambushers = _ambushers(state)
     if not ambushers.isdisjoint(hand):
@@ -458,13 +507,13 @@ def _ambushers(state):
     """The instances of this game whose printed keywords hold Ambush, worked out once a game and card
     table (a record never changes: model.RECORDS) beside holders' sets."""
     table = state["config"]["cards"]
-    found = _IN_GAME.answers(state, len(state["g"]["cards"]))
+    found = _in_game(state)
     held = found.get(("ambush", table))
     if held is not None:
         return held
     recs = M.records(state)
-    held = found["ambush", table] = frozenset(i for i in state["g"]["cards"]
-                                               if "ambush" in (recs[i]["keywords"] or ()))
+    held = found["ambush", table] = frozenset([i for i in state["g"]["cards"]
+                                                if "ambush" in (recs[i]["keywords"] or ())])  # no closure in a cpdef
     return held
 
 
@@ -493,7 +542,7 @@ def ambush_hosts(state, seat, src):
 
 def response_choices(state, seat, ev):
     e = ev["e"]
-    held, piled = holders(state, "response", e)
+    held, piled, in_hand = holders(state, "response", e)
     if not held:
         return []  # no card of this game has a response to this moment
     out = []
@@ -502,22 +551,22 @@ def response_choices(state, seat, ev):
     gone = ev.get("card") if e in ("killed", "discarded") else None
     if gone in held and M.owner_of(gone) == seat and state["g"]["cards"][gone]["zone"] != "play":
         in_play.append(gone)  # a card's own "when it is killed" response, from where it went
-    by_trigger = BY_TRIGGER
-    for src in in_play + _events_in_hand(state, seat, p["hand"], held) + _discard_sources(state, seat, piled):
-        for idx, ab in by_trigger[src, "response", e]:
-            if _from_right_zone(state, src, ab) and _usable(state, seat, src, idx, ab, ev):
+    found = _in_game(state)
+    for src in in_play + _events_in_hand(state, seat, p["hand"], in_hand) + _discard_sources(state, seat, piled):
+        for idx, ab in _offered(state, found, src, "response", e):
+            if _usable(state, seat, src, idx, ab, ev):
                 out.append(["respond", src, idx])
     return out
 
 
 def save_choices(state, seat, target, how):
     ev = {"e": "would_" + how, "card": target}
-    held = holders(state, "save", ev["e"])[0]
+    held, _, in_hand = holders(state, "save", ev["e"])
     if not held:
         return []
     out = []
     p = state["g"]["players"][seat]
-    for src in _in_play_among(p, held) + _events_in_hand(state, seat, p["hand"], held):
+    for src in _in_play_among(p, held) + _events_in_hand(state, seat, p["hand"], in_hand):
         for idx, ab in BY_TRIGGER[src, "save", ev["e"]]:
             if _usable(state, seat, src, idx, ab, ev) and not M.immune_to(state, target, src, seat):
                 out.append(["save", src, idx])
@@ -525,12 +574,12 @@ def save_choices(state, seat, target, how):
 
 
 def cancel_choices(state, seat, ev):
-    held = holders(state, "cancel")[0]
+    held, _, in_hand = holders(state, "cancel")
     if not held:
         return []
     out = []
     p = state["g"]["players"][seat]
-    for src in _in_play_among(p, held) + _events_in_hand(state, seat, p["hand"], held):
+    for src in _in_play_among(p, held) + _events_in_hand(state, seat, p["hand"], in_hand):
         for idx, ab in BY_KIND[src, "cancel"]:
             if _usable(state, seat, src, idx, ab, ev):
                 out.append(["cancel", src, idx])

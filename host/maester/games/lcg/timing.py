@@ -94,13 +94,21 @@ def give_gold(ctx, seat, to):
 # --- responses --------------------------------------------------------------------------------
 
 def trigger(ctx, ev, initiator):
-    """Something happened that cards may respond to: forced effects, then a response window."""
+    """Something happened that cards may respond to: forced effects, then a response window. Each is
+    opened only when a card of this game has such an ability for the moment (abilities.waits_for):
+    without one, the forced step would resolve nothing and the window would pass every seat unasked,
+    so neither is queued (most triggers wait for one of the two only: phase_started for forced
+    effects, played for responses)."""
     g = ctx.g
-    if ev["e"] not in abilities.listened():
-        return  # no card waits for this: no window to open
-    ctx.push({"s": "forced", "ev": ev}, {"s": "responses", "ev": ev,
-              "order": M.left_of(g, initiator if initiator is not None else g["first"]),
-              "i": 0, "passes": 0, "used": []})
+    forced_held, responses_held = abilities.waits_for(ctx.state, ev["e"])
+    window = {"s": "responses", "ev": ev, "order": M.left_of(g, initiator if initiator is not None else g["first"]),
+              "i": 0, "passes": 0, "used": []} if responses_held else None
+    if forced_held and window is not None:
+        ctx.push({"s": "forced", "ev": ev}, window)
+    elif forced_held:
+        ctx.push({"s": "forced", "ev": ev})
+    elif window is not None:
+        ctx.push(window)
 
 
 @step
@@ -354,6 +362,20 @@ def _plan(state, plan):
     plan["totals_move"] = not TOTALS_CHANGE_BY_THEMSELVES.isdisjoint(codes)
 
 
+def _after_plan(state):
+    plan = abilities.answers_of(_AFTER, state, None)
+    if not plan:
+        _plan(state, plan)
+    return plan
+
+
+def _steps_watch_nothing(state):
+    """Whether after_step has nothing of this game's to run but the checks of what a step did (power
+    arriving, a tie at the goal): no watches, and totals that never change by themselves."""
+    plan = _after_plan(state)
+    return not plan["watches"] and not plan["totals_move"]
+
+
 def after_step(ctx):
     """Run after every step of the game (the LCG's step table wraps each, see __init__.py): the
     watches, then victory where a total could have risen without power being gained or moved (those
@@ -365,9 +387,7 @@ def after_step(ctx):
     state = ctx.state
     if state["over"]:
         return
-    plan = _AFTER.answers(state)
-    if not plan:
-        _plan(state, plan)
+    plan = _after_plan(state)
     for watch in plan["watches"]:
         watch(ctx)
     g = ctx.g
@@ -377,7 +397,16 @@ def after_step(ctx):
         check_victory(ctx)
     elif plan["totals_move"]:
         check_victory(ctx)
-    if ctx.g.get("victory_pending") and not any(a["kind"] == "winner" for a in state["asks"]):
+    if ctx.g.get("victory_pending"):
+        _only_the_winner_left(ctx)
+
+
+def _only_the_winner_left(ctx):
+    """Players tied at the goal: every decision but the first player's choice of the winner is closed,
+    and that choice is the only step left (a function of its own: after_step is cpdef, which may hold
+    no generator expression)."""
+    state = ctx.state
+    if not any(a["kind"] == "winner" for a in state["asks"]):
         tied = next((st for st in state["stack"] if st["s"] == "choose_winner"), None)
         if tied is not None and (state["asks"] or state["stack"][-1] is not tied):
             state["asks"].clear()
@@ -469,6 +498,11 @@ def ability(ctx, st, answer):
         st["stage"] = "effect"
         if M.constant(state, src, "uncancelable"):
             return ability(ctx, st, None)  # it cannot be cancelled (Rule by Decree): no cancel window
+        if not abilities.holders(state, "cancel")[0] and _steps_watch_nothing(state):
+            # No card of the game can cancel: the window would pass every seat unasked (hand_may
+            # names only held cards), and nothing runs after a step here (its costs brought no card
+            # with power into play), so the effect follows at once, as for an uncancelable one.
+            return ability(ctx, st, None)
         ctx.push({"s": "cancel_window", "of": st["uid"], "src": src, "seat": seat, "order": M.left_of(g, seat),
                   "i": 0, "passes": 0}, st)
         return
