@@ -353,19 +353,9 @@ def _events_in_hand(state, seat, hand, in_hand):
 _IN_GAME = M.PerGame()
 
 
-def answers_of(per_game, state, stamp):
-    """per_game.answers(state, stamp) (a model.PerGame), the answers of the game asked last read here
-    without that call: a Python method call, which cost the compiled build more than all the look-ups
-    it made, and the rules ask several a step."""
-    last = per_game.last
-    if last[0] is state["config"] and last[1] == stamp:
-        return last[2]
-    return per_game.answers(state, stamp)
-
-
 def _in_game(state):
     """_IN_GAME's answers for this game (stamped with its count of instances)."""
-    return answers_of(_IN_GAME, state, len(state["g"]["cards"]))
+    return M.per_game_answers(_IN_GAME, state, len(state["g"]["cards"]))
 
 
 def holders(state, kind, at=None):

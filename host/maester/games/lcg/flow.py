@@ -405,7 +405,7 @@ def marshal_choices(state, seat):
     g = state["g"]
     p = g["players"][seat]
     out = []
-    per_seat = _MARSHAL_FACTS.answers(state)
+    per_seat = M.per_game_answers(_MARSHAL_FACTS, state)
     key = (seat, p["house"])
     known = per_seat.get(key)
     if known is None:

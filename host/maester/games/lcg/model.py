@@ -119,22 +119,27 @@ class PerGame:
         self.by_config = {}
         self.last = (None, None, None)  # (config, stamp, answers) of the last ask: most are of one game
 
-    def answers(self, state, stamp=None):
-        config = state["config"]
-        last = self.last
-        if last[0] is config and last[1] == stamp:
-            return last[2]
-        entry = self.by_config.get(id(config))
-        if entry is None or entry[0] is not config or entry[1] != stamp:
-            if len(self.by_config) >= 256:
-                self.by_config.clear()  # a bound on memory: worked out again when asked
-            entry = self.by_config[id(config)] = (config, stamp, {})
-        self.last = entry
-        return entry[2]
-
     def forget(self):
         self.by_config.clear()
         self.last = (None, None, None)
+
+
+def per_game_answers(per_game, state, stamp=None):
+    """The answers dict of `per_game` (a PerGame) for this game, made under `stamp`. A function, not a
+    method of PerGame: the compiled build calls it in C (model.pxd), where a Python method call cost
+    more than all the look-ups it made, and the rules ask several a step."""
+    config = state["config"]
+    last = per_game.last
+    if last[0] is config and last[1] == stamp:
+        return last[2]
+    by_config = per_game.by_config
+    entry = by_config.get(id(config))
+    if entry is None or entry[0] is not config or entry[1] != stamp:
+        if len(by_config) >= 256:
+            by_config.clear()  # a bound on memory: worked out again when asked
+        entry = by_config[id(config)] = (config, stamp, {})
+    per_game.last = entry
+    return entry[2]
 
 
 _CODES = PerGame()
@@ -143,7 +148,7 @@ _CODES = PerGame()
 def game_codes(state):
     """The card codes of a game's deck lists, as a frozenset: a rule that only some card can bring
     into play (a watch after every step) asks it whether that card is in the game at all."""
-    answers = _CODES.answers(state)
+    answers = per_game_answers(_CODES, state)
     codes = answers.get("codes")
     if codes is None:
         codes = answers["codes"] = frozenset(code(i) for i in state["g"]["cards"])
@@ -154,7 +159,7 @@ def constant_keywords(state):
     """Every keyword the constant abilities of the game's cards can name (GIVES), as a frozenset; None
     when one of them answers keywords without saying which (any keyword). Worked out once a game, and
     again after a constant ability is registered (register_constant)."""
-    answers = _CONSTANT_KEYWORDS.answers(state)
+    answers = per_game_answers(_CONSTANT_KEYWORDS, state)
     try:
         return answers["constant_keywords"]
     except KeyError:

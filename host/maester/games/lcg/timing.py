@@ -363,7 +363,7 @@ def _plan(state, plan):
 
 
 def _after_plan(state):
-    plan = abilities.answers_of(_AFTER, state, None)
+    plan = M.per_game_answers(_AFTER, state)
     if not plan:
         _plan(state, plan)
     return plan
