@@ -160,6 +160,9 @@ class MFRC522:
         self.gain = gain & 7
         self._w = bytearray(2)
         self._r = bytearray(2)
+        # The three registers read after every receive, in one transaction (_rstatus)
+        self._sw = bytearray((0x80 | (_ErrorReg << 1), 0x80 | (_FIFOLevelReg << 1), 0x80 | (_ControlReg << 1), 0))
+        self._sr = bytearray(4)
         self._ftx = bytearray(_BUF + 1)
         self._frx = bytearray(_BUF + 1)
         mt = memoryview(self._ftx)
@@ -203,6 +206,15 @@ class MFRC522:
         self._spi.write_readinto(w, self._r)
         self._cs(1)
         return self._r[1]
+
+    def _rstatus(self):
+        """ErrorReg, FIFOLevelReg and ControlReg into _sr[1], _sr[2], _sr[3], in one SPI transaction:
+        each address byte sent names the register whose value comes back with the next byte
+        (MFRC522 datasheet 8.1.2.1, Table 6), as _fifo_read does for the FIFO. Three reads cost a
+        board three transactions (~20 us each of machine.SPI call and chip-select, issue 29)."""
+        self._cs(0)
+        self._spi.write_readinto(self._sw, self._sr)
+        self._cs(1)
 
     def _fifo_write(self, src, n):
         t = self._ftx
@@ -388,7 +400,9 @@ class MFRC522:
                 return ERR_HW
             self._sleep_us(_IRQ_POLL_US)
         self._wreg(_CommandReg, _IDLE)
-        err = self._rreg(_ErrorReg)
+        self._rstatus()
+        st = self._sr
+        err = st[1]
         if err == 0xFF:
             return ERR_HW                                # bit 5 is reserved (reads 0): no chip, MISO pulled up
         if err & 0x10:
@@ -400,10 +414,10 @@ class MFRC522:
             return ERR_PARITY
         if err & 0x04:
             return ERR_CRC
-        level = self._rreg(_FIFOLevelReg)
+        level = st[2]
         if level > _BUF:
             return ERR_OVERFLOW
-        self.rx_last_bits = self._rreg(_ControlReg) & 0x07
+        self.rx_last_bits = st[3] & 0x07
         self._fifo_read(self.rbuf, level)
         self.rx_len = level
         if coll:
