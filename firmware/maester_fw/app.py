@@ -14,7 +14,8 @@ One pass of the loop (`App.step`):
     poll ONE reader (round robin, each reader at most once per poll.interval_ms; the one whose
     card was just lifted between every two others, HOT_MS, which only check their cards cheaply
     meanwhile); while its chip works alone the driver calls _serve, which reads the port and
-    shows a light change
+    shows a light change; a card placed is written to the port as a TAP from inside the poll,
+    as soon as its UID is known, before its HLTA (_on_presence)
     write what the TX buffer holds without blocking; feed the watchdog
     hal.idle(ms): wait for serial input until the next reader is due
 
