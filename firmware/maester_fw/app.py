@@ -14,7 +14,8 @@ One pass of the loop (`App.step`):
     poll ONE reader (round robin, each reader at most once per poll.interval_ms; the one whose
     card was just lifted between every two others, HOT_MS, which only check their cards cheaply
     meanwhile); while its chip works alone the driver calls _serve, which reads the port and
-    shows a light change
+    shows a light change; a card placed is written to the port as a TAP from inside the poll,
+    as soon as its UID is known, before its HLTA (_on_presence)
     write what the TX buffer holds without blocking; feed the watchdog
     hal.idle(ms): wait for serial input until the next reader is due
 
@@ -234,6 +235,7 @@ class App:
         self._cfg_buf = None
         self._cfg_got = 0
         self._cfg_crc = 0
+        self._stalled = False
         self._start_handshake(now)
 
     # -- set-up ------------------------------------------------------------------------------
@@ -286,6 +288,7 @@ class App:
         now = hal.ticks_ms()
         self._now = now
         self._clock(now)
+        self._stalled = False  # the serial port took less than asked this pass (_on_presence)
 
         rx = self._rx
         for _ in range(RX_READS):
@@ -330,7 +333,8 @@ class App:
         wait = self._poll_reader(now)
         if self._taps and self.state == READY:
             self._send_taps(now)  # a tap this poll found goes out now, not after the idle below
-        self._flush()
+        if not self._stalled:
+            self._flush()
         hal.feed()
         took = wire.elapsed(hal.ticks_ms(), now)
         if took > LOOP_BUDGET_MS:
@@ -551,6 +555,13 @@ class App:
             self._snapshot_due = self.state == READY
             return
         self._taps.append(wire.tap(p.index, _KIND[kind], self.uptime(), bytes(p.uid[:p.uid_len])))
+        if self.state == READY and not self._stalled:
+            # Out now, from inside the reader's poll: before the card's HLTA and the rest of the
+            # pass (the presence machine tells a new card as soon as its UID is known, issue 29).
+            # A port that took less than asked (a host that does not read) is not written again
+            # in this pass: at most one blocked write a pass (see _write).
+            self._send_taps(self._now)
+            self._stalled = not self._flush()
 
     # -- messages from the host --------------------------------------------------------------
 
@@ -668,10 +679,11 @@ class App:
         self._tx_n = end + n
 
     def _flush(self):
+        """One write of what is queued; True when the port took all of it."""
         off = self._tx_off
         n = self._tx_n - off
         if not n:
-            return
+            return True
         # after a partial write the rest starts at the offset: a view, made only then
         w = self.hal.serial.write(self._txv[off:] if off else self._tx, n)
         if not w:
@@ -679,11 +691,12 @@ class App:
                 # a silent host took nothing: drop it, or every pass would wait again;
                 # the next HELLO comes in a second
                 self._tx_off = self._tx_n = 0
-            return
+            return False
         if w >= n:
             self._tx_off = self._tx_n = 0
-        else:
-            self._tx_off = off + w
+            return True
+        self._tx_off = off + w
+        return False
 
     def drain(self, ms):
         """Write out what is queued (the ACK of a REPL command, a CONFIG_STATUS), for up to ms."""

@@ -160,6 +160,10 @@ class MFRC522:
         self.gain = gain & 7
         self._w = bytearray(2)
         self._r = bytearray(2)
+        # The four registers a receive is judged by, read in one transaction (_rstatus)
+        self._sw = bytearray((0x80 | (_ComIrqReg << 1), 0x80 | (_ErrorReg << 1), 0x80 | (_FIFOLevelReg << 1),
+                              0x80 | (_ControlReg << 1), 0))
+        self._sr = bytearray(5)
         self._ftx = bytearray(_BUF + 1)
         self._frx = bytearray(_BUF + 1)
         mt = memoryview(self._ftx)
@@ -203,6 +207,16 @@ class MFRC522:
         self._spi.write_readinto(w, self._r)
         self._cs(1)
         return self._r[1]
+
+    def _rstatus(self):
+        """ComIrqReg, ErrorReg, FIFOLevelReg and ControlReg into _sr[1:5], in one SPI transaction:
+        each address byte sent names the register whose value comes back with the next byte
+        (MFRC522 datasheet 8.1.2.1, Table 6), as _fifo_read does for the FIFO. Read one by one they
+        cost a board four transactions (~20 us each of machine.SPI call and chip-select, issue 29).
+        """
+        self._cs(0)
+        self._spi.write_readinto(self._sw, self._sr)
+        self._cs(1)
 
     def _fifo_write(self, src, n):
         t = self._ftx
@@ -369,9 +383,14 @@ class MFRC522:
         t0 = self._ticks()
         err_at = t0
         err_seen = False
+        st = self._sr
         while True:
-            irq = self._rreg(_ComIrqReg)
+            # the IRQ bits, and with them what the answer left: once RxIRq is set the receive is
+            # over and ErrorReg, the FIFO level and RxLastBits hold (datasheet 9.3.1.5)
+            self._rstatus()
+            irq = st[1]
             if irq & 0x30:                               # RxIRq or IdleIRq: the answer is in
+                self._wreg(_CommandReg, _IDLE)
                 break
             if irq & 0x01:                               # TimerIRq, nothing received
                 self._wreg(_CommandReg, _IDLE)
@@ -382,13 +401,14 @@ class MFRC522:
                     err_seen = True
                     err_at = now
                 elif _ticks_diff(now, err_at) > _ERR_GRACE_US:
+                    self._wreg(_CommandReg, _IDLE)       # cut short: the FIFO keeps what came
+                    self._rstatus()
                     break
             if _ticks_diff(now, t0) > self.timeout_us + _GUARD_US:
                 self._wreg(_CommandReg, _IDLE)
                 return ERR_HW
             self._sleep_us(_IRQ_POLL_US)
-        self._wreg(_CommandReg, _IDLE)
-        err = self._rreg(_ErrorReg)
+        err = st[2]
         if err == 0xFF:
             return ERR_HW                                # bit 5 is reserved (reads 0): no chip, MISO pulled up
         if err & 0x10:
@@ -400,10 +420,10 @@ class MFRC522:
             return ERR_PARITY
         if err & 0x04:
             return ERR_CRC
-        level = self._rreg(_FIFOLevelReg)
+        level = st[3]
         if level > _BUF:
             return ERR_OVERFLOW
-        self.rx_last_bits = self._rreg(_ControlReg) & 0x07
+        self.rx_last_bits = st[4] & 0x07
         self._fifo_read(self.rbuf, level)
         self.rx_len = level
         if coll:

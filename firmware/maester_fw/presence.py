@@ -23,7 +23,8 @@ answered, so it is counted as an error and never as a miss.
              card collides); a check that is not sure, or the first answer after a miss, SELECTs.
              A different UID without a miss in between -> REMOVED(old) + PLACED(new) in the same
              poll.
-    After every read (and after any error) the card is sent to HALT, so the next WUPA
+    After every read (and after any error) the card is sent to HALT (after the event a read
+    makes: the host hears of a new card first), so the next WUPA
     finds it in a known state; REQA would not wake it, which is why resting cards are
     polled with WUPA.  After a removal seen as `miss_limit` clean misses, a reader whose
     driver sends a real WUPA (`wakes_halted`: the MFRC522) keeps its field on and asks with
@@ -202,11 +203,15 @@ class Presence:
                         r.halt()
                         return self._miss()
                     return self._error(s)
-        r.halt()
         self.reads += 1
         self._miss_run = 0
         self._bad_run = 0
-        return self._identified(same)
+        # The event before the HLTA: a card placed is told (the app sends its TAP at once) as soon
+        # as its UID is known, and the HLTA's register writes (~0.17 ms of a board's SPI) come after
+        # (issue 29). The card waits ACTIVE meanwhile; nothing else is sent to it before the HLTA.
+        ev = self._identified(same)
+        r.halt()
+        return ev
 
     def resume(self):
         """The driver was set up again (init() after the chip lost its configuration): go on

@@ -1059,3 +1059,32 @@ out(hot=hot, polls=r.app.readers[2].presence.polls - polls, passes=passes)
     # pass), and one of the hot reader alone while the round waits for its interval (the order
     # that polled the hot reader in passes of its own took 17)
     assert rec["passes"] <= 3 * 4, rec
+
+
+def test_a_placed_cards_tap_is_written_before_its_hlta(device):
+    """The TAP of a card laid goes out from inside its reader's poll, as soon as the SELECT has
+    given its UID: the card is still ACTIVE when the bytes are written, and its HLTA comes after
+    (issue 29). Its removal, told by misses, goes out from the poll too."""
+    (rec,) = device(FOUR_RESTING + '''
+from sim_cards import STATE_NAMES
+table = r.hal.table
+written = []                         # (the kinds of the TAPs in a write, the new card's state then)
+new = []
+taps = []
+dec = wire.Decoder(lambda d: taps.append(wire.decode_message(d.type, bytes(d.payload()))) if d.type == wire.TAP else None)
+w = r.ser.write
+def write(buf, n):
+    del taps[:]
+    dec.feed(bytes(buf[:n]))
+    if taps:
+        written.append(([t["kind"] for t in taps], STATE_NAMES[new[0].state] if new else None))
+    return w(buf, n)
+r.ser.write = write
+table.remove(0)
+r.step(40)
+new.append(table.place(0, "04c0ffee000001"))
+r.step(40)
+out(written=written, placed=[js(t)["uid"] for t in r.of("TAP") if t["kind"] == wire.PLACED])
+''')
+    assert rec["written"] == [[[wire.REMOVED], None], [[wire.PLACED], "ACTIVE"]], rec
+    assert rec["placed"] == ["04c0ffee000001"], rec
