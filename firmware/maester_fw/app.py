@@ -173,6 +173,9 @@ class App:
         self._t0 = now
         self._up = 0
         self._wraps = 0
+        # The uptime this reader's poll stamps its taps with: read at its first event, kept for the
+        # second (-1: no event yet in this poll; _poll_one, _tap_time)
+        self._poll_at = -1
 
         self.problems = []  # (code, text) for the host, sent after every handshake
         self._pending_errors = []
@@ -407,6 +410,7 @@ class App:
         return 0
 
     def _poll_one(self, r, now):
+        self._poll_at = -1  # a new poll: its taps get their own time (_tap_time)
         if r.fault:
             if wire.elapsed(now, r.last_init) >= r.retry_ms:
                 if not r.start(self._on_presence, now):
@@ -494,6 +498,21 @@ class App:
             self._wraps += 1
         self._up = up
 
+    def _tap_time(self):
+        """TAP.time_ms: the uptime when this poll found its first event, shared by a second one.
+
+        The host reads a REMOVED and a PLACED with the same time as one card turned into another in
+        a single poll, two cards on the reader (table/runner.py). So the stamp is the poll's, not
+        the pass's start: a pass can poll another reader (a full SELECT, ~6.6 ms on a board) and
+        then the hot one, whose card was laid meanwhile, and stamped with the pass's start that
+        card shared the time of the removal a pass that started in the same millisecond had told
+        (the table chain test's "two cards" flake, issue 29). Read once a poll: a swap's two
+        events straddling a millisecond must still read as one poll."""
+        if self._poll_at < 0:
+            self._clock(self.hal.ticks_ms())
+            self._poll_at = self.uptime()
+        return self._poll_at
+
     def uptime(self):
         """Milliseconds since boot, modulo 2**32 (TAP.time_ms and HEARTBEAT.uptime_ms)."""
         return ((self._wraps << 30) + self._up) & 0xFFFFFFFF
@@ -554,7 +573,7 @@ class App:
             self._taps = []  # too many: the next snapshot carries the table as it is now
             self._snapshot_due = self.state == READY
             return
-        self._taps.append(wire.tap(p.index, _KIND[kind], self.uptime(), bytes(p.uid[:p.uid_len])))
+        self._taps.append(wire.tap(p.index, _KIND[kind], self._tap_time(), bytes(p.uid[:p.uid_len])))
         if self.state == READY and not self._stalled:
             # Out now, from inside the reader's poll: before the card's HLTA and the rest of the
             # pass (the presence machine tells a new card as soon as its UID is known, issue 29).

@@ -1034,6 +1034,41 @@ def test_a_card_laid_where_one_was_just_lifted_is_found_in_the_pass_it_is_laid_i
     assert rec["late"].count(0) >= 4, rec
 
 
+def test_a_card_laid_in_mid_pass_is_stamped_with_its_own_poll_not_the_pass_nor_the_lift(device):
+    """TAP.time_ms is the time the reader's poll found the card. A pass that began before the card
+    was laid (another reader's frames on air, then the hot reader's poll) stamped it with the pass's
+    start, in the millisecond a lift told by the pass before could carry too: the host reads a
+    removal and a placement at the same time as two cards on one reader (table/runner.py), and
+    refused a card laid a hand's time after the lift (the table chain test's flake, issue 29)."""
+    (rec,) = device(FOUR_RESTING + '''
+table = r.hal.table
+base = r.clock.now
+# the board's milliseconds move inside a pass, with the modelled time of its reader's frames
+r.hal.ticks_ms = lambda: base + table.clock.now // 1000
+def tap(kind):
+    return [t["time_ms"] for t in r.of("TAP") if t["kind"] == kind and t["reader"] == 0][-1:]
+early = []  # (lift told, card laid, placed told), each in the board's uptime, for a card stamped early
+for k in range(8):
+    table.remove(0)
+    n = len(r.of("TAP"))
+    while not tap(wire.REMOVED) or len(r.of("TAP")) == n:
+        r.step(dt=0)
+    lift = tap(wire.REMOVED)[0]
+    n = len(r.of("TAP"))
+    at = table.clock.now + 100 + 700 * k
+    table.place(0, "04c0ffee0000%02x" % k, at_us=at)
+    while len(r.of("TAP")) == n:
+        r.step(dt=0)
+    laid = wire.elapsed(base + at // 1000, r.app._t0)
+    placed = tap(wire.PLACED)[0]
+    if placed < laid or placed == lift:
+        early.append((lift, laid, placed))
+out(early=early, taps=len([t for t in r.of("TAP") if t["reader"] == 0]))
+''')
+    assert rec["taps"] == 16, rec
+    assert rec["early"] == [], rec
+
+
 def test_while_a_reader_is_hot_a_card_lifted_elsewhere_is_still_seen_after_its_clean_misses(device):
     """The hot reader's extra polls (app.HOT_MS) come on top of the others' one poll a pass, not in
     place of it: a card lifted from another reader while one waits for its next card is told after

@@ -159,8 +159,9 @@ class TableRunner:
             return None, None, "a tap on reader %d, which the table profile does not know" % tap.reader
         place = P.reader_place(self.profile, reader)
         if tap.time_ms is not None and self.removed_at.get(tap.reader) == (tap.boot_id, tap.time_ms):
-            # One card gone and another there in the same poll: no hand is that fast, so the
-            # reader sees two cards (the firmware's anticollision picked the other one).
+            # One card gone and another there in the same poll (the firmware stamps a TAP with the
+            # time its poll found it, PROTOCOL.md): no hand is that fast, so the reader sees two
+            # cards (the firmware's anticollision picked the other one).
             return place, None, "two cards on %s: take one off, then tap again" % reader
         if card is None:
             if problem is not None:
