@@ -620,7 +620,9 @@ def _protected(state, target, src, seat, shields=True):
     With no `shields` (above) a card whose printed keywords hold no protection has none."""
     if not shields and PROTECTIONS.isdisjoint(M.info(state, target)["keywords"] or ()):
         return False
-    kws = M.keywords(state, target)
+    kws = M.keywords_among(state, target, PROTECTIONS)  # immune_to and _shielded read only these
+    if not kws:
+        return False
     return M.immune_to(state, target, src, seat, kws) or _shielded(state, target, src, seat, kws)
 
 
