@@ -546,7 +546,7 @@ def lannister_writ_small(ctx, st, answer):
     if g["cards"][inst]["zone"] != "discard":
         return
     hosts = [c for c in M.characters(ctx.state) if "lannister" in (M.info(ctx.state, c)["houses"] or ())
-             and "no_attachments" not in M.keywords(ctx.state, c)]
+             and not M.has_kw(ctx.state, c, "no_attachments")]
     if not hosts:
         return
     if answer is None:
@@ -705,7 +705,7 @@ card("L191", Ability("revealed", _wildfire))
 # L192 Hear Me Roar: while revealed, each character without an intrigue icon has -1 STR.
 @A.constant_for("L192", answers=("str",))
 def _roar(state, src, inst, what):
-    if what == "str" and M.is_character(state, inst) and "intrigue" not in M.icons(state, inst):
+    if what == "str" and M.is_character(state, inst) and not M.has_icon(state, inst, "intrigue"):
         return -1
     return 0
 
