@@ -537,20 +537,22 @@ def keywords_among(state, inst, wanted):
             if kind == "blank":
                 blanked = True
             elif kind == "keyword":
-                if e["value"] in wanted:
-                    gained += (e["value"],)
+                gained += (e["value"],)
             elif kind == "lose_keyword":
-                if e["value"] in wanted:
-                    lost += (e["value"],)
+                lost += (e["value"],)
     # No card of the game has a constant ability that can name one of them (most reads): none is asked.
     named = constant_keywords(state)
-    extra = constant(state, inst, "keywords") if named is None or not named.isdisjoint(wanted) else None
+    if named is None or not named.isdisjoint(wanted):
+        extra = constant(state, inst, "keywords")
+        if extra:  # folded into the lasting effects' gains and losses: one test of each below
+            gained += tuple(extra.get("gain", ()))
+            lost += tuple(extra.get("lose", ()))
     printed = None if blanked else info(state, inst)["keywords"]  # a blank text box has no printed keywords
+    if not gained and not printed:
+        return []  # most cards asked: no keyword at all
     out = []
     for kw in wanted:
-        if kw in lost or (extra and kw in extra.get("lose", ())):  # lost beats gained, as in keywords()
-            continue
-        if kw in gained or (extra and kw in extra.get("gain", ())) or (printed and kw in printed):
+        if (kw in gained or (printed and kw in printed)) and kw not in lost:  # lost beats gained, as in keywords()
             out.append(kw)
     return out
 
