@@ -120,6 +120,9 @@ class Ability:
         self.trigger = trigger
         self.when = when
         self.cost = cost
+        # target(state, src, seat, ev): the candidates its rule allows, any iterable read once (legal_targets,
+        # has_legal_target): a generator expression lets a window that only asks whether there is one
+        # stop at the first, instead of judging every card (a filter that reads STR or keywords).
         self.target = target
         self.limit = limit  # ("round"|"phase"|"challenge", times)
         self.text = text

@@ -155,7 +155,7 @@ card("L40", Ability("forced", _tywin, trigger=("phase_started",),
 # L41 Ser Ilyn Payne: Marshalling action, kneel Ser Ilyn: kill a character with STR 2 or less.
 card("L41", Ability("action", lambda ctx, src, seat, t, ev: T.kill(ctx, [t], seat, src=src), phases=("marshalling",),
                     cost=(("kneel_self",),),
-                    target=lambda s, src, seat, ev: [c for c in M.characters(s) if M.strength(s, c) <= 2]))
+                    target=lambda s, src, seat, ev: (c for c in M.characters(s) if M.strength(s, c) <= 2)))
 
 
 # L42 The Hound: killed, he goes to the discard pile, not the dead pile. As the dominance phase
@@ -601,8 +601,8 @@ def _dwarf(ctx, src, seat, target, ev):
     T.gain_power(ctx, _ctrl(ctx.state, target), 1, "L167", on=target)
 
 
-card("L167", Ability("action", _dwarf, target=lambda s, src, seat, ev: [
-    c for c in _standing_characters(s) if "noble" not in (M.info(s, c)["crests"] or ())]))
+card("L167", Ability("action", _dwarf, target=lambda s, src, seat, ev: (
+    c for c in _standing_characters(s) if "noble" not in (M.info(s, c)["crests"] or ()))))
 
 
 # L178 Shae: Challenges action, kneel Shae: kneel a character whose controller has more power than you.
