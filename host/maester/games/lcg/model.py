@@ -499,30 +499,8 @@ def keywords(state, inst):
 
 def has_kw(state, inst, kw):
     """Whether `inst` has keyword `kw` now: `kw in keywords(state, inst)`, read for the one keyword
-    without building the sets (most reads: a lasting effect is almost always in play). keywords_among
-    for one keyword, written out: the rules ask it 140k times a 4 s run, and the list and tuples of the
-    general form cost the compiled build more than a percent."""
-    gained = lost = blanked = False
-    for e in state["g"]["effects"]:
-        if e["target"] == inst:
-            kind = e["kind"]
-            if kind == "blank":
-                blanked = True
-            elif kind == "keyword":
-                gained = gained or e["value"] == kw
-            elif kind == "lose_keyword":
-                lost = lost or e["value"] == kw
-    # No card of the game has a constant ability that can name kw (most reads): none is asked.
-    named = constant_keywords(state)
-    extra = constant(state, inst, "keywords") if named is None or kw in named else None
-    if lost or (extra and kw in extra.get("lose", ())):  # lost beats gained, as in keywords()
-        return False
-    if gained or (extra and kw in extra.get("gain", ())):
-        return True
-    if blanked:  # a blank text box has no printed keywords
-        return False
-    printed = info(state, inst)["keywords"]
-    return bool(printed) and kw in printed
+    without building the sets (most reads: a lasting effect is almost always in play)."""
+    return bool(keywords_among(state, inst, (kw,)))
 
 
 def keywords_among(state, inst, wanted):
