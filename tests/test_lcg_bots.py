@@ -8,6 +8,7 @@ import pytest
 from lcg_harness import Table, table_with
 from maester.engine.bots import card_info, decide, make_bot
 from maester.engine import core
+from maester.games.lcg import abilities as A
 from maester.games.lcg import flow as F
 from maester.games.lcg import model as M
 from maester.games.lcg import sampling as S
@@ -280,12 +281,36 @@ def test_has_kw_reads_one_keyword_as_keywords_would():
             kws.update(have)
             for kw in kws:
                 assert M.has_kw(state, inst, kw) == (kw in have), (inst, kw)
+            # keywords_among: a few keywords at once (protections, Stalwart and Deathbound)
+            assert set(M.keywords_among(state, inst, tuple(kws))) == have & kws, inst
+            assert set(M.keywords_among(state, inst, A.PROTECTIONS)) == have & A.PROTECTIONS, inst
 
     # seed 1's Lannister/Baratheon game blanks a card with printed keywords
     for seed, decks in ((3, ["stark", "lannister"]), (5, ["baratheon", "targaryen"]),
                         (1, ["lannister", "baratheon"])):
         play_one("lcg", {"players": 2, "decks": decks}, seed, "random", on_step=check)
     assert {"keyword", "lose_keyword", "blank"} <= seen  # effects on keywords were in play
+
+
+def test_has_icon_reads_one_icon_as_icons_would():
+    """model.has_icon reads one challenge icon without building the character's icon set: after every
+    move of random games with all four Houses' decks, for every character in play and every icon, it
+    must answer as `icon in icons()`, lasting effects and constant abilities (Lady, ...) included."""
+    seen = set()
+
+    def check(state, result):
+        g = state["g"]
+        for e in g["effects"]:
+            seen.add(e["kind"])
+        for inst in M.characters(state):
+            have = M.icons(state, inst)
+            for icon in ("military", "intrigue", "power"):
+                assert M.has_icon(state, inst, icon) == (icon in have), (inst, icon)
+
+    for seed, decks in ((3, ["stark", "lannister"]), (5, ["baratheon", "targaryen"]),
+                        (1, ["lannister", "baratheon"]), (2, ["stark", "targaryen"])):
+        play_one("lcg", {"players": 2, "decks": decks}, seed, "random", on_step=check)
+    assert "icon" in seen or "lose_icon" in seen  # effects on icons were in play
 
 
 def _marshal_choices_card_by_card(state, seat):

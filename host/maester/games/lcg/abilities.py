@@ -120,6 +120,9 @@ class Ability:
         self.trigger = trigger
         self.when = when
         self.cost = cost
+        # target(state, src, seat, ev): the candidates its rule allows, any iterable read once (legal_targets,
+        # has_legal_target): a generator expression lets a window that only asks whether there is one
+        # stop at the first, instead of judging every card (a filter that reads STR or keywords).
         self.target = target
         self.limit = limit  # ("round"|"phase"|"challenge", times)
         self.text = text
@@ -606,13 +609,19 @@ PROTECTIONS = frozenset(("immune_character", "immune_opponent_character", "immun
 
 def _shields(state):
     """Whether anything but a card's printed keywords could protect it now: a lasting effect that
-    gives a keyword, or a constant ability in play that answers keywords. Worked out once for a
-    whole list of candidate targets; without either, only the printed record needs reading."""
+    gives a protection, or a constant ability in play that can give one (model.GIVES; missing: any
+    keyword). Worked out once for a whole list of candidate targets; without either, only the printed
+    record needs reading (most windows: the keyword-giving cards in play give Stealth or the like)."""
     g = state["g"]
     for e in g["effects"]:
-        if e["kind"] == "keyword":
+        if e["kind"] == "keyword" and e["value"] in PROTECTIONS:
             return True
-    return bool(M.constant_sources(g, "keywords"))
+    gives, code_of = M.GIVES, M.code
+    for s in M.constant_sources(g, "keywords"):
+        named = gives.get(code_of(s))
+        if named is None or not named.isdisjoint(PROTECTIONS):
+            return True
+    return False
 
 
 def _protected(state, target, src, seat, shields=True):
@@ -620,7 +629,9 @@ def _protected(state, target, src, seat, shields=True):
     With no `shields` (above) a card whose printed keywords hold no protection has none."""
     if not shields and PROTECTIONS.isdisjoint(M.info(state, target)["keywords"] or ()):
         return False
-    kws = M.keywords(state, target)
+    kws = M.keywords_among(state, target, PROTECTIONS)  # immune_to and _shielded read only these
+    if not kws:
+        return False
     return M.immune_to(state, target, src, seat, kws) or _shielded(state, target, src, seat, kws)
 
 

@@ -70,7 +70,7 @@ def _noble_character(state, inst, seat):
 def _shadows_blessing(state, src, inst, what):
     if what != "str" or _host(state, src) != inst or inst is None:
         return 0
-    return 2 if "power" in M.icons(state, inst) else -2
+    return 2 if M.has_icon(state, inst, "power") else -2
 
 
 # B67 Motley: each time the controller of the character it is on declares it as an attacker or a

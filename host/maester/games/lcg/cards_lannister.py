@@ -155,7 +155,7 @@ card("L40", Ability("forced", _tywin, trigger=("phase_started",),
 # L41 Ser Ilyn Payne: Marshalling action, kneel Ser Ilyn: kill a character with STR 2 or less.
 card("L41", Ability("action", lambda ctx, src, seat, t, ev: T.kill(ctx, [t], seat, src=src), phases=("marshalling",),
                     cost=(("kneel_self",),),
-                    target=lambda s, src, seat, ev: [c for c in M.characters(s) if M.strength(s, c) <= 2]))
+                    target=lambda s, src, seat, ev: (c for c in M.characters(s) if M.strength(s, c) <= 2)))
 
 
 # L42 The Hound: killed, he goes to the discard pile, not the dead pile. As the dominance phase
@@ -546,7 +546,7 @@ def lannister_writ_small(ctx, st, answer):
     if g["cards"][inst]["zone"] != "discard":
         return
     hosts = [c for c in M.characters(ctx.state) if "lannister" in (M.info(ctx.state, c)["houses"] or ())
-             and "no_attachments" not in M.keywords(ctx.state, c)]
+             and not M.has_kw(ctx.state, c, "no_attachments")]
     if not hosts:
         return
     if answer is None:
@@ -601,8 +601,8 @@ def _dwarf(ctx, src, seat, target, ev):
     T.gain_power(ctx, _ctrl(ctx.state, target), 1, "L167", on=target)
 
 
-card("L167", Ability("action", _dwarf, target=lambda s, src, seat, ev: [
-    c for c in _standing_characters(s) if "noble" not in (M.info(s, c)["crests"] or ())]))
+card("L167", Ability("action", _dwarf, target=lambda s, src, seat, ev: (
+    c for c in _standing_characters(s) if "noble" not in (M.info(s, c)["crests"] or ()))))
 
 
 # L178 Shae: Challenges action, kneel Shae: kneel a character whose controller has more power than you.
@@ -705,7 +705,7 @@ card("L191", Ability("revealed", _wildfire))
 # L192 Hear Me Roar: while revealed, each character without an intrigue icon has -1 STR.
 @A.constant_for("L192", answers=("str",))
 def _roar(state, src, inst, what):
-    if what == "str" and M.is_character(state, inst) and "intrigue" not in M.icons(state, inst):
+    if what == "str" and M.is_character(state, inst) and not M.has_icon(state, inst, "intrigue"):
         return -1
     return 0
 

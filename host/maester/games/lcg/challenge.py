@@ -30,7 +30,7 @@ def challenges_phase(ctx, st, answer):
 def can_attack_with(state, seat, ctype):
     g = state["g"]
     return [i for i in M.characters(state, seat)
-            if not g["cards"][i]["kneel"] and ctype in M.icons(state, i) and not M.has_kw(state, i, "cannot_attack")
+            if not g["cards"][i]["kneel"] and M.has_icon(state, i, ctype) and not M.has_kw(state, i, "cannot_attack")
             and (not A.TOLLS or A.toll_due(state, i) <= g["players"][seat]["gold"])]
 
 
@@ -173,6 +173,9 @@ def crown_regent(ctx, st, answer):
         ctx.emit("redirected", to=choice[1], by="crown_regent")
 
 
+_STEALTH_KWS = ("stealth", "stealth_proof")  # a character with either may not be picked by Stealth
+
+
 @step
 def stealth(ctx, st, answer):
     """Each attacking Stealth character may pick a non-Stealth character of the defender: it may not
@@ -191,9 +194,10 @@ def stealth(ctx, st, answer):
     used = st.get("used", [])
     sneaks = [i for i in ch["attackers"] if i not in used and M.has_kw(state, i, "stealth")
               and g["cards"][i]["zone"] == "play"]
+    if not sneaks:  # most challenges: no defender's keywords need reading
+        return
     marks = [i for i in M.characters(state, ch["target"])
-             if not M.has_kw(state, i, "stealth") and not M.has_kw(state, i, "stealth_proof")
-             and i not in ch["stealthed"]]
+             if i not in ch["stealthed"] and not M.keywords_among(state, i, _STEALTH_KWS)]
     choices = [["stealth", a, t] for a in sneaks for t in marks]
     if choices:
         ctx.ask(seat, "stealth", choices + [["done"]], "Stealth: choose a character that may not defend",
@@ -204,7 +208,7 @@ def can_defend_with(state, seat):
     g = state["g"]
     ch = g["challenge"]
     return [i for i in M.characters(state, seat) if not g["cards"][i]["kneel"]
-            and ch["type"] in M.icons(state, i) and i not in ch["stealthed"] and i not in ch["defenders"]
+            and M.has_icon(state, i, ch["type"]) and i not in ch["stealthed"] and i not in ch["defenders"]
             and not M.has_kw(state, i, "cannot_defend")  # (Stannis Baratheon)
             and (not A.TOLLS or A.toll_due(state, i) <= g["players"][seat]["gold"])]  # (Motley)
 

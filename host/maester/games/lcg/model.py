@@ -485,8 +485,8 @@ def _with_changes(effects, inst, printed, gain_kind, lose_kind, extra):
 
 def icons(state, inst):
     """The challenge icons a character has now."""
-    return _with_changes(state["g"]["effects"], inst, info(state, inst)["icons"], "icon", "lose_icon",
-                         constant(state, inst, "icons"))
+    extra = constant(state, inst, "icons") if constant_answers(state, "icons") else None
+    return _with_changes(state["g"]["effects"], inst, info(state, inst)["icons"], "icon", "lose_icon", extra)
 
 
 def keywords(state, inst):
@@ -500,27 +500,77 @@ def keywords(state, inst):
 def has_kw(state, inst, kw):
     """Whether `inst` has keyword `kw` now: `kw in keywords(state, inst)`, read for the one keyword
     without building the sets (most reads: a lasting effect is almost always in play)."""
-    gained = lost = blanked = False
+    return bool(keywords_among(state, inst, (kw,)))
+
+
+def keywords_among(state, inst, wanted):
+    """The keywords of `wanted` (a tuple or frozenset) that `inst` has now, as a list: `keywords(state,
+    inst) & wanted`, in one pass over the lasting effects and without building the card's whole
+    keyword set (a rule that tests a few keywords of a card: protections, Stalwart and Deathbound)."""
+    gained = lost = ()
+    blanked = False
     for e in state["g"]["effects"]:
         if e["target"] == inst:
             kind = e["kind"]
             if kind == "blank":
                 blanked = True
             elif kind == "keyword":
-                gained = gained or e["value"] == kw
+                gained += (e["value"],)
             elif kind == "lose_keyword":
-                lost = lost or e["value"] == kw
-    # No card of the game has a constant ability that can name kw (most reads): none is asked.
+                lost += (e["value"],)
+    # No card of the game has a constant ability that can name one of them (most reads): none is asked.
     named = constant_keywords(state)
-    extra = constant(state, inst, "keywords") if named is None or kw in named else None
-    if lost or (extra and kw in extra.get("lose", ())):  # lost beats gained, as in keywords()
+    if named is None or not named.isdisjoint(wanted):
+        extra = constant(state, inst, "keywords")
+        if extra:  # folded into the lasting effects' gains and losses: one test of each below
+            gained += tuple(extra.get("gain", ()))
+            lost += tuple(extra.get("lose", ()))
+    printed = None if blanked else info(state, inst)["keywords"]  # a blank text box has no printed keywords
+    if not gained and not printed:
+        return []  # most cards asked: no keyword at all
+    out = []
+    for kw in wanted:
+        if (kw in gained or (printed and kw in printed)) and kw not in lost:  # lost beats gained, as in keywords()
+            out.append(kw)
+    return out
+
+
+def constant_answers(state, what):
+    """Whether some card of the game has a constant ability that can answer `what` (ANSWERS; a card
+    without answers= can answer anything): worked out once a game, and again after a constant ability
+    is registered. Icons are answered by three cards of the pool, so most games never ask constant()."""
+    answers = per_game_answers(_CONSTANT_KEYWORDS, state)
+    key = ("answers", what)
+    try:
+        return answers[key]
+    except KeyError:
+        found = False
+        for c in game_codes(state):  # a loop, not any() over a generator: cpdef (model.pxd)
+            if c in CONSTANT and what in ANSWERS.get(c, (what,)):
+                found = True
+                break
+        answers[key] = found
+        return found
+
+
+def has_icon(state, inst, icon):
+    """Whether `inst` has challenge icon `icon` now: `icon in icons(state, inst)`, read for the one
+    icon without building the set (can_attack_with and can_defend_with ask it of every character)."""
+    gained = lost = False
+    for e in state["g"]["effects"]:
+        if e["target"] == inst:
+            kind = e["kind"]
+            if kind == "icon":
+                gained = gained or e["value"] == icon
+            elif kind == "lose_icon":
+                lost = lost or e["value"] == icon
+    extra = constant(state, inst, "icons") if constant_answers(state, "icons") else None
+    if lost or (extra and icon in extra.get("lose", ())):  # lost beats gained, as in icons()
         return False
-    if gained or (extra and kw in extra.get("gain", ())):
+    if gained or (extra and icon in extra.get("gain", ())):
         return True
-    if blanked:  # a blank text box has no printed keywords
-        return False
-    printed = info(state, inst)["keywords"]
-    return bool(printed) and kw in printed
+    printed = info(state, inst)["icons"]
+    return bool(printed) and icon in printed
 
 
 def influence_of(state, inst):

@@ -227,6 +227,9 @@ def save_choices(state, seat, target, how):
     return out
 
 
+_WHERE_GONE_KWS = ("stalwart", "deathbound", "killed_to_discard")  # the keywords leave_play reads
+
+
 def leave_play(ctx, inst, dest, why="discard"):
     """`inst` leaves play for `dest` (dead, discard, hand, deck, removed), with its attachments,
     duplicates and power; Stalwart and Deathbound change where a killed or discarded card goes."""
@@ -247,7 +250,7 @@ def leave_play(ctx, inst, dest, why="discard"):
     if c["on"] is not None:
         g["cards"][c["on"]]["att"].remove(inst)
         c["on"] = None
-    kws = M.keywords(state, inst)
+    kws = M.keywords_among(state, inst, _WHERE_GONE_KWS)
     top = False
     if why in ("kill", "discard") and "stalwart" in kws:
         dest, top = "deck", True
