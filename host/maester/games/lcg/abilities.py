@@ -471,10 +471,10 @@ def action_choices(state, seat, phase):
         return out
     p = g["players"][seat]
     hand = p["hand"]
-    held, piled, in_hand = holders(state, "action", phase)
+    found = _in_game(state)
+    held, piled, in_hand, ambushers = _action_window(state, found, phase)
     if held:
         cards = g["cards"]
-        found = _in_game(state)
         kneel_self = ("kneel_self",)
         for src in _in_play_among(p, held) + _events_in_hand(state, seat, hand, in_hand) \
                 + _pile_sources(state, seat, piled):
@@ -485,12 +485,23 @@ def action_choices(state, seat, phase):
                     continue
                 if _usable(state, seat, src, idx, ab):
                     out.append(["action", src, idx])
-    ambushers = _ambushers(state)
     if not ambushers.isdisjoint(hand):
         for src in hand:
             if src in ambushers and _ambush_ok(state, seat, src):
                 out.append(["ambush", src])
     return out
+
+
+def _action_window(state, found, phase):
+    """(held, piled, in_hand, ambushers) for `phase`'s action window: holders' trio and _ambushers'
+    set, kept together in the game's _IN_GAME answers (`found`) so that a window, asked at nearly
+    every decision, makes one look-up of them instead of three of the game's answers and three of
+    its entries."""
+    key = ("action window", phase)
+    quad = found.get(key)
+    if quad is None:
+        quad = found[key] = holders(state, "action", phase) + (_ambushers(state),)
+    return quad
 
 
 def _ambushers(state):
