@@ -141,10 +141,6 @@ class Game:
     name = ""
     title = ""
     steps = {}
-    # fn(ctx), or None: what the game checks after every step it runs (the LCG's victory and
-    # watches), called by the engine's loop itself rather than by a wrapper around each step: a
-    # Python call less at every step, several a decision. A staticmethod, so that it is not bound.
-    after_step = None
     # A view made of fields: {key: fn(state, g, viewer)}, with view_keys(state, viewer) naming the
     # keys a viewer gets. Then `view` needs no code of the game's own, and a bot's LazyView
     # (engine/lazyview.py) computes only the fields it reads.
@@ -413,9 +409,6 @@ def _answer(game, ctx, ask, choice):
     state = ctx.state
     step = state["stack"].pop()
     game.steps[step["s"]](ctx, step, (ask, choice))
-    after = game.after_step
-    if after is not None:
-        after(ctx)
     if (ctx.asked or state["asks"]) and not state["over"]:
         # A step with open asks (new ones, or other seats' of a simultaneous decision) waits on top.
         state["stack"].append(step)
@@ -427,13 +420,10 @@ def _run(game, ctx):
     stack = state["stack"]
     asks = state["asks"]
     steps = game.steps
-    after = game.after_step
     while stack and not asks and not state["over"]:
         step = stack.pop()
         ctx.asked = False
         steps[step["s"]](ctx, step, None)
-        if after is not None:
-            after(ctx)
         if ctx.asked and not state["over"]:
             stack.append(step)
 

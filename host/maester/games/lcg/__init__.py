@@ -48,13 +48,18 @@ VARIANT_NOTES = {
 OBSERVABLE = ("draws",)
 
 
+def _then_check(fn):
+    """Step `fn`, then the rules that hold at any moment (timing.after_step: victory, watches)."""
+    def run(ctx, st, answer):
+        fn(ctx, st, answer)
+        timing.after_step(ctx)
+    return run
+
+
 class LCG(Game):
     name = "lcg"
     title = "A Game of Thrones: The Card Game"
-    steps = STEPS
-    # The rules that hold at any moment (victory, watches), checked after every step: the engine
-    # calls it after each (engine/core.py, Game.after_step).
-    after_step = staticmethod(timing.after_step)
+    steps = {name: _then_check(fn) for name, fn in STEPS.items()}
 
     def check_config(self, config):
         config = dict(config)
