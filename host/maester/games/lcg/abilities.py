@@ -361,14 +361,17 @@ def _in_game(state):
     return M.per_game_answers(_IN_GAME, state, len(state["g"]["cards"]))
 
 
-def holders(state, kind, at=None):
+def holders(state, kind, at=None, found=None):
     """(held, piled, in_hand): the instances of this game that have an ability of `kind` for moment
     `at` (BY_TRIGGER; any of that kind without `at`), those of them used from a discard or dead pile,
     and those used from a hand (events, and cards with a from_hand ability), as frozensets worked out
     once a game (_IN_GAME). A window reads only its cards that are held instead of looking every card
     of every zone up, passes a moment no card of the game answers with one look-up, and the piles
-    over in most games (T124, and S22, L47, L50, T174, in the Core, are used from there)."""
-    found = _in_game(state)
+    over in most games (T124, and S22, L47, L50, T174, in the Core, are used from there). A caller
+    that reads the game's answers itself passes them (`found`: _in_game) rather than have them
+    looked up twice."""
+    if found is None:
+        found = _in_game(state)
     trio = found.get((kind, at))
     if trio is None:
         trio = found[kind, at] = _work_out_holders(state, found, kind, at)
@@ -424,7 +427,8 @@ def waits_for(state, e):
     found = _in_game(state)
     pair = found.get(("waits", e))
     if pair is None:
-        pair = found["waits", e] = (bool(holders(state, "forced", e)[0]), bool(holders(state, "response", e)[0]))
+        pair = found["waits", e] = (bool(holders(state, "forced", e, found)[0]),
+                                    bool(holders(state, "response", e, found)[0]))
     return pair
 
 
@@ -474,10 +478,10 @@ def action_choices(state, seat, phase):
         return out
     p = g["players"][seat]
     hand = p["hand"]
-    held, piled, in_hand = holders(state, "action", phase)
+    found = _in_game(state)
+    held, piled, in_hand, ambushers = _action_window(state, found, phase)
     if held:
         cards = g["cards"]
-        found = _in_game(state)
         kneel_self = ("kneel_self",)
         for src in _in_play_among(p, held) + _events_in_hand(state, seat, hand, in_hand) \
                 + _pile_sources(state, seat, piled):
@@ -488,12 +492,23 @@ def action_choices(state, seat, phase):
                     continue
                 if _usable(state, seat, src, idx, ab):
                     out.append(["action", src, idx])
-    ambushers = _ambushers(state)
     if not ambushers.isdisjoint(hand):
         for src in hand:
             if src in ambushers and _ambush_ok(state, seat, src):
                 out.append(["ambush", src])
     return out
+
+
+def _action_window(state, found, phase):
+    """(held, piled, in_hand, ambushers) for `phase`'s action window: holders' trio and _ambushers'
+    set, kept together in the game's _IN_GAME answers (`found`) so that a window, asked at nearly
+    every decision, makes one look-up of them instead of three of the game's answers and three of
+    its entries."""
+    key = ("action window", phase)
+    quad = found.get(key)
+    if quad is None:
+        quad = found[key] = holders(state, "action", phase, found) + (_ambushers(state),)
+    return quad
 
 
 def _ambushers(state):
@@ -535,7 +550,8 @@ def ambush_hosts(state, seat, src):
 
 def response_choices(state, seat, ev):
     e = ev["e"]
-    held, piled, in_hand = holders(state, "response", e)
+    found = _in_game(state)
+    held, piled, in_hand = holders(state, "response", e, found)
     if not held:
         return []  # no card of this game has a response to this moment
     out = []
@@ -544,7 +560,6 @@ def response_choices(state, seat, ev):
     gone = ev.get("card") if e in ("killed", "discarded") else None
     if gone in held and M.owner_of(gone) == seat and state["g"]["cards"][gone]["zone"] != "play":
         in_play.append(gone)  # a card's own "when it is killed" response, from where it went
-    found = _in_game(state)
     for src in in_play + _events_in_hand(state, seat, p["hand"], in_hand) + _discard_sources(state, seat, piled):
         for idx, ab in _offered(state, found, src, "response", e):
             if _usable(state, seat, src, idx, ab, ev):
