@@ -362,6 +362,11 @@ class App:
         rx = self._rx
         n = hal.serial.readinto(rx)
         if not n:
+            if self.leds.changed:
+                # a change read earlier that the strip's least gap between frames held back: shown
+                # as soon as the gap is over, not after the rest of the poll and the pass (up to
+                # ~6 ms of a SELECT; the render stage's p99 in `bench hil`, issue 29)
+                self._show(hal.ticks_ms())
             return
         now = hal.ticks_ms()
         self._now = now

@@ -343,6 +343,12 @@ class Segments:
         return self._anim
 
     @property
+    def changed(self):
+        """True while a change the host asked for is not on the strip yet (tick has not shown it:
+        the least gap between two frames, _CHANGE_GAP_MS, had not passed when it came)."""
+        return self._dirty
+
+    @property
     def frame(self):
         """The frame last written to the strip (do not modify)."""
         return self._front

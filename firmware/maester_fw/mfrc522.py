@@ -186,6 +186,9 @@ class MFRC522:
         self.serve = None
         self._field_at = None            # ticks_us when the field came on, until the next request
         self._tx_at = None               # ticks_us when halt() started a HLTA still on air, or None
+        # True while the FIFO is known to be empty (with no BufferOvfl), so the next frame need not
+        # flush it: its last frame's answer was read whole, or a HLTA's Transmit took it all out.
+        self._fifo_empty = False
         # health counters
         self.transceives = 0
         self.collisions = 0
@@ -255,6 +258,7 @@ class MFRC522:
         if self.version not in KNOWN_VERSIONS:
             return ERR_HW
         self._tx_at = None                               # the reset ends a HLTA on air too
+        self._fifo_empty = False                         # not counted on: the next frame flushes
         self._wreg(_CommandReg, _SOFT_RESET)
         t0 = self._ticks()
         while self._rreg(_CommandReg) & 0x10:            # PowerDown: oscillator starting
@@ -328,6 +332,7 @@ class MFRC522:
         self._wreg(_CommandReg, _IDLE)
         self._wreg(_DivIrqReg, 0x04)                     # clear CRCIRq
         self._wreg(_FIFOLevelReg, 0x80)                  # flush
+        self._fifo_empty = False
         self._fifo_write(src, n)
         self._wreg(_CommandReg, _CALC_CRC)
         t0 = self._ticks()
@@ -367,9 +372,12 @@ class MFRC522:
         if self._tx_at is not None and self._tx_done() != OK:
             return ERR_HW
         framing = (rx_align << 4) | tx_last_bits
-        self._wreg(_CommandReg, _IDLE)
+        # No Idle written first: every path out of this driver leaves the chip in Idle (each end of
+        # the IRQ wait below writes it; a HLTA's Transmit and a SoftReset end in Idle by themselves,
+        # datasheet 10.3.1.5, 10.3.1.10; _crc writes it), and a chip that lost its supply comes
+        # back in Idle (9.3.1.2). Each register write is an SPI transaction (~25 us, issue 29).
         self._wreg(_ComIrqReg, 0x7F)                     # clear all IRQ bits
-        self._wreg(_FIFOLevelReg, 0x80)
+        self._fifo_start()
         self._fifo_write(self.buf, n)
         self._wreg(_BitFramingReg, framing)
         self._wreg(_CommandReg, _TRANSCEIVE)
@@ -426,10 +434,19 @@ class MFRC522:
         self.rx_last_bits = st[4] & 0x07
         self._fifo_read(self.rbuf, level)
         self.rx_len = level
+        self._fifo_empty = True                          # all it held is read, and the chip is Idle
         if coll:
             self.collisions += 1
             return ERR_COLLISION
         return OK
+
+    def _fifo_start(self):
+        """Before a frame's bytes go into the FIFO: flush it (FlushBuffer, which also clears
+        BufferOvfl: datasheet 9.3.1.11) unless it is known empty. After a timeout or an error it
+        is not known: an answer may have come in while the command was still Transceive."""
+        if not self._fifo_empty:
+            self._wreg(_FIFOLevelReg, 0x80)
+        self._fifo_empty = False
 
     def _wait(self, us):
         """Wait us while the chip works on its own (a frame on air, the card's reply): the caller's
@@ -650,9 +667,8 @@ class MFRC522:
         buf[0] = _HLTA
         buf[1] = 0
         self._append_crc(2)
-        self._wreg(_CommandReg, _IDLE)
-        self._wreg(_ComIrqReg, 0x7F)
-        self._wreg(_FIFOLevelReg, 0x80)
+        self._wreg(_ComIrqReg, 0x7F)                     # the chip is Idle here (transceive)
+        self._fifo_start()
         self._fifo_write(buf, 4)
         self._wreg(_BitFramingReg, 0)
         self._wreg(_CommandReg, _TRANSMIT)
@@ -676,4 +692,6 @@ class MFRC522:
                 self._wreg(_CommandReg, _IDLE)
                 return ERR_HW
             self._sleep_us(_IRQ_POLL_US)
+        # the Transmit sent the whole FIFO and ended itself (datasheet 10.3.1.5): empty, Idle
+        self._fifo_empty = True
         return OK

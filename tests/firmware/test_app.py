@@ -202,6 +202,30 @@ out(lit=lit, red=red, cleared=s.text(), errors=[js(e) for e in r.of("ERROR")])
     assert err["code"] == wire.ERR_BAD_PAYLOAD and "segment" in err["text"]
 
 
+def test_a_light_change_held_back_by_the_gap_between_frames_is_shown_from_inside_the_poll(device):
+    """The strip writes at most one frame every 2 ms when something changed (leds._CHANGE_GAP_MS).
+    A change read by a reader's serve (the driver's call while its chip works alone) less than that
+    after the last frame is shown by a later serve of the same poll once the gap is over, not after
+    the rest of the poll and the pass: up to ~6 ms of a SELECT on a board (issue 29)."""
+    (rec,) = device('''
+r = Rig()
+r.handshake()
+r.send(wire.SEGMENT_SET, wire.segment_set(0, 255, (255, 0, 0), wire.SOLID))
+r.step(dt=0)                         # shown by this pass: a frame at this ms
+s = r.hal.strip_obj
+first = s.text()
+r.send(wire.SEGMENT_SET, wire.segment_set(0, 0, (0, 0, 0), wire.SOLID))
+r.app._serve()                       # read in the same ms: the gap holds it back
+held = s.text()
+r.clock.now += 2                     # the gap is over, still inside the poll: nothing more came
+r.app._serve()
+out(first=first, held=held, shown=s.text())
+''')
+    assert rec["first"].startswith("RRRRRRR"), rec
+    assert rec["held"] == rec["first"], rec
+    assert rec["shown"] == "." * 16, rec
+
+
 def test_unknown_message_gets_an_error_and_the_loop_keeps_running(device):
     (rec,) = device('''
 r = Rig()
