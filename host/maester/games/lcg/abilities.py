@@ -312,8 +312,29 @@ def hand_may(state, seat, key):
         return False
     kinds = p["hand_kinds"]
     if key.startswith("action:"):
-        return "action:any" in kinds or key in kinds or "ambush" in kinds
+        return _may_act_from_hand(kinds, key)
     return key in kinds
+
+
+def _may_act_from_hand(kinds, key):
+    """hand_may for an action window's `key` ("action:<phase>"), from the seat's hand_kinds: an "any"
+    phase action or an Ambush card may be played in every one."""
+    return "action:any" in kinds or key in kinds or "ambush" in kinds
+
+
+_ACTION_KEYS = {}  # phase -> "action:<phase>", hand_may's key for the phase's action windows
+
+
+def hand_may_act(state, seat, phase):
+    """hand_may(state, seat, "action:" + phase), for the action window that asks it at nearly every
+    decision: its key is made once a phase name, and no startswith() is called to tell its kind."""
+    p = state["g"]["players"][seat]
+    if not p["hand"]:
+        return False
+    key = _ACTION_KEYS.get(phase)
+    if key is None:
+        key = _ACTION_KEYS[phase] = "action:" + phase
+    return _may_act_from_hand(p["hand_kinds"], key)
 
 
 def hand_kinds(state, seat):
@@ -340,15 +361,19 @@ def hand_kinds(state, seat):
 def _events_in_hand(state, seat, hand, in_hand):
     """The cards of `hand` among `in_hand` (holders: those with an ability for the window's moment
     that is used from a hand, events and abilities marked from_hand), within their restrictions."""
-    if in_hand.isdisjoint(hand):
-        return []
+    # One pass over the hand, not an isdisjoint() first: a method call cost a window more than the
+    # look-ups it saved, and most hands hold none of the window's cards (no records read then).
+    held = [h for h in hand if h in in_hand]
+    if not held:
+        return held
     recs = M.records(state)
-    return [h for h in hand if h in in_hand and (not recs[h]["restrictions"] or _event_allowed(state, seat, h))]
+    return [h for h in held if not recs[h]["restrictions"] or _event_allowed(state, seat, h)]
 
 
 # What a game's windows read of its instances, worked out once a game (model.PerGame): {(kind,
 # moment): holders, "moments": _moments (what holders' sets are made from), ("ambush", card table):
-# ambushers, ("waits", trigger): waits_for, (instance, kind, moment, zone): _offered}. It depends on nothing but the game's instances and the table of abilities
+# ambushers, ("waits", trigger): waits_for, ("offered", kind, moment): _offered's answers for that
+# moment ({instance: {zone: abilities}})}. It depends on nothing but the game's instances and the table of abilities
 # (BY_TRIGGER, BY_KIND, PILES) or the game's card table (whose key is in the ambush entry's; a card's
 # type, which _offered reads, is in it too): a game's instances are all in g["cards"] from setup on
 # (model.py), and the answers are worked out again when the count of instances changes (the stamp) or
@@ -406,16 +431,29 @@ def _moments(state):
     return out
 
 
-def _offered(state, found, src, kind, at):
+def _offers(found, kind, at):
+    """The game's answers of _offered for moment (kind, at), kept in its _IN_GAME answers (`found`):
+    a window looks them up once, and each of its cards by its instance and zone in them (two look-ups
+    by a string, where a key of four made a tuple to build and hash for every card)."""
+    key = ("offered", kind, at)
+    offers = found.get(key)
+    if offers is None:
+        offers = found[key] = {}
+    return offers
+
+
+def _offered(state, offers, src, kind, at):
     """BY_TRIGGER[src, kind, at] less the abilities not used from the zone `src` is in now
-    (_from_right_zone), worked out once a game for each zone a card is found in (`found`: the game's
-    _IN_GAME answers): a window's every card would otherwise judge each of its abilities' zones."""
+    (_from_right_zone), worked out once a game for each zone a card is found in (`offers`: _offers'
+    dict for the moment): a window's every card would otherwise judge each of its abilities' zones."""
     zone = state["g"]["cards"][src]["zone"]
-    key = (src, kind, at, zone)
-    offered = found.get(key)
+    by_zone = offers.get(src)
+    if by_zone is None:
+        by_zone = offers[src] = {}
+    offered = by_zone.get(zone)
     if offered is None:
-        offered = found[key] = tuple([(idx, ab) for idx, ab in BY_TRIGGER[src, kind, at]
-                                      if _from_right_zone(state, src, ab)])  # a list: no closure in a cpdef
+        offered = by_zone[zone] = tuple([(idx, ab) for idx, ab in BY_TRIGGER[src, kind, at]
+                                         if _from_right_zone(state, src, ab)])  # a list: no closure in a cpdef
     return offered
 
 
@@ -478,21 +516,23 @@ def action_choices(state, seat, phase):
         return out
     p = g["players"][seat]
     hand = p["hand"]
-    found = _in_game(state)
-    held, piled, in_hand, ambushers = _action_window(state, found, phase)
+    held, piled, in_hand, ambushers, offers = _action_window(state, _in_game(state), phase)
     if held:
         cards = g["cards"]
         kneel_self = ("kneel_self",)
-        for src in _in_play_among(p, held) + _events_in_hand(state, seat, hand, in_hand) \
-                + _pile_sources(state, seat, piled):
-            for idx, ab in _offered(state, found, src, "action", phase):
+        sources = _in_play_among(p, held)
+        sources += _events_in_hand(state, seat, hand, in_hand)
+        if piled:
+            sources += _pile_sources(state, seat, piled)
+        for src in sources:
+            for idx, ab in _offered(state, offers, src, "action", phase):
                 # A knelt card cannot pay ("kneel_self",): payable would say so after every test
                 # before it in _usable, all of them without effect, so this is the same answer sooner.
                 if cards[src]["kneel"] and kneel_self in ab.cost:
                     continue
                 if _usable(state, seat, src, idx, ab):
                     out.append(["action", src, idx])
-    if not ambushers.isdisjoint(hand):
+    if ambushers:  # a loop over the hand, not isdisjoint(): a method call costs more than the hand's look-ups
         for src in hand:
             if src in ambushers and _ambush_ok(state, seat, src):
                 out.append(["ambush", src])
@@ -500,15 +540,16 @@ def action_choices(state, seat, phase):
 
 
 def _action_window(state, found, phase):
-    """(held, piled, in_hand, ambushers) for `phase`'s action window: holders' trio and _ambushers'
-    set, kept together in the game's _IN_GAME answers (`found`) so that a window, asked at nearly
-    every decision, makes one look-up of them instead of three of the game's answers and three of
-    its entries."""
+    """(held, piled, in_hand, ambushers, offers) for `phase`'s action window: holders' trio,
+    _ambushers' set and _offers' dict, kept together in the game's _IN_GAME answers (`found`) so that
+    a window, asked at nearly every decision, makes one look-up of them instead of four of the game's
+    answers and four of its entries."""
     key = ("action window", phase)
-    quad = found.get(key)
-    if quad is None:
-        quad = found[key] = holders(state, "action", phase, found) + (_ambushers(state),)
-    return quad
+    five = found.get(key)
+    if five is None:
+        five = found[key] = holders(state, "action", phase, found) + (_ambushers(state),
+                                                                        _offers(found, "action", phase))
+    return five
 
 
 def _ambushers(state):
@@ -560,8 +601,9 @@ def response_choices(state, seat, ev):
     gone = ev.get("card") if e in ("killed", "discarded") else None
     if gone in held and M.owner_of(gone) == seat and state["g"]["cards"][gone]["zone"] != "play":
         in_play.append(gone)  # a card's own "when it is killed" response, from where it went
+    offers = _offers(found, "response", e)
     for src in in_play + _events_in_hand(state, seat, p["hand"], in_hand) + _discard_sources(state, seat, piled):
-        for idx, ab in _offered(state, found, src, "response", e):
+        for idx, ab in _offered(state, offers, src, "response", e):
             if _usable(state, seat, src, idx, ab, ev):
                 out.append(["respond", src, idx])
     return out

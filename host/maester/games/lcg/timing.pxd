@@ -7,7 +7,8 @@
 cimport maester.games.lcg.abilities as abilities
 cimport maester.games.lcg.model as M
 
-cpdef window_choices(state, seat, phase)
+cpdef list window_choices(state, seat, phase)
+cpdef window_prompt(phase)
 cpdef take_action(ctx, seat, choice, phase)
 cpdef trigger(ctx, ev, initiator)
 cpdef round_answer(st, answer)

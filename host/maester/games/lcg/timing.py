@@ -66,16 +66,27 @@ def window(ctx, st, answer):
             ctx.push(st)  # this window goes on once the action has resolved
             take_action(ctx, seat, choice, st["phase"])
             return
+    state = ctx.state
+    phase = st["phase"]
     while st["passes"] < n:
         seat = st["turn"]
-        choices = window_choices(ctx.state, seat, st["phase"])
-        if choices or abilities.hand_may(ctx.state, seat, "action:" + st["phase"]):
-            ctx.ask(seat, "action", choices + [["pass"]],
-                    "%s phase: take an action, or pass" % st["phase"].capitalize(),
-                    public="may take an action")
+        choices = window_choices(state, seat, phase)
+        if choices or abilities.hand_may_act(state, seat, phase):
+            choices.append(["pass"])  # window_choices' list is this window's own
+            ctx.ask(seat, "action", choices, window_prompt(phase), public="may take an action")
             return
         st["passes"] += 1
         st["turn"] = (seat + 1) % n
+
+
+_WINDOW_PROMPTS = {}  # phase -> an action window's question, made once a phase name
+
+
+def window_prompt(phase):
+    prompt = _WINDOW_PROMPTS.get(phase)
+    if prompt is None:
+        prompt = _WINDOW_PROMPTS[phase] = "%s phase: take an action, or pass" % phase.capitalize()
+    return prompt
 
 
 def take_action(ctx, seat, choice, phase):
