@@ -302,39 +302,35 @@ def _usable(state, seat, src, idx, ab, ev=None):
     return True
 
 
-def hand_may(state, seat, key):
-    """Whether `seat` might hold a card usable for `key` ("action:<phase>", "response:<trigger>",
-    "save:<trigger>", "cancel"), judged from public facts only: its hand is not empty and its
-    deck list (public) has such a card. A window asks a seat that may act from its hand even when it
-    cannot, so that being asked never tells the table what the hand holds."""
+def hand_may(state, seat, kind, at=None):
+    """Whether `seat` might hold a card usable for `kind` at moment `at` (its hand_kinds key:
+    "action:<phase>", "response:<trigger>", "save:<trigger>", "cancel"), judged from public facts
+    only: its hand is not empty and its deck list (public) has such a card. A window asks a seat that
+    may act from its hand even when it cannot, so that being asked never tells the table what the
+    hand holds."""
     p = state["g"]["players"][seat]
     if not p["hand"]:
         return False
     kinds = p["hand_kinds"]
-    if key.startswith("action:"):
-        return _may_act_from_hand(kinds, key)
+    key = _hand_key(kind, at)
+    if kind == "action":  # an "any" phase action or an Ambush card may be played in every window
+        return "action:any" in kinds or key in kinds or "ambush" in kinds
     return key in kinds
 
 
-def _may_act_from_hand(kinds, key):
-    """hand_may for an action window's `key` ("action:<phase>"), from the seat's hand_kinds: an "any"
-    phase action or an Ambush card may be played in every one."""
-    return "action:any" in kinds or key in kinds or "ambush" in kinds
+# kind -> {moment: hand_may's key}: a window asks hand_may at nearly every decision, and its key is
+# made once a kind and moment instead of at each (a string built, then told apart by its prefix)
+_HAND_KEYS = {}
 
 
-_ACTION_KEYS = {}  # phase -> "action:<phase>", hand_may's key for the phase's action windows
-
-
-def hand_may_act(state, seat, phase):
-    """hand_may(state, seat, "action:" + phase), for the action window that asks it at nearly every
-    decision: its key is made once a phase name, and no startswith() is called to tell its kind."""
-    p = state["g"]["players"][seat]
-    if not p["hand"]:
-        return False
-    key = _ACTION_KEYS.get(phase)
-    if key is None:
-        key = _ACTION_KEYS[phase] = "action:" + phase
-    return _may_act_from_hand(p["hand_kinds"], key)
+def _hand_key(kind, at):
+    # Subscripts, not get(): compiled, a dict's get() is a method call that cost more than the key.
+    try:
+        return _HAND_KEYS[kind][at]
+    except KeyError:
+        key = kind if at is None else "%s:%s" % (kind, at)
+        _HAND_KEYS.setdefault(kind, {})[at] = key
+        return key
 
 
 def hand_kinds(state, seat):
@@ -450,11 +446,12 @@ def _offered(state, offers, src, kind, at):
     by_zone = offers.get(src)
     if by_zone is None:
         by_zone = offers[src] = {}
-    offered = by_zone.get(zone)
-    if offered is None:
+    try:  # a subscript, not get(): compiled, `by_zone` is untyped, and its get() a method call
+        return by_zone[zone]
+    except KeyError:
         offered = by_zone[zone] = tuple([(idx, ab) for idx, ab in BY_TRIGGER[src, kind, at]
                                          if _from_right_zone(state, src, ab)])  # a list: no closure in a cpdef
-    return offered
+        return offered
 
 
 def waits_for(state, e):
@@ -597,12 +594,17 @@ def response_choices(state, seat, ev):
         return []  # no card of this game has a response to this moment
     out = []
     p = state["g"]["players"][seat]
-    in_play = _in_play_among(p, held)
+    sources = _in_play_among(p, held)
     gone = ev.get("card") if e in ("killed", "discarded") else None
     if gone in held and M.owner_of(gone) == seat and state["g"]["cards"][gone]["zone"] != "play":
-        in_play.append(gone)  # a card's own "when it is killed" response, from where it went
+        sources.append(gone)  # a card's own "when it is killed" response, from where it went
+    sources += _events_in_hand(state, seat, p["hand"], in_hand)
+    if piled:
+        sources += _discard_sources(state, seat, piled)
+    if not sources:
+        return out  # most seats hold none of the moment's cards: no offers looked up
     offers = _offers(found, "response", e)
-    for src in in_play + _events_in_hand(state, seat, p["hand"], in_hand) + _discard_sources(state, seat, piled):
+    for src in sources:
         for idx, ab in _offered(state, offers, src, "response", e):
             if _usable(state, seat, src, idx, ab, ev):
                 out.append(["respond", src, idx])

@@ -513,8 +513,19 @@ card("L162", Ability("action", _kneel_target, cost=(("gold", 2),), target=lambda
 
 # L164 Call Their Bluff: Dominance action, pay 2 gold and name a card: each opponent reveals their
 # hand and discards every card of that name.
+_NAMES_BY_TABLE = {}  # a card table's key -> the names Call Their Bluff may name
+
+
 def _bluff_names(state, src, seat, ev):
-    return sorted({r["name"] for r in M.table(state)["cards"].values() if r["type"] != "plot"})
+    """Every name of a non-plot card of the game's card table, sorted: worked out once a table (its
+    key is the hash of its content, model.table), since every dominance window asks whether the
+    card has a target."""
+    key = state["config"]["cards"]
+    names = _NAMES_BY_TABLE.get(key)
+    if names is None:
+        names = _NAMES_BY_TABLE[key] = tuple(sorted({r["name"] for r in M.table(state)["cards"].values()
+                                                     if r["type"] != "plot"}))
+    return names
 
 
 def _bluff(ctx, src, seat, target, ev):

@@ -71,7 +71,7 @@ def window(ctx, st, answer):
     while st["passes"] < n:
         seat = st["turn"]
         choices = window_choices(state, seat, phase)
-        if choices or abilities.hand_may_act(state, seat, phase):
+        if choices or abilities.hand_may(state, seat, "action", phase):
             choices.append(["pass"])  # window_choices' list is this window's own
             ctx.ask(seat, "action", choices, window_prompt(phase), public="may take an action")
             return
@@ -155,7 +155,7 @@ def responses(ctx, st, answer):
         seat = order[st["i"] % n]
         choices = [c for c in abilities.response_choices(ctx.state, seat, st["ev"])
                    if c[1:3] not in st["used"]]
-        if choices or abilities.hand_may(ctx.state, seat, "response:" + st["ev"]["e"]):
+        if choices or abilities.hand_may(ctx.state, seat, "response", st["ev"]["e"]):
             ctx.ask(seat, "response", choices + [["pass"]], "Respond to %s, or pass" % st["ev"]["e"].replace("_", " "),
                     public="may respond")
             return
@@ -211,7 +211,7 @@ def remove(ctx, st, answer):
             continue
         seat = st["order"][st["turn"] % len(st["order"])]
         choices = save_choices(ctx.state, seat, target, st["how"])
-        if choices or abilities.hand_may(ctx.state, seat, "save:would_" + st["how"]):
+        if choices or abilities.hand_may(ctx.state, seat, "save", "would_" + st["how"]):
             ctx.ask(seat, "save", choices + [["pass"]], "Save %s from being %s?" % (
                 M.info(ctx.state, target)["name"], "killed" if st["how"] == "kill" else "discarded"),
                 public="may save a card", card=target)
