@@ -393,10 +393,11 @@ def holders(state, kind, at=None, found=None):
     looked up twice."""
     if found is None:
         found = _in_game(state)
-    trio = found.get((kind, at))
-    if trio is None:
+    try:  # a subscript, not get(): compiled, `found` is untyped here, and its get() a method call
+        return found[kind, at]
+    except KeyError:
         trio = found[kind, at] = _work_out_holders(state, found, kind, at)
-    return trio
+        return trio
 
 
 def _work_out_holders(state, found, kind, at):

@@ -83,10 +83,11 @@ _WINDOW_PROMPTS = {}  # phase -> an action window's question, made once a phase 
 
 
 def window_prompt(phase):
-    prompt = _WINDOW_PROMPTS.get(phase)
-    if prompt is None:
+    try:  # a subscript, not get(): compiled, a dict's get() is a method call
+        return _WINDOW_PROMPTS[phase]
+    except KeyError:
         prompt = _WINDOW_PROMPTS[phase] = "%s phase: take an action, or pass" % phase.capitalize()
-    return prompt
+        return prompt
 
 
 def take_action(ctx, seat, choice, phase):
