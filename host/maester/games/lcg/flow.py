@@ -395,6 +395,19 @@ def _marshal_facts(state, seat, inst):
     return rec, M.printed_gold_cost(state, seat, inst), "limited" in (rec["keywords"] or ())
 
 
+def _hosts_in_play(state):
+    """[(card, its record)] for the characters and locations in play, in model.in_play's order: the
+    only cards an attachment may go on (model.attach_fits), each record looked up once a hand."""
+    recs = M.records(state)
+    out = []
+    for p in state["g"]["players"]:
+        for inst in p["play"]:
+            rec = recs[inst]
+            if rec["type"] == "character" or rec["type"] == "location":
+                out.append((inst, rec))
+    return out
+
+
 def marshal_choices(state, seat):
     """Every card of `seat`'s hand it may marshal now. What the cards of the hand share (the seat's
     copies in play, its gold, its reducers, the names it may not play again, each host's keywords)
@@ -431,15 +444,15 @@ def marshal_choices(state, seat):
         if printed_cost > gold:
             if reducers is None:
                 reducers = M.reducers_in_play(state, seat)
-            if M.gold_cost(state, seat, inst, reducers) > gold:
+            if M.reduced_gold_cost(state, seat, inst, printed_cost, reducers) > gold:
                 continue
         if limited and p["limited_played"]:
             continue
         if rec["type"] == "attachment":
             if hosts is None:
-                hosts = M.in_play(g)
-            for host in hosts:
-                if M.attach_ok(state, seat, inst, host, hosts_kws):
+                hosts = _hosts_in_play(state)
+            for host, hrec in hosts:
+                if M.attach_fits(state, seat, inst, rec, host, hrec, hosts_kws):
                     out.append(["attach", inst, host])
         elif rec["unique"]:  # model.can_enter_play: uniqueness and the dead pile
             if taken is None:

@@ -338,9 +338,9 @@ def reducers_in_play(state, seat):
     not blank, in play order: found once for a whole hand by a caller that prices every card in it."""
     out = []
     for src in state["g"]["players"][seat]["play"]:
-        fn = REDUCERS.get(code(src))
-        if fn is not None and not blank(state, src):
-            out.append((src, fn))
+        c = code(src)
+        if c in REDUCERS and not blank(state, src):  # `in` and an index, not .get(): no method call in C
+            out.append((src, REDUCERS[c]))
     return out
 
 
@@ -350,9 +350,9 @@ def cost_reduction(state, seat, inst, in_play=None):
     total = 0
     for src, fn in reducers_in_play(state, seat) if in_play is None else in_play:
         total += fn(state, src, seat, inst)
-    fn = REDUCERS.get(code(inst))
-    if fn is not None and g["cards"][inst]["zone"] != "play":
-        total += fn(state, inst, seat, inst)  # a card that costs less to play itself (Grey Wind, Lady)
+    c = code(inst)
+    if c in REDUCERS and g["cards"][inst]["zone"] != "play":
+        total += REDUCERS[c](state, inst, seat, inst)  # a card that costs less to play itself (Grey Wind, Lady)
     return total
 
 
@@ -750,7 +750,12 @@ def printed_gold_cost(state, seat, inst):
 def gold_cost(state, seat, inst, in_play=None):
     """The gold to marshal `inst`: printed cost, the gold penalty for another House, reducers
     (`in_play`: reducers_in_play, when the caller has it)."""
-    cost = printed_gold_cost(state, seat, inst)
+    return reduced_gold_cost(state, seat, inst, printed_gold_cost(state, seat, inst), in_play)
+
+
+def reduced_gold_cost(state, seat, inst, cost, in_play=None):
+    """gold_cost from `inst`'s printed_gold_cost `cost`, for a caller that keeps it (flow's marshal
+    facts, worked out once a game)."""
     p = state["g"]["players"][seat]
     if in_play is None or in_play or code(inst) in REDUCERS:  # else nothing makes it cheaper
         cost -= cost_reduction(state, seat, inst, in_play)
@@ -786,7 +791,9 @@ def spendable_gold(g, seat):
     cards = g["cards"]
     total = p["gold"]
     for inst in p["play"]:
-        total += cards[inst].get("gold", 0)
+        c = cards[inst]
+        if "gold" in c:  # `in`, not .get(): a method call in C cost more than the sum
+            total += c["gold"]
     return total
 
 
@@ -840,9 +847,13 @@ def attach_ok(state, seat, att, host, hosts_kws=None):
     host refuses (_refusal) for all the attachments it asks about. The printed restrictions are read
     first: most hosts a hand is offered (attachments, locations, an opponent's cards) fail them, and
     then their keywords are never read."""
+    return attach_fits(state, seat, att, info(state, att), host, info(state, host), hosts_kws)
+
+
+def attach_fits(state, seat, att, rec, host, hrec, hosts_kws=None):
+    """attach_ok with both printed records given (`rec` of `att`, `hrec` of `host`): a caller that
+    asks it of every host for every attachment of a hand looks each record up once."""
     g = state["g"]
-    rec = info(state, att)
-    hrec = info(state, host)
     if host == att or g["cards"][host]["zone"] not in ("play", "setup"):
         return False
     wants_character = True
