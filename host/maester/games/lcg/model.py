@@ -769,11 +769,27 @@ def matching_reducers(state, seat, inst):
     """The pending "next card you play this phase costs N less" reductions `inst` would use
     (effects.add_reducer_if): each applies to the next matching card only."""
     rec = info(state, inst)
-    return [r for r in state["g"]["players"][seat]["reducers"]
-            if (r["house"] is None or r["house"] in (rec["houses"] or ())
-                or (isinstance(r["house"], list) and set(r["house"]) & set(rec["houses"] or ())))
-            and (r["kind"] is None or r["kind"] == rec["type"])
-            and (not r.get("icon") or r["icon"] in (rec["icons"] or ()))]
+    houses = rec["houses"] or ()
+    out = []
+    for r in state["g"]["players"][seat]["reducers"]:  # a loop, not a comprehension of sets: cpdef, asked of each card priced
+        if r["house"] is not None and r["house"] not in houses and not _shares(r["house"], houses):
+            continue
+        if r["kind"] is not None and r["kind"] != rec["type"]:
+            continue
+        if "icon" in r and r["icon"] and r["icon"] not in (rec["icons"] or ()):
+            continue
+        out.append(r)
+    return out
+
+
+def _shares(wanted, houses):
+    """Whether a reducer's `wanted` (a list of Houses; anything else never matches) names one of `houses`."""
+    if not isinstance(wanted, list):
+        return False
+    for h in wanted:
+        if h in houses:
+            return True
+    return False
 
 
 def blank(state, inst):
@@ -854,13 +870,14 @@ def attach_fits(state, seat, att, rec, host, hrec, hosts_kws=None):
     """attach_ok with both printed records given (`rec` of `att`, `hrec` of `host`): a caller that
     asks it of every host for every attachment of a hand looks each record up once."""
     g = state["g"]
-    if host == att or g["cards"][host]["zone"] not in ("play", "setup"):
+    card = g["cards"][host]
+    if host == att or card["zone"] not in ("play", "setup"):
         return False
     wants_character = True
-    for r in rec["restrictions"] or ():
-        at = r.get("attach_to")
+    for r in rec["restrictions"] or ():  # `in` and an index, not .get(): no method call in C
+        at = r["attach_to"] if "attach_to" in r else None
         if at == "opponent_character":
-            if g["cards"][host]["ctrl"] not in opponents(g, seat):
+            if card["ctrl"] not in opponents(g, seat):
                 return False
         if at == "location":
             wants_character = False
@@ -870,13 +887,13 @@ def attach_fits(state, seat, att, rec, host, hrec, hosts_kws=None):
             return False
         if "traits_any" in r and not set(r["traits_any"]) & set(hrec["traits"] or ()):
             return False
-        if r.get("limit_per_character"):
-            for a in g["cards"][host]["att"]:  # a loop, not any() over a generator: cpdef (model.pxd)
+        if "limit_per_character" in r and r["limit_per_character"]:
+            for a in card["att"]:  # a loop, not any() over a generator: cpdef (model.pxd)
                 if info(state, a)["name"] == rec["name"]:
                     return False
     if wants_character and hrec["type"] != "character":
         return False
-    refusal = None if hosts_kws is None else hosts_kws.get(host)
+    refusal = hosts_kws[host] if hosts_kws is not None and host in hosts_kws else None
     if refusal is None:
         refusal = _refusal(state, host)
         if hosts_kws is not None:
