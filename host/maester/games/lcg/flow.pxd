@@ -7,6 +7,7 @@ cimport maester.games.lcg.timing as T
 
 # Marshalling's own helpers, asked once a marshal question or play: C calls from marshal_turn (a
 # Python call of a module function cost more than several of the look-ups they make).
+cpdef income(state, seat)
 cpdef _marshal_facts(state, seat, inst)
 cpdef _hosts_in_play(state)
 cpdef marshal_choices(state, seat)

@@ -375,7 +375,8 @@ def income(state, seat):
     p = g["players"][seat]
     total = M.info(state, p["revealed"])["plot"]["income"]
     total += M.constant(state, p["revealed"], "income")  # plots that change a plot's income (Blockade)
-    total += sum(M.income_bonus(state, i) for i in p["play"])
+    for i in p["play"]:  # a loop, not sum() of a generator: cpdef (flow.pxd), income_bonus a C call
+        total += M.income_bonus(state, i)
     total += titles.income_bonus(state, seat)
     return max(0, total)
 

@@ -820,7 +820,7 @@ def pay_gold(g, seat, amount):
     from_pool = min(amount, p["gold"])
     p["gold"] -= from_pool
     rest = amount - from_pool
-    for inst in p["play"]:
+    for inst in p["play"] if rest else ():  # the pool paid it all (most payments): no card to read
         c = g["cards"][inst]
         if rest and c.get("gold"):
             took = min(rest, c["gold"])
