@@ -684,6 +684,22 @@ def move(g, inst, zone, top=False):
     put(g, inst, zone, top)
 
 
+# Per game, by seat: (the play list own_copies last worked its answer out from, the answer). It reads
+# nothing else of the state (records and owners never change). Marshalling asks it again after each
+# card it plays: that card went to the end of the seat's play list, so the kept answer is extended by
+# it instead of worked out again (_grown). Any other change of the list works it out anew.
+_COPIES = PerGame()
+
+
+def _grown(kept, now):
+    """How many of `now`'s cards `kept` (a tuple of the list they were read from) already read: its
+    length when `now` only grew at its end since, else -1 (work it out again)."""
+    n = len(kept)
+    if len(now) < n or tuple(now[:n]) != kept:
+        return -1
+    return n
+
+
 def names_taken(state, seat):
     """{name: why} for the unique names `seat` may not put into play (rulebook, "Unique Cards"): its
     cards in play ("control"), its dead pile ("dead"), its cards an opponent controls ("taken"), the
@@ -718,13 +734,20 @@ def unique_blocked(state, seat, inst):
 
 def own_copies(state, seat):
     """{(name, type): the first card of that name and type `seat` owns and controls}: what a unique
-    card of `seat`'s hand may be played on as a duplicate, worked out once for a whole hand."""
+    card of `seat`'s hand may be played on as a duplicate, worked out once for a whole hand; kept
+    between asks (_COPIES) and extended by the cards that joined the end of the play list since: its
+    callers only read it (own_copy_in_play, flow.marshal_choices), the next ask may extend it."""
     recs = records(state)
-    out = {}
-    for other in state["g"]["players"][seat]["play"]:
+    play = state["g"]["players"][seat]["play"]
+    answers = per_game_answers(_COPIES, state)
+    kept = answers.get(seat)
+    n = -1 if kept is None else _grown(kept[0], play)
+    out = {} if n < 0 else kept[1]
+    for other in play[n:] if n > 0 else play:
         if owner_of(other) == seat:
             rec = recs[other]
             out.setdefault((rec["name"], rec["type"]), other)
+    answers[seat] = (tuple(play), out)
     return out
 
 
