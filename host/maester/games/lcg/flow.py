@@ -375,7 +375,8 @@ def income(state, seat):
     p = g["players"][seat]
     total = M.info(state, p["revealed"])["plot"]["income"]
     total += M.constant(state, p["revealed"], "income")  # plots that change a plot's income (Blockade)
-    total += sum(M.income_bonus(state, i) for i in p["play"])
+    for i in p["play"]:  # a loop, not sum() of a generator: cpdef (flow.pxd), income_bonus a C call
+        total += M.income_bonus(state, i)
     total += titles.income_bonus(state, seat)
     return max(0, total)
 
@@ -393,6 +394,19 @@ def _marshal_facts(state, seat, inst):
     if rec["type"] not in ("character", "location", "attachment") or not M.house_ok(state, seat, inst):
         return None
     return rec, M.printed_gold_cost(state, seat, inst), "limited" in (rec["keywords"] or ())
+
+
+def _hosts_in_play(state):
+    """[(card, its record)] for the characters and locations in play, in model.in_play's order: the
+    only cards an attachment may go on (model.attach_fits), each record looked up once a hand."""
+    recs = M.records(state)
+    out = []
+    for p in state["g"]["players"]:
+        for inst in p["play"]:
+            rec = recs[inst]
+            if rec["type"] == "character" or rec["type"] == "location":
+                out.append((inst, rec))
+    return out
 
 
 def marshal_choices(state, seat):
@@ -431,15 +445,15 @@ def marshal_choices(state, seat):
         if printed_cost > gold:
             if reducers is None:
                 reducers = M.reducers_in_play(state, seat)
-            if M.gold_cost(state, seat, inst, reducers) > gold:
+            if M.reduced_gold_cost(state, seat, inst, printed_cost, reducers) > gold:
                 continue
         if limited and p["limited_played"]:
             continue
         if rec["type"] == "attachment":
             if hosts is None:
-                hosts = M.in_play(g)
-            for host in hosts:
-                if M.attach_ok(state, seat, inst, host, hosts_kws):
+                hosts = _hosts_in_play(state)
+            for host, hrec in hosts:
+                if M.attach_fits(state, seat, inst, rec, host, hrec, hosts_kws):
                     out.append(["attach", inst, host])
         elif rec["unique"]:  # model.can_enter_play: uniqueness and the dead pile
             if taken is None:

@@ -338,9 +338,9 @@ def reducers_in_play(state, seat):
     not blank, in play order: found once for a whole hand by a caller that prices every card in it."""
     out = []
     for src in state["g"]["players"][seat]["play"]:
-        fn = REDUCERS.get(code(src))
-        if fn is not None and not blank(state, src):
-            out.append((src, fn))
+        c = code(src)
+        if c in REDUCERS and not blank(state, src):  # `in` and an index, not .get(): no method call in C
+            out.append((src, REDUCERS[c]))
     return out
 
 
@@ -350,9 +350,9 @@ def cost_reduction(state, seat, inst, in_play=None):
     total = 0
     for src, fn in reducers_in_play(state, seat) if in_play is None else in_play:
         total += fn(state, src, seat, inst)
-    fn = REDUCERS.get(code(inst))
-    if fn is not None and g["cards"][inst]["zone"] != "play":
-        total += fn(state, inst, seat, inst)  # a card that costs less to play itself (Grey Wind, Lady)
+    c = code(inst)
+    if c in REDUCERS and g["cards"][inst]["zone"] != "play":
+        total += REDUCERS[c](state, inst, seat, inst)  # a card that costs less to play itself (Grey Wind, Lady)
     return total
 
 
@@ -684,6 +684,22 @@ def move(g, inst, zone, top=False):
     put(g, inst, zone, top)
 
 
+# Per game, by seat: (the play list own_copies last worked its answer out from, the answer). It reads
+# nothing else of the state (records and owners never change). Marshalling asks it again after each
+# card it plays: that card went to the end of the seat's play list, so the kept answer is extended by
+# it instead of worked out again (_grown). Any other change of the list works it out anew.
+_COPIES = PerGame()
+
+
+def _grown(kept, now):
+    """How many of `now`'s cards `kept` (a tuple of the list they were read from) already read: its
+    length when `now` only grew at its end since, else -1 (work it out again)."""
+    n = len(kept)
+    if len(now) < n or tuple(now[:n]) != kept:
+        return -1
+    return n
+
+
 def names_taken(state, seat):
     """{name: why} for the unique names `seat` may not put into play (rulebook, "Unique Cards"): its
     cards in play ("control"), its dead pile ("dead"), its cards an opponent controls ("taken"), the
@@ -718,13 +734,20 @@ def unique_blocked(state, seat, inst):
 
 def own_copies(state, seat):
     """{(name, type): the first card of that name and type `seat` owns and controls}: what a unique
-    card of `seat`'s hand may be played on as a duplicate, worked out once for a whole hand."""
+    card of `seat`'s hand may be played on as a duplicate, worked out once for a whole hand; kept
+    between asks (_COPIES) and extended by the cards that joined the end of the play list since: its
+    callers only read it (own_copy_in_play, flow.marshal_choices), the next ask may extend it."""
     recs = records(state)
-    out = {}
-    for other in state["g"]["players"][seat]["play"]:
+    play = state["g"]["players"][seat]["play"]
+    answers = per_game_answers(_COPIES, state)
+    kept = answers.get(seat)
+    n = -1 if kept is None else _grown(kept[0], play)
+    out = {} if n < 0 else kept[1]
+    for other in play[n:] if n > 0 else play:
         if owner_of(other) == seat:
             rec = recs[other]
             out.setdefault((rec["name"], rec["type"]), other)
+    answers[seat] = (tuple(play), out)
     return out
 
 
@@ -750,7 +773,12 @@ def printed_gold_cost(state, seat, inst):
 def gold_cost(state, seat, inst, in_play=None):
     """The gold to marshal `inst`: printed cost, the gold penalty for another House, reducers
     (`in_play`: reducers_in_play, when the caller has it)."""
-    cost = printed_gold_cost(state, seat, inst)
+    return reduced_gold_cost(state, seat, inst, printed_gold_cost(state, seat, inst), in_play)
+
+
+def reduced_gold_cost(state, seat, inst, cost, in_play=None):
+    """gold_cost from `inst`'s printed_gold_cost `cost`, for a caller that keeps it (flow's marshal
+    facts, worked out once a game)."""
     p = state["g"]["players"][seat]
     if in_play is None or in_play or code(inst) in REDUCERS:  # else nothing makes it cheaper
         cost -= cost_reduction(state, seat, inst, in_play)
@@ -764,11 +792,27 @@ def matching_reducers(state, seat, inst):
     """The pending "next card you play this phase costs N less" reductions `inst` would use
     (effects.add_reducer_if): each applies to the next matching card only."""
     rec = info(state, inst)
-    return [r for r in state["g"]["players"][seat]["reducers"]
-            if (r["house"] is None or r["house"] in (rec["houses"] or ())
-                or (isinstance(r["house"], list) and set(r["house"]) & set(rec["houses"] or ())))
-            and (r["kind"] is None or r["kind"] == rec["type"])
-            and (not r.get("icon") or r["icon"] in (rec["icons"] or ()))]
+    houses = rec["houses"] or ()
+    out = []
+    for r in state["g"]["players"][seat]["reducers"]:  # a loop, not a comprehension of sets: cpdef, asked of each card priced
+        if r["house"] is not None and r["house"] not in houses and not _shares(r["house"], houses):
+            continue
+        if r["kind"] is not None and r["kind"] != rec["type"]:
+            continue
+        if "icon" in r and r["icon"] and r["icon"] not in (rec["icons"] or ()):
+            continue
+        out.append(r)
+    return out
+
+
+def _shares(wanted, houses):
+    """Whether a reducer's `wanted` (a list of Houses; anything else never matches) names one of `houses`."""
+    if not isinstance(wanted, list):
+        return False
+    for h in wanted:
+        if h in houses:
+            return True
+    return False
 
 
 def blank(state, inst):
@@ -786,7 +830,9 @@ def spendable_gold(g, seat):
     cards = g["cards"]
     total = p["gold"]
     for inst in p["play"]:
-        total += cards[inst].get("gold", 0)
+        c = cards[inst]
+        if "gold" in c:  # `in`, not .get(): a method call in C cost more than the sum
+            total += c["gold"]
     return total
 
 
@@ -797,7 +843,7 @@ def pay_gold(g, seat, amount):
     from_pool = min(amount, p["gold"])
     p["gold"] -= from_pool
     rest = amount - from_pool
-    for inst in p["play"]:
+    for inst in p["play"] if rest else ():  # the pool paid it all (most payments): no card to read
         c = g["cards"][inst]
         if rest and c.get("gold"):
             took = min(rest, c["gold"])
@@ -840,16 +886,21 @@ def attach_ok(state, seat, att, host, hosts_kws=None):
     host refuses (_refusal) for all the attachments it asks about. The printed restrictions are read
     first: most hosts a hand is offered (attachments, locations, an opponent's cards) fail them, and
     then their keywords are never read."""
+    return attach_fits(state, seat, att, info(state, att), host, info(state, host), hosts_kws)
+
+
+def attach_fits(state, seat, att, rec, host, hrec, hosts_kws=None):
+    """attach_ok with both printed records given (`rec` of `att`, `hrec` of `host`): a caller that
+    asks it of every host for every attachment of a hand looks each record up once."""
     g = state["g"]
-    rec = info(state, att)
-    hrec = info(state, host)
-    if host == att or g["cards"][host]["zone"] not in ("play", "setup"):
+    card = g["cards"][host]
+    if host == att or card["zone"] not in ("play", "setup"):
         return False
     wants_character = True
-    for r in rec["restrictions"] or ():
-        at = r.get("attach_to")
+    for r in rec["restrictions"] or ():  # `in` and an index, not .get(): no method call in C
+        at = r["attach_to"] if "attach_to" in r else None
         if at == "opponent_character":
-            if g["cards"][host]["ctrl"] not in opponents(g, seat):
+            if card["ctrl"] not in opponents(g, seat):
                 return False
         if at == "location":
             wants_character = False
@@ -859,13 +910,13 @@ def attach_ok(state, seat, att, host, hosts_kws=None):
             return False
         if "traits_any" in r and not set(r["traits_any"]) & set(hrec["traits"] or ()):
             return False
-        if r.get("limit_per_character"):
-            for a in g["cards"][host]["att"]:  # a loop, not any() over a generator: cpdef (model.pxd)
+        if "limit_per_character" in r and r["limit_per_character"]:
+            for a in card["att"]:  # a loop, not any() over a generator: cpdef (model.pxd)
                 if info(state, a)["name"] == rec["name"]:
                     return False
     if wants_character and hrec["type"] != "character":
         return False
-    refusal = None if hosts_kws is None else hosts_kws.get(host)
+    refusal = hosts_kws[host] if hosts_kws is not None and host in hosts_kws else None
     if refusal is None:
         refusal = _refusal(state, host)
         if hosts_kws is not None:
