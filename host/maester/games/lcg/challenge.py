@@ -29,8 +29,10 @@ def challenges_phase(ctx, st, answer):
 
 def can_attack_with(state, seat, ctype):
     g = state["g"]
+    barred = M.may_have_kw(state, "cannot_attack")  # no card's keywords read in most games (Hodor)
     return [i for i in M.characters(state, seat)
-            if not g["cards"][i]["kneel"] and M.has_icon(state, i, ctype) and not M.has_kw(state, i, "cannot_attack")
+            if not g["cards"][i]["kneel"] and M.has_icon(state, i, ctype)
+            and not (barred and M.has_kw(state, i, "cannot_attack"))
             and (not A.TOLLS or A.toll_due(state, i) <= g["players"][seat]["gold"])]
 
 
@@ -39,28 +41,37 @@ def attack_icons(state, seat):
     three types at once: each character's icons and keywords worked out once)."""
     g = state["g"]
     out = set()
+    barred = M.may_have_kw(state, "cannot_attack")
     for i in M.characters(state, seat):
         if not g["cards"][i]["kneel"]:
             ready = M.icons(state, i) - out
-            if ready and not M.has_kw(state, i, "cannot_attack") \
+            if ready and not (barred and M.has_kw(state, i, "cannot_attack")) \
                     and (not A.TOLLS or A.toll_due(state, i) <= g["players"][seat]["gold"]):
                 out |= ready
+                if len(out) == len(TYPES):
+                    break  # every icon found: the other characters could add none
     return out
 
 
 def challenge_options(state, seat):
-    p = state["g"]["players"][seat]
-    out = []
+    g = state["g"]
+    p = g["players"][seat]
+    unmade = [ctype for ctype in TYPES if ctype not in p["challenges_made"]]
+    if not unmade:
+        return []  # every challenge made: no character's icons need reading
     able = attack_icons(state, seat)
-    for ctype in TYPES:
-        if ctype in p["challenges_made"] or ctype not in able:
+    out = []
+    targets = None  # the players `seat` may challenge and the lasting bars, read once for all types
+    for ctype in unmade:
+        if ctype not in able:
             continue
         if p["gold"] < challenge_toll(state, seat, ctype):
             continue  # must hand over gold first and cannot (Uneasy Truce)
-        barred = {e["value"] for e in state["g"]["effects"]  # lasting "no X challenge against Y" (Mutual Blackmail)
-                  if e["kind"] == "no_challenge" and e["target"] == seat and e["value"] // 10 == TYPES.index(ctype)}
-        out += [["challenge", ctype, opp] for opp in TT.challenge_targets(state, seat)
-                if TYPES.index(ctype) * 10 + opp not in barred]
+        if targets is None:
+            targets = TT.challenge_targets(state, seat)
+            # Lasting "no X challenge against Y" (Mutual Blackmail): type index * 10 + the seat barred.
+            barred = {e["value"] for e in g["effects"] if e["kind"] == "no_challenge" and e["target"] == seat}
+        out += [["challenge", ctype, opp] for opp in targets if TYPES.index(ctype) * 10 + opp not in barred]
     return out
 
 
@@ -123,8 +134,9 @@ def attackers(ctx, st, answer):
     if answer is not None:
         choice = answer[1]
         if choice[0] == "done":
+            stay = M.may_have_kw(ctx.state, "no_kneel_attack")
             for i in ch["attackers"]:
-                if not M.has_kw(ctx.state, i, "no_kneel_attack"):
+                if not (stay and M.has_kw(ctx.state, i, "no_kneel_attack")):
                     g["cards"][i]["kneel"] = True
             ctx.emit("attackers", seat=seat, cards=list(ch["attackers"]))
             T.trigger(ctx, {"e": "attackers_declared", "seat": seat, "cards": list(ch["attackers"])}, seat)
@@ -191,6 +203,8 @@ def stealth(ctx, st, answer):
         st.setdefault("used", []).append(choice[1])
         ch["stealthed"].append(choice[2])
         ctx.emit("stealth", card=choice[1], target=choice[2])
+    if not M.may_have_kw(state, "stealth"):
+        return  # no card of the game could have Stealth now: no attacker's keywords need reading
     used = st.get("used", [])
     sneaks = [i for i in ch["attackers"] if i not in used and M.has_kw(state, i, "stealth")
               and g["cards"][i]["zone"] == "play"]
@@ -207,9 +221,10 @@ def stealth(ctx, st, answer):
 def can_defend_with(state, seat):
     g = state["g"]
     ch = g["challenge"]
+    barred = M.may_have_kw(state, "cannot_defend")
     return [i for i in M.characters(state, seat) if not g["cards"][i]["kneel"]
             and M.has_icon(state, i, ch["type"]) and i not in ch["stealthed"] and i not in ch["defenders"]
-            and not M.has_kw(state, i, "cannot_defend")  # (Stannis Baratheon)
+            and not (barred and M.has_kw(state, i, "cannot_defend"))  # (Stannis Baratheon)
             and (not A.TOLLS or A.toll_due(state, i) <= g["players"][seat]["gold"])]  # (Motley)
 
 
@@ -224,8 +239,9 @@ def defenders(ctx, st, answer):
         choice = answer[1]
         if choice[0] == "done":
             mine = [i for i in ch["defenders"] if g["cards"][i]["ctrl"] == seat]
+            stay = M.may_have_kw(ctx.state, "no_kneel_defend")
             for i in mine:
-                if not M.has_kw(ctx.state, i, "no_kneel_defend"):
+                if not (stay and M.has_kw(ctx.state, i, "no_kneel_defend")):
                     g["cards"][i]["kneel"] = True
             ctx.emit("defenders", seat=seat, cards=mine)
             if mine:
@@ -282,7 +298,8 @@ def side_strength(state, side):
     cards = [i for i in ch[side] if g["cards"][i]["zone"] == "play" and i not in left_out]
     total = 0
     threats = [M.strength(state, i) for i in ch["attackers"]
-               if g["cards"][i]["zone"] == "play" and M.has_kw(state, i, "intimidate")] if side == "defenders" else []
+               if g["cards"][i]["zone"] == "play" and M.has_kw(state, i, "intimidate")] \
+        if side == "defenders" and M.may_have_kw(state, "intimidate") else []
     bar = max(threats) if threats else None
     for i in cards:
         s = M.strength(state, i)
@@ -342,19 +359,23 @@ def resolve(ctx, st, answer):
             and TT.opposes(state, winner, ch["defender"]):
         g["players"][winner]["oppose_bonus"] = True
         steps.append({"s": "house_power", "seat": winner, "amount": 1, "why": "opposed title"})
-    if winner is not None:
+    if winner is not None and M.may_have_kw(state, "renown"):
         for i in participants:
             if g["cards"][i]["ctrl"] == winner and M.has_kw(state, i, "renown"):
                 steps.append({"s": "renown", "card": i})
-    deadly_atk = sum(1 for i in ch["attackers"] if g["cards"][i]["zone"] == "play" and M.has_kw(state, i, "deadly"))
-    deadly_def = sum(1 for i in ch["defenders"] if g["cards"][i]["zone"] == "play" and M.has_kw(state, i, "deadly"))
-    if deadly_atk and deadly_atk > deadly_def:
+    if M.may_have_kw(state, "deadly") and _deadly_count(state, ch["attackers"]) > _deadly_count(state, ch["defenders"]):
         steps.append({"s": "deadly"})
     if winner == attacker:
         steps.append({"s": "stand_keyword", "seat": attacker, "kw": "vigilant"})
     if loser is not None and loser != attacker:
         steps.append({"s": "stand_keyword", "seat": loser, "kw": "vengeful"})
     ctx.push(*steps)
+
+
+def _deadly_count(state, side):
+    """How many of a side's characters still in play have Deadly."""
+    cards = state["g"]["cards"]
+    return sum(1 for i in side if cards[i]["zone"] == "play" and M.has_kw(state, i, "deadly"))
 
 
 @step
@@ -393,7 +414,7 @@ def claim(ctx, st, answer):
     if n <= 0:
         return
     if ch["type"] == "power":
-        infamy = [i for i in g["players"][ch["attacker"]]["play"] if M.has_kw(state, i, "infamy")]
+        infamy = flow.infamy_cards(state, ch["attacker"])
         moved = min(n, g["players"][target]["power"])
         if infamy and moved:
             # Moved power may go on an Infamy card instead: take it off the target, then place it.
@@ -451,6 +472,8 @@ def stand_keyword(ctx, st, answer):
             return
         g["cards"][answer[1][1]]["kneel"] = False
         ctx.emit("stood_card", card=answer[1][1], why=st["kw"])
+    if not M.may_have_kw(state, st["kw"]):
+        return  # no card of the game could have the keyword now
     ready = [i for i in g["players"][st["seat"]]["play"] if g["cards"][i]["kneel"] and M.has_kw(state, i, st["kw"])]
     if ready:
         ctx.ask(st["seat"], st["kw"], [["stand", i] for i in ready] + [["done"]],

@@ -280,7 +280,7 @@ def plot_choose(ctx, st, answer):
 def plot_chosen_window(ctx, st, answer):
     """After every plot is chosen and before they are revealed: an action window, opened only while a
     card in play has the "plot_window" flag (Dragonstone Port, by errata)."""
-    if any(M.has_kw(ctx.state, i, "plot_window") for i in M.in_play(ctx.g)):
+    if M.may_have_kw(ctx.state, "plot_window") and any(M.has_kw(ctx.state, i, "plot_window") for i in M.in_play(ctx.g)):
         T.open_window(ctx, "plot", tag="chosen")
 
 
@@ -634,12 +634,18 @@ def dominance(ctx, st, answer):
 def claim_for_house(ctx, seat, amount, why):
     """Power claimed "for your House": on the House card, or on an Infamy card of the player's
     choice (rulebook, Infamy)."""
-    state = ctx.state
-    infamy = [i for i in state["g"]["players"][seat]["play"] if M.has_kw(state, i, "infamy")]
+    infamy = infamy_cards(ctx.state, seat)
     if infamy:
         ctx.push({"s": "power_to", "seat": seat, "amount": amount, "why": why, "cards": infamy})
     else:
         T.gain_power(ctx, seat, amount, why)
+
+
+def infamy_cards(state, seat):
+    """`seat`'s cards in play with Infamy, which claimed power may go on: none to read in most games."""
+    if not M.may_have_kw(state, "infamy"):
+        return []
+    return [i for i in state["g"]["players"][seat]["play"] if M.has_kw(state, i, "infamy")]
 
 
 @step

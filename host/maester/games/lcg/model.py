@@ -177,6 +177,38 @@ def constant_keywords(state):
 _CONSTANT_KEYWORDS = PerGame()
 
 
+def may_have_kw(state, kw):
+    """Whether any card of the game could have keyword `kw` now: printed on one of its cards, given by
+    a lasting effect in play, or nameable by a constant ability of one of its cards (constant_keywords).
+    When not, has_kw is False for every card: a rule that would read `kw` of each card of a zone (Infamy
+    when power is claimed, Vigilant after a challenge...) asks this once and reads none of them."""
+    for e in state["g"]["effects"]:
+        if e["kind"] == "keyword" and e["value"] == kw:
+            return True
+    named = constant_keywords(state)
+    if named is None or kw in named:
+        return True
+    return kw in _printed_keywords(state)
+
+
+def _printed_keywords(state):
+    """Every keyword printed on a card of the game, as a frozenset, worked out once a game (stamped
+    with its count of instances: they are all in g["cards"] from setup on)."""
+    g = state["g"]
+    answers = per_game_answers(_PRINTED_KEYWORDS, state, len(g["cards"]))
+    found = answers.get("printed")
+    if found is None:
+        recs = records(state)
+        kws = set()
+        for inst in g["cards"]:
+            kws.update(recs[inst]["keywords"] or ())
+        found = answers["printed"] = frozenset(kws)
+    return found
+
+
+_PRINTED_KEYWORDS = PerGame()
+
+
 def card(g, inst):
     return g["cards"][inst]
 
