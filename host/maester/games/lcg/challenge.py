@@ -29,10 +29,8 @@ def challenges_phase(ctx, st, answer):
 
 def can_attack_with(state, seat, ctype):
     g = state["g"]
-    barred = M.may_have_kw(state, "cannot_attack")  # no card's keywords read in most games (Hodor)
     return [i for i in M.characters(state, seat)
-            if not g["cards"][i]["kneel"] and M.has_icon(state, i, ctype)
-            and not (barred and M.has_kw(state, i, "cannot_attack"))
+            if not g["cards"][i]["kneel"] and M.has_icon(state, i, ctype) and not M.has_kw(state, i, "cannot_attack")
             and (not A.TOLLS or A.toll_due(state, i) <= g["players"][seat]["gold"])]
 
 
@@ -41,11 +39,10 @@ def attack_icons(state, seat):
     three types at once: each character's icons and keywords worked out once)."""
     g = state["g"]
     out = set()
-    barred = M.may_have_kw(state, "cannot_attack")
     for i in M.characters(state, seat):
         if not g["cards"][i]["kneel"]:
             ready = M.icons(state, i) - out
-            if ready and not (barred and M.has_kw(state, i, "cannot_attack")) \
+            if ready and not M.has_kw(state, i, "cannot_attack") \
                     and (not A.TOLLS or A.toll_due(state, i) <= g["players"][seat]["gold"]):
                 out |= ready
                 if len(out) == len(TYPES):
@@ -78,7 +75,7 @@ def challenge_options(state, seat):
 def challenge_toll(state, seat, ctype):
     """Gold `seat` must give the defending player before it starts a `ctype` challenge (a constant
     "toll:<type>" of a revealed plot: Uneasy Truce)."""
-    return M.constant(state, state["g"]["players"][seat]["revealed"], "toll:" + ctype)
+    return M.rare_constant(state, state["g"]["players"][seat]["revealed"], "toll:" + ctype)
 
 
 @step
@@ -134,9 +131,8 @@ def attackers(ctx, st, answer):
     if answer is not None:
         choice = answer[1]
         if choice[0] == "done":
-            stay = M.may_have_kw(ctx.state, "no_kneel_attack")
             for i in ch["attackers"]:
-                if not (stay and M.has_kw(ctx.state, i, "no_kneel_attack")):
+                if not M.has_kw(ctx.state, i, "no_kneel_attack"):
                     g["cards"][i]["kneel"] = True
             ctx.emit("attackers", seat=seat, cards=list(ch["attackers"]))
             T.trigger(ctx, {"e": "attackers_declared", "seat": seat, "cards": list(ch["attackers"])}, seat)
@@ -203,8 +199,6 @@ def stealth(ctx, st, answer):
         st.setdefault("used", []).append(choice[1])
         ch["stealthed"].append(choice[2])
         ctx.emit("stealth", card=choice[1], target=choice[2])
-    if not M.may_have_kw(state, "stealth"):
-        return  # no card of the game could have Stealth now: no attacker's keywords need reading
     used = st.get("used", [])
     sneaks = [i for i in ch["attackers"] if i not in used and M.has_kw(state, i, "stealth")
               and g["cards"][i]["zone"] == "play"]
@@ -239,9 +233,8 @@ def defenders(ctx, st, answer):
         choice = answer[1]
         if choice[0] == "done":
             mine = [i for i in ch["defenders"] if g["cards"][i]["ctrl"] == seat]
-            stay = M.may_have_kw(ctx.state, "no_kneel_defend")
             for i in mine:
-                if not (stay and M.has_kw(ctx.state, i, "no_kneel_defend")):
+                if not M.has_kw(ctx.state, i, "no_kneel_defend"):
                     g["cards"][i]["kneel"] = True
             ctx.emit("defenders", seat=seat, cards=mine)
             if mine:
@@ -316,7 +309,7 @@ def claim_value(state, seat):
     g = state["g"]
     plot = g["players"][seat]["revealed"]
     return max(0, M.info(state, plot)["plot"]["claim"] + g["challenge"]["claim_mod"]
-               + M.constant(state, plot, "claim"))
+               + M.rare_constant(state, plot, "claim"))
 
 
 @step
@@ -359,23 +352,19 @@ def resolve(ctx, st, answer):
             and TT.opposes(state, winner, ch["defender"]):
         g["players"][winner]["oppose_bonus"] = True
         steps.append({"s": "house_power", "seat": winner, "amount": 1, "why": "opposed title"})
-    if winner is not None and M.may_have_kw(state, "renown"):
+    if winner is not None:
         for i in participants:
             if g["cards"][i]["ctrl"] == winner and M.has_kw(state, i, "renown"):
                 steps.append({"s": "renown", "card": i})
-    if M.may_have_kw(state, "deadly") and _deadly_count(state, ch["attackers"]) > _deadly_count(state, ch["defenders"]):
+    deadly_atk = sum(1 for i in ch["attackers"] if g["cards"][i]["zone"] == "play" and M.has_kw(state, i, "deadly"))
+    deadly_def = sum(1 for i in ch["defenders"] if g["cards"][i]["zone"] == "play" and M.has_kw(state, i, "deadly"))
+    if deadly_atk and deadly_atk > deadly_def:
         steps.append({"s": "deadly"})
     if winner == attacker:
         steps.append({"s": "stand_keyword", "seat": attacker, "kw": "vigilant"})
     if loser is not None and loser != attacker:
         steps.append({"s": "stand_keyword", "seat": loser, "kw": "vengeful"})
     ctx.push(*steps)
-
-
-def _deadly_count(state, side):
-    """How many of a side's characters still in play have Deadly."""
-    cards = state["g"]["cards"]
-    return sum(1 for i in side if cards[i]["zone"] == "play" and M.has_kw(state, i, "deadly"))
 
 
 @step
@@ -414,7 +403,7 @@ def claim(ctx, st, answer):
     if n <= 0:
         return
     if ch["type"] == "power":
-        infamy = flow.infamy_cards(state, ch["attacker"])
+        infamy = [i for i in g["players"][ch["attacker"]]["play"] if M.has_kw(state, i, "infamy")]
         moved = min(n, g["players"][target]["power"])
         if infamy and moved:
             # Moved power may go on an Infamy card instead: take it off the target, then place it.

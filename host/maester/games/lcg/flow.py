@@ -328,7 +328,7 @@ def initiative(state, seat):
     g = state["g"]
     p = g["players"][seat]
     total = M.info(state, p["revealed"])["plot"]["initiative"]
-    total += M.constant(state, p["revealed"], "initiative")
+    total += M.rare_constant(state, p["revealed"], "initiative")
     return total
 
 
@@ -634,18 +634,12 @@ def dominance(ctx, st, answer):
 def claim_for_house(ctx, seat, amount, why):
     """Power claimed "for your House": on the House card, or on an Infamy card of the player's
     choice (rulebook, Infamy)."""
-    infamy = infamy_cards(ctx.state, seat)
+    state = ctx.state
+    infamy = [i for i in state["g"]["players"][seat]["play"] if M.has_kw(state, i, "infamy")]
     if infamy:
         ctx.push({"s": "power_to", "seat": seat, "amount": amount, "why": why, "cards": infamy})
     else:
         T.gain_power(ctx, seat, amount, why)
-
-
-def infamy_cards(state, seat):
-    """`seat`'s cards in play with Infamy, which claimed power may go on: none to read in most games."""
-    if not M.may_have_kw(state, "infamy"):
-        return []
-    return [i for i in state["g"]["players"][seat]["play"] if M.has_kw(state, i, "infamy")]
 
 
 @step
@@ -664,7 +658,7 @@ def standing(ctx, st, answer):
     g = ctx.g
     held = {e["target"] for e in g["effects"] if e["kind"] == "no_stand"}  # kept kneeling this round
     held |= {i for i in M.in_play(g) if g["cards"][i]["kneel"]
-             and M.constant(ctx.state, i, "no_stand")}  # a constant says so (Noose and Swordpoint)
+             and M.rare_constant(ctx.state, i, "no_stand")}  # a constant says so (Noose and Swordpoint)
     stood = []
     for inst, c in g["cards"].items():
         if c["zone"] == "play" and c["kneel"] and inst not in held:

@@ -185,12 +185,9 @@ def remove(ctx, st, answer):
                 ctx.push(st)
                 abilities.start(ctx, seat, choice, ev={"e": "would_" + st["how"], "card": target})
                 return
-    # No card of the game can save from this (hand_may names only held cards): a card is offered
-    # no save but its controller's duplicates, so one without any passes every seat unasked.
-    savers = abilities.holders(ctx.state, "save", "would_" + st["how"])[0] if st["saveable"] else None
     while st["saveable"] and st["i"] < len(insts):
         target = insts[st["i"]]
-        if g["cards"][target]["zone"] != "play" or not (savers or g["cards"][target]["dups"]):
+        if g["cards"][target]["zone"] != "play":
             st["i"] += 1
             continue
         if st["order"] is None:
@@ -211,9 +208,8 @@ def remove(ctx, st, answer):
         st["passes"] += 1
         st["turn"] += 1
     proof = "cannot_be_killed" if st["how"] == "kill" else "cannot_be_discarded"
-    proofed = M.may_have_kw(ctx.state, proof)
     gone = [i for i in insts if i not in st["saved"] and g["cards"][i]["zone"] == "play"
-            and not (proofed and M.has_kw(ctx.state, i, proof))]
+            and not M.has_kw(ctx.state, i, proof)]
     for inst in gone:
         leave_play(ctx, inst, "dead" if st["how"] == "kill" else "discard", why=st["how"])
     for inst in gone:
@@ -254,8 +250,7 @@ def leave_play(ctx, inst, dest, why="discard"):
     if c["on"] is not None:
         g["cards"][c["on"]]["att"].remove(inst)
         c["on"] = None
-    wanted = [kw for kw in _WHERE_GONE_KWS if M.may_have_kw(state, kw)]  # most games: none of them
-    kws = M.keywords_among(state, inst, wanted) if wanted else ()
+    kws = M.keywords_among(state, inst, _WHERE_GONE_KWS)
     top = False
     if why in ("kill", "discard") and "stalwart" in kws:
         dest, top = "deck", True
@@ -510,7 +505,7 @@ def ability(ctx, st, answer):
             # with power into play), so the effect follows at once, as for an uncancelable one. Asked
             # first: it is two look-ups, and whether the ability is uncancelable a sum over constants.
             return ability(ctx, st, None)
-        if M.constant(state, src, "uncancelable"):
+        if M.rare_constant(state, src, "uncancelable"):
             return ability(ctx, st, None)  # it cannot be cancelled (Rule by Decree): no cancel window
         ctx.push({"s": "cancel_window", "of": st["uid"], "src": src, "seat": seat, "order": M.left_of(g, seat),
                   "i": 0, "passes": 0}, st)
