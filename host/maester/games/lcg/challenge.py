@@ -140,13 +140,30 @@ def attackers(ctx, st, answer):
         ch["attackers"].append(choice[1])
         if A.TOLLS:
             A.pay_tolls(ctx, choice[1])  # (Motley)
-    free = [i for i in can_attack_with(ctx.state, seat, ch["type"]) if i not in ch["attackers"]]
+        free = still_free(ctx.state, seat, answer[0]["choices"], choice)
+    else:
+        free = [i for i in can_attack_with(ctx.state, seat, ch["type"]) if i not in ch["attackers"]]
     choices = [["attacker", i] for i in free] + ([["done"]] if ch["attackers"] else [])
     if not free:
         choice = ["done"]
         return attackers(ctx, st, (None, choice))
     ctx.ask(seat, "attackers", choices, "Declare attackers for your %s challenge" % ch["type"],
             public="declares attackers")
+
+
+def still_free(state, seat, offered, declared):
+    """The characters that may still attack (or defend) after `declared` (["attacker"|"defender",
+    card]) was declared: those offered with it (`offered`, the last question's choices), less it,
+    judged again only on the gold left for their tolls (Motley: paid as each is declared). A side's
+    characters are declared at once by the rules (the table asks one at a time) and nothing happens
+    between two of them, so no other character's icons, keywords or kneeling changed: can_attack_with
+    (can_defend_with) is not worked out again for every one declared."""
+    kind, card = declared
+    free = [c[1] for c in offered if c[0] == kind and c[1] != card]
+    if A.TOLLS:
+        gold = state["g"]["players"][seat]["gold"]
+        free = [i for i in free if A.toll_due(state, i) <= gold]
+    return free
 
 
 @step
@@ -245,7 +262,9 @@ def defenders(ctx, st, answer):
             A.pay_tolls(ctx, choice[1])  # (Motley)
         if st["support"]:
             ch["supporter"] = seat
-    free = can_defend_with(ctx.state, seat)
+        free = still_free(ctx.state, seat, answer[0]["choices"], choice)
+    else:
+        free = can_defend_with(ctx.state, seat)
     if not free:
         return defenders(ctx, st, (None, ["done"]))
     ctx.ask(seat, "defenders", [["defender", i] for i in free] + [["done"]],
