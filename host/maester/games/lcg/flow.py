@@ -660,8 +660,10 @@ def standing(ctx, st, answer):
     held |= {i for i in M.in_play(g) if g["cards"][i]["kneel"]
              and M.rare_constant(ctx.state, i, "no_stand")}  # a constant says so (Noose and Swordpoint)
     stood = []
-    for inst, c in g["cards"].items():
-        if c["zone"] == "play" and c["kneel"] and inst not in held:
+    cards = g["cards"]
+    for inst in M.in_play(g):  # the play lists, not every card of the game (a card is in play only by model.put)
+        c = cards[inst]
+        if c["kneel"] and inst not in held:
             c["kneel"] = False
             stood.append(inst)
     ctx.emit("stood")
