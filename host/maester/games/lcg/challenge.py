@@ -376,8 +376,9 @@ def resolve(ctx, st, answer):
             if g["cards"][i]["ctrl"] == winner and M.has_kw(state, i, "renown"):
                 steps.append({"s": "renown", "card": i})
     deadly_atk = sum(1 for i in ch["attackers"] if g["cards"][i]["zone"] == "play" and M.has_kw(state, i, "deadly"))
-    deadly_def = sum(1 for i in ch["defenders"] if g["cards"][i]["zone"] == "play" and M.has_kw(state, i, "deadly"))
-    if deadly_atk and deadly_atk > deadly_def:
+    # The defenders' Deadly is read only when an attacker has it (most challenges: none does).
+    if deadly_atk and deadly_atk > sum(1 for i in ch["defenders"] if g["cards"][i]["zone"] == "play"
+                                       and M.has_kw(state, i, "deadly")):
         steps.append({"s": "deadly"})
     if winner == attacker:
         steps.append({"s": "stand_keyword", "seat": attacker, "kw": "vigilant"})
