@@ -280,7 +280,9 @@ def plot_choose(ctx, st, answer):
 def plot_chosen_window(ctx, st, answer):
     """After every plot is chosen and before they are revealed: an action window, opened only while a
     card in play has the "plot_window" flag (Dragonstone Port, by errata)."""
-    if M.may_have_kw(ctx.state, "plot_window") and any(M.has_kw(ctx.state, i, "plot_window") for i in M.in_play(ctx.g)):
+    # Most games have no card that could have the flag: no card in play is read.
+    if M.may_have_kw(ctx.state, "plot_window") \
+            and any(M.has_kw(ctx.state, i, "plot_window") for i in M.in_play(ctx.g)):
         T.open_window(ctx, "plot", tag="chosen")
 
 
