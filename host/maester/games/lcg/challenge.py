@@ -45,29 +45,37 @@ def attack_icons(state, seat):
             if ready and not M.has_kw(state, i, "cannot_attack") \
                     and (not A.TOLLS or A.toll_due(state, i) <= g["players"][seat]["gold"]):
                 out |= ready
+                if len(out) == len(TYPES):
+                    break  # every icon found: the other characters could add none
     return out
 
 
 def challenge_options(state, seat):
-    p = state["g"]["players"][seat]
-    out = []
+    g = state["g"]
+    p = g["players"][seat]
+    unmade = [ctype for ctype in TYPES if ctype not in p["challenges_made"]]
+    if not unmade:
+        return []  # every challenge made: no character's icons need reading
     able = attack_icons(state, seat)
-    for ctype in TYPES:
-        if ctype in p["challenges_made"] or ctype not in able:
+    out = []
+    targets = None  # the players `seat` may challenge and the lasting bars, read once for all types
+    for ctype in unmade:
+        if ctype not in able:
             continue
         if p["gold"] < challenge_toll(state, seat, ctype):
             continue  # must hand over gold first and cannot (Uneasy Truce)
-        barred = {e["value"] for e in state["g"]["effects"]  # lasting "no X challenge against Y" (Mutual Blackmail)
-                  if e["kind"] == "no_challenge" and e["target"] == seat and e["value"] // 10 == TYPES.index(ctype)}
-        out += [["challenge", ctype, opp] for opp in TT.challenge_targets(state, seat)
-                if TYPES.index(ctype) * 10 + opp not in barred]
+        if targets is None:
+            targets = TT.challenge_targets(state, seat)
+            # Lasting "no X challenge against Y" (Mutual Blackmail): type index * 10 + the seat barred.
+            barred = {e["value"] for e in g["effects"] if e["kind"] == "no_challenge" and e["target"] == seat}
+        out += [["challenge", ctype, opp] for opp in targets if TYPES.index(ctype) * 10 + opp not in barred]
     return out
 
 
 def challenge_toll(state, seat, ctype):
     """Gold `seat` must give the defending player before it starts a `ctype` challenge (a constant
     "toll:<type>" of a revealed plot: Uneasy Truce)."""
-    return M.constant(state, state["g"]["players"][seat]["revealed"], "toll:" + ctype)
+    return M.rare_constant(state, state["g"]["players"][seat]["revealed"], "toll:" + ctype)
 
 
 @step
@@ -132,13 +140,30 @@ def attackers(ctx, st, answer):
         ch["attackers"].append(choice[1])
         if A.TOLLS:
             A.pay_tolls(ctx, choice[1])  # (Motley)
-    free = [i for i in can_attack_with(ctx.state, seat, ch["type"]) if i not in ch["attackers"]]
+        free = still_free(ctx.state, seat, answer[0]["choices"], choice)
+    else:
+        free = [i for i in can_attack_with(ctx.state, seat, ch["type"]) if i not in ch["attackers"]]
     choices = [["attacker", i] for i in free] + ([["done"]] if ch["attackers"] else [])
     if not free:
         choice = ["done"]
         return attackers(ctx, st, (None, choice))
     ctx.ask(seat, "attackers", choices, "Declare attackers for your %s challenge" % ch["type"],
             public="declares attackers")
+
+
+def still_free(state, seat, offered, declared):
+    """The characters that may still attack (or defend) after `declared` (["attacker"|"defender",
+    card]) was declared: those offered with it (`offered`, the last question's choices), less it,
+    judged again only on the gold left for their tolls (Motley: paid as each is declared). A side's
+    characters are declared at once by the rules (the table asks one at a time) and nothing happens
+    between two of them, so no other character's icons, keywords or kneeling changed: can_attack_with
+    (can_defend_with) is not worked out again for every one declared."""
+    kind, card = declared
+    free = [c[1] for c in offered if c[0] == kind and c[1] != card]
+    if A.TOLLS:
+        gold = state["g"]["players"][seat]["gold"]
+        free = [i for i in free if A.toll_due(state, i) <= gold]
+    return free
 
 
 @step
@@ -207,9 +232,10 @@ def stealth(ctx, st, answer):
 def can_defend_with(state, seat):
     g = state["g"]
     ch = g["challenge"]
+    barred = M.may_have_kw(state, "cannot_defend")
     return [i for i in M.characters(state, seat) if not g["cards"][i]["kneel"]
             and M.has_icon(state, i, ch["type"]) and i not in ch["stealthed"] and i not in ch["defenders"]
-            and not M.has_kw(state, i, "cannot_defend")  # (Stannis Baratheon)
+            and not (barred and M.has_kw(state, i, "cannot_defend"))  # (Stannis Baratheon)
             and (not A.TOLLS or A.toll_due(state, i) <= g["players"][seat]["gold"])]  # (Motley)
 
 
@@ -236,7 +262,9 @@ def defenders(ctx, st, answer):
             A.pay_tolls(ctx, choice[1])  # (Motley)
         if st["support"]:
             ch["supporter"] = seat
-    free = can_defend_with(ctx.state, seat)
+        free = still_free(ctx.state, seat, answer[0]["choices"], choice)
+    else:
+        free = can_defend_with(ctx.state, seat)
     if not free:
         return defenders(ctx, st, (None, ["done"]))
     ctx.ask(seat, "defenders", [["defender", i] for i in free] + [["done"]],
@@ -282,7 +310,8 @@ def side_strength(state, side):
     cards = [i for i in ch[side] if g["cards"][i]["zone"] == "play" and i not in left_out]
     total = 0
     threats = [M.strength(state, i) for i in ch["attackers"]
-               if g["cards"][i]["zone"] == "play" and M.has_kw(state, i, "intimidate")] if side == "defenders" else []
+               if g["cards"][i]["zone"] == "play" and M.has_kw(state, i, "intimidate")] \
+        if side == "defenders" and M.may_have_kw(state, "intimidate") else []
     bar = max(threats) if threats else None
     for i in cards:
         s = M.strength(state, i)
@@ -299,7 +328,7 @@ def claim_value(state, seat):
     g = state["g"]
     plot = g["players"][seat]["revealed"]
     return max(0, M.info(state, plot)["plot"]["claim"] + g["challenge"]["claim_mod"]
-               + M.constant(state, plot, "claim"))
+               + M.rare_constant(state, plot, "claim"))
 
 
 @step
@@ -347,8 +376,9 @@ def resolve(ctx, st, answer):
             if g["cards"][i]["ctrl"] == winner and M.has_kw(state, i, "renown"):
                 steps.append({"s": "renown", "card": i})
     deadly_atk = sum(1 for i in ch["attackers"] if g["cards"][i]["zone"] == "play" and M.has_kw(state, i, "deadly"))
-    deadly_def = sum(1 for i in ch["defenders"] if g["cards"][i]["zone"] == "play" and M.has_kw(state, i, "deadly"))
-    if deadly_atk and deadly_atk > deadly_def:
+    # The defenders' Deadly is read only when an attacker has it (most challenges: none does).
+    if deadly_atk and deadly_atk > sum(1 for i in ch["defenders"] if g["cards"][i]["zone"] == "play"
+                                       and M.has_kw(state, i, "deadly")):
         steps.append({"s": "deadly"})
     if winner == attacker:
         steps.append({"s": "stand_keyword", "seat": attacker, "kw": "vigilant"})
@@ -451,6 +481,8 @@ def stand_keyword(ctx, st, answer):
             return
         g["cards"][answer[1][1]]["kneel"] = False
         ctx.emit("stood_card", card=answer[1][1], why=st["kw"])
+    if not M.may_have_kw(state, st["kw"]):
+        return  # no card of the game could have the keyword now
     ready = [i for i in g["players"][st["seat"]]["play"] if g["cards"][i]["kneel"] and M.has_kw(state, i, st["kw"])]
     if ready:
         ctx.ask(st["seat"], st["kw"], [["stand", i] for i in ready] + [["done"]],

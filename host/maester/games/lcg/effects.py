@@ -154,8 +154,9 @@ def search_deck(ctx, st, answer):
                 ctx.emit("duplicate", seat=seat, card=inst, on=host)
         else:
             st["left"] = 0
-    fits = [i for i in sorted(deck) if A.PREDICATES[st["pred"]](state, i, seat)]
-    if st["left"] > 0 and fits:
+    # Nothing left to take (the last card taken, or "none"): no card of the deck needs judging.
+    fits = [i for i in sorted(deck) if A.PREDICATES[st["pred"]](state, i, seat)] if st["left"] > 0 else []
+    if fits:
         ctx.ask(seat, "search", [["take", i] for i in fits] + [["none"]],
                 "Search the deck: take a card (%s)" % st["why"], public="searches a deck")
         return

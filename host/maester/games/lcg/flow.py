@@ -280,7 +280,9 @@ def plot_choose(ctx, st, answer):
 def plot_chosen_window(ctx, st, answer):
     """After every plot is chosen and before they are revealed: an action window, opened only while a
     card in play has the "plot_window" flag (Dragonstone Port, by errata)."""
-    if any(M.has_kw(ctx.state, i, "plot_window") for i in M.in_play(ctx.g)):
+    # Most games have no card that could have the flag: no card in play is read.
+    if M.may_have_kw(ctx.state, "plot_window") \
+            and any(M.has_kw(ctx.state, i, "plot_window") for i in M.in_play(ctx.g)):
         T.open_window(ctx, "plot", tag="chosen")
 
 
@@ -328,7 +330,7 @@ def initiative(state, seat):
     g = state["g"]
     p = g["players"][seat]
     total = M.info(state, p["revealed"])["plot"]["initiative"]
-    total += M.constant(state, p["revealed"], "initiative")
+    total += M.rare_constant(state, p["revealed"], "initiative")
     return total
 
 
@@ -672,10 +674,12 @@ def standing(ctx, st, answer):
     g = ctx.g
     held = {e["target"] for e in g["effects"] if e["kind"] == "no_stand"}  # kept kneeling this round
     held |= {i for i in M.in_play(g) if g["cards"][i]["kneel"]
-             and M.constant(ctx.state, i, "no_stand")}  # a constant says so (Noose and Swordpoint)
+             and M.rare_constant(ctx.state, i, "no_stand")}  # a constant says so (Noose and Swordpoint)
     stood = []
-    for inst, c in g["cards"].items():
-        if c["zone"] == "play" and c["kneel"] and inst not in held:
+    cards = g["cards"]
+    for inst in M.in_play(g):  # the play lists, not every card of the game (a card is in play only by model.put)
+        c = cards[inst]
+        if c["kneel"] and inst not in held:
             c["kneel"] = False
             stood.append(inst)
     ctx.emit("stood")

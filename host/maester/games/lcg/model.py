@@ -177,6 +177,44 @@ def constant_keywords(state):
 _CONSTANT_KEYWORDS = PerGame()
 
 
+def may_have_kw(state, kw):
+    """Whether any card of the game could have keyword `kw` now: printed on one of its cards, nameable
+    by a constant ability of one of them (constant_keywords), or given by a lasting effect in play.
+    When not, has_kw is False for every card: a rule that would read `kw` of each card of a zone
+    (Vigilant after a challenge, Dragonstone Port's window each round) asks this once instead."""
+    fixed = _fixed_keywords(state)
+    if fixed is None or kw in fixed:
+        return True
+    for e in state["g"]["effects"]:
+        if e["kind"] == "keyword" and e["value"] == kw:
+            return True
+    return False
+
+
+def _fixed_keywords(state):
+    """Every keyword printed on a card of the game or nameable by a constant ability of one (None: a
+    constant ability names any), as a frozenset, worked out once a game: stamped with its count of
+    instances (all in g["cards"] from setup on), and again after a constant ability is registered."""
+    g = state["g"]
+    answers = per_game_answers(_FIXED_KEYWORDS, state, len(g["cards"]))
+    try:
+        return answers["fixed"]
+    except KeyError:
+        named = constant_keywords(state)
+        found = None
+        if named is not None:
+            recs = records(state)
+            kws = set(named)
+            for inst in g["cards"]:
+                kws.update(recs[inst]["keywords"] or ())
+            found = frozenset(kws)
+        answers["fixed"] = found
+        return found
+
+
+_FIXED_KEYWORDS = PerGame()
+
+
 def card(g, inst):
     return g["cards"][inst]
 
@@ -281,6 +319,7 @@ def register_constant(code, fn, answers=None, to=None, gives=None):
             table[code] = value
     _KEPT.clear()
     _CONSTANT_KEYWORDS.forget()
+    _FIXED_KEYWORDS.forget()
     _LAST[0] = (None, None, None, None, None)
 
 
@@ -328,6 +367,13 @@ def constant(state, inst, what):
         if got:
             total += got
     return total
+
+
+def rare_constant(state, inst, what):
+    """constant() of a number that few cards answer (a plot's toll or claim, "uncancelable", "no_stand"):
+    0 at once, without finding the table's sources, in a game none of whose cards can answer it
+    (constant_answers, worked out once a game)."""
+    return constant(state, inst, what) if constant_answers(state, what) else 0
 
 
 _SET_VALUED = ("icons", "keywords")  # constant() gathers {"gain"/"lose": set} for these, sums numbers for the rest

@@ -511,13 +511,14 @@ def ability(ctx, st, answer):
             return
     if st["stage"] == "cancel":
         st["stage"] = "effect"
-        if M.constant(state, src, "uncancelable"):
-            return ability(ctx, st, None)  # it cannot be cancelled (Rule by Decree): no cancel window
         if not abilities.holders(state, "cancel")[0] and _steps_watch_nothing(state):
             # No card of the game can cancel: the window would pass every seat unasked (hand_may
             # names only held cards), and nothing runs after a step here (its costs brought no card
-            # with power into play), so the effect follows at once, as for an uncancelable one.
+            # with power into play), so the effect follows at once, as for an uncancelable one. Asked
+            # first: it is two look-ups, and whether the ability is uncancelable a sum over constants.
             return ability(ctx, st, None)
+        if M.rare_constant(state, src, "uncancelable"):
+            return ability(ctx, st, None)  # it cannot be cancelled (Rule by Decree): no cancel window
         ctx.push({"s": "cancel_window", "of": st["uid"], "src": src, "seat": seat, "order": M.left_of(g, seat),
                   "i": 0, "passes": 0}, st)
         return
