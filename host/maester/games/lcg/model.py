@@ -281,14 +281,37 @@ def register_constant(code, fn, answers=None, to=None, gives=None):
             table[code] = value
     _KEPT.clear()
     _CONSTANT_KEYWORDS.forget()
+    _MAY_NAME.forget()
     _LAST[0] = (None, None, None, None, None)
 
 
 def constant(state, inst, what):
     """Sum what every constant ability in play gives `inst` for `what` (str, icons, keywords...)."""
+    known = _kept_sources(state["g"])
+    try:
+        split = known[2][what]
+    except KeyError:
+        split = _split(known, what)
+    return _summed(state, inst, what, split)
+
+
+def constant_keywords_among(state, inst, wanted):
+    """constant(state, inst, "keywords") for a reader of the keywords of `wanted` alone (keywords_among):
+    only the sources whose ability can name one of them (GIVES) are asked, so its gains and losses are
+    the same for those keywords. Random play: most keyword reads ask for one or two keywords that the
+    card's own ability, or the one ability that may give anyone something, never names."""
+    known = _kept_sources(state["g"])
+    try:
+        split = known[2][wanted]
+    except KeyError:
+        split = _split(known, "keywords", wanted)
+    return _summed(state, inst, "keywords", split)
+
+
+def _summed(state, inst, what, split):
+    """constant()'s sum for `inst` over the sources of `split` (_split) that can give it anything."""
     g = state["g"]
-    known = _kept_sources(g)
-    anyone, own, hosted, named = known[2].get(what) or _split(known, what)
+    anyone, own, hosted, named = split
     # Only the sources that can give `inst` anything are called (constant_for's answers= and to=):
     # a sum of ints or a union of sets, so the order they are asked in does not change it.
     if own or hosted or named:
@@ -357,7 +380,8 @@ def cost_reduction(state, seat, inst, in_play=None):
 
 
 def _kept_sources(g):
-    """[every constant source in play, {what: those that answer it}, {what: those split by scope}],
+    """[every constant source in play, {what: those that answer it}, {what, or the keywords a reader
+    wants: those split by scope (_split)}],
     kept by the sources (constant_sources, constant): the two dicts depend on them alone, so a
     table with the same sources as one seen before (most new tables: a card without a constant ability
     came or went) shares their splits. Finding the sources is one look at each card in play, no dearer
@@ -404,28 +428,32 @@ def _answering(known, what):
     return found
 
 
-def _split(known, what):
+def _split(known, what, wanted=None):
     """The sources of _kept_sources' `known` that can answer `what`, split by whom they can give to
     (SCOPES): (the sources that may give any card something, a frozenset of those that give only to
     themselves, those that give only to the card they are attached to, {name: those that give only to
     cards of that name}), kept in it: a source's scope is its code's, so the split depends on nothing
     else. Most keyword reads then call no ability at all (random play: three in four calls to an
-    ability were a card's own keyword asked of another card)."""
-    split_by_what = known[2]
-    split = split_by_what.get(what)
-    if split is None:
-        anyone, own, hosted, named = [], [], [], {}
-        for s in _answering(known, what):
-            scope = SCOPES.get(code(s))
-            if scope is None:
-                anyone.append(s)
-            elif scope == "self":
-                own.append(s)
-            elif scope == "host":
-                hosted.append(s)
-            else:
-                named[scope[1]] = named.get(scope[1], ()) + (s,)
-        split = split_by_what[what] = (tuple(anyone), frozenset(own), tuple(hosted), named)
+    ability were a card's own keyword asked of another card). With `wanted` (keywords), only the
+    sources whose ability can name one of them (GIVES), kept under `wanted`
+    (constant_keywords_among)."""
+    anyone, own, hosted, named = [], [], [], {}
+    gives = GIVES
+    for s in _answering(known, what):
+        if wanted is not None:
+            can_name = gives.get(code(s))
+            if can_name is not None and can_name.isdisjoint(wanted):
+                continue
+        scope = SCOPES.get(code(s))
+        if scope is None:
+            anyone.append(s)
+        elif scope == "self":
+            own.append(s)
+        elif scope == "host":
+            hosted.append(s)
+        else:
+            named[scope[1]] = named.get(scope[1], ()) + (s,)
+    split = known[2][what if wanted is None else wanted] = (tuple(anyone), frozenset(own), tuple(hosted), named)
     return split
 
 
@@ -519,9 +547,8 @@ def keywords_among(state, inst, wanted):
             elif kind == "lose_keyword":
                 lost += (e["value"],)
     # No card of the game has a constant ability that can name one of them (most reads): none is asked.
-    named = constant_keywords(state)
-    if named is None or not named.isdisjoint(wanted):
-        extra = constant(state, inst, "keywords")
+    if _may_name_any(state, wanted):
+        extra = constant_keywords_among(state, inst, wanted)
         if extra:  # folded into the lasting effects' gains and losses: one test of each below
             gained += tuple(extra.get("gain", ()))
             lost += tuple(extra.get("lose", ()))
@@ -533,6 +560,21 @@ def keywords_among(state, inst, wanted):
         if (kw in gained or (printed and kw in printed)) and kw not in lost:  # lost beats gained, as in keywords()
             out.append(kw)
     return out
+
+
+def _may_name_any(state, wanted):
+    """Whether some card of the game has a constant ability that can name one of the keywords of
+    `wanted` (constant_keywords), worked out once a game for each `wanted` a rule reads."""
+    answers = per_game_answers(_MAY_NAME, state)
+    try:
+        return answers[wanted]
+    except KeyError:
+        named = constant_keywords(state)
+        found = answers[wanted] = named is None or not named.isdisjoint(wanted)
+        return found
+
+
+_MAY_NAME = PerGame()
 
 
 def constant_answers(state, what):
