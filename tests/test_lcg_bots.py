@@ -246,7 +246,7 @@ def test_a_constant_ability_gives_nothing_to_a_card_outside_its_scope():
 
 def test_a_constant_ability_names_no_keyword_it_does_not_declare():
     """A card's constant ability declared to name only some keywords (constant_for gives=) is not
-    asked by a read of any other keyword (model.has_kw, constant_keywords): its "keywords" answer for
+    asked by a read of any other keyword (model.has_kw, constant_keywords_among): its "keywords" answer for
     every card, after every move of random games with all four Houses' decks, must gain and lose
     those keywords only, or skipping it would change the rules."""
     asked = set()

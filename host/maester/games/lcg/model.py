@@ -155,26 +155,8 @@ def game_codes(state):
     return codes
 
 
-def constant_keywords(state):
-    """Every keyword the constant abilities of the game's cards can name (GIVES), as a frozenset; None
-    when one of them answers keywords without saying which (any keyword). Worked out once a game, and
-    again after a constant ability is registered (register_constant)."""
-    answers = per_game_answers(_CONSTANT_KEYWORDS, state)
-    try:
-        return answers["constant_keywords"]
-    except KeyError:
-        named = set()
-        for c in game_codes(state):
-            if c in CONSTANT and "keywords" in ANSWERS.get(c, ("keywords",)):
-                if c not in GIVES:
-                    named = None
-                    break
-                named |= GIVES[c]
-        found = answers["constant_keywords"] = None if named is None else frozenset(named)
-        return found
-
-
-_CONSTANT_KEYWORDS = PerGame()
+# constant_answers' answers for a game, by `what`
+_CONSTANT_ANSWERS = PerGame()
 
 
 def card(g, inst):
@@ -238,11 +220,31 @@ def in_play(g, seat=None):
 
 
 def characters(state, seat=None):
+    """The characters in play (controlled by `seat` when given), in play order: a new list."""
+    by_seat = _characters_by_seat(state)
+    if seat is not None:
+        return list(by_seat[seat])
+    return [i for chars in by_seat for i in chars]
+
+
+def _characters_by_seat(state):
+    """(each seat's characters in play, in play order), kept for the last game asked until a card
+    enters or leaves play (_TABLE_MOVES): every challenge and most card abilities ask, many times
+    between two cards moving."""
+    g = state["g"]
+    kept = _CHARACTERS[0]
+    moves = _TABLE_MOVES[0]
+    if kept[0] is g and kept[1] == moves:
+        return kept[2]
     recs = records(state)
-    players = state["g"]["players"]
-    if seat is not None:  # one list read, not in_play's copy of it first: asked for every challenge and most rules
-        return [i for i in players[seat]["play"] if recs[i]["type"] == "character"]
-    return [i for p in players for i in p["play"] if recs[i]["type"] == "character"]
+    found = tuple([tuple([i for i in p["play"] if recs[i]["type"] == "character"]) for p in g["players"]])
+    _CHARACTERS[0] = (g, moves, found)
+    return found
+
+
+# (game, _TABLE_MOVES, its characters by seat) of the last game characters() answered (the game held,
+# so its id is not reused while it is here)
+_CHARACTERS = [(None, None, None)]
 
 
 def is_character(state, inst):
@@ -280,9 +282,8 @@ def register_constant(code, fn, answers=None, to=None, gives=None):
         else:
             table[code] = value
     _KEPT.clear()
-    _CONSTANT_KEYWORDS.forget()
-    _MAY_NAME.forget()
-    _LAST[0] = (None, None, None, None, None)
+    _CONSTANT_ANSWERS.forget()
+    _LAST[0] = (None, None, None, None)
 
 
 def constant(state, inst, what):
@@ -386,22 +387,32 @@ def _kept_sources(g):
     table with the same sources as one seen before (most new tables: a card without a constant ability
     came or went) shares their splits. Finding the sources is one look at each card in play, no dearer
     than a key made of the table would be."""
-    players = g["players"]
     last = _LAST[0]  # one read: a tuple, so its parts always belong together
-    # Most reads follow one on the same table: its lists compared with the copies kept of the last
-    # joust answered (what the sources are found from, nothing else) before they are found again.
-    if len(players) == 2 and players[0]["play"] == last[0] and players[1]["play"] == last[1] \
-            and players[0]["revealed"] == last[2] and players[1]["revealed"] == last[3]:
-        return last[4]
+    moves = _TABLE_MOVES[0]
+    # Most reads follow one on the same game with no card moved since (_TABLE_MOVES): the same answer.
+    if last[0] is g and last[1] == moves:
+        return last[3]
+    # Else the lists of a joust compared with the copies kept of the last one answered (what the
+    # sources are found from, nothing else): the same table again (a copy of the state the ordering
+    # of passive effects plays on, a card that came and went) before they are found again.
+    players = g["players"]
+    seen = last[2]
+    if len(players) == 2:
+        p0, p1 = players
+        if seen is not None and p0["play"] == seen[0] and p1["play"] == seen[1] \
+                and p0["revealed"] == seen[2] and p1["revealed"] == seen[3]:
+            _LAST[0] = (g, moves, seen, last[3])
+            return last[3]
+        seen = (list(p0["play"]), list(p1["play"]), p0["revealed"], p1["revealed"])
+    else:
+        seen = None
     every = find_constant_sources(g)
     known = _KEPT.get(every)
     if known is None:
         if len(_KEPT) >= _KEPT_MAX:
             _KEPT.clear()  # a bound on memory; what is dropped is worked out again when asked
         known = _KEPT[every] = [every, {}, {}]
-    if len(players) == 2:
-        p0, p1 = players
-        _LAST[0] = (list(p0["play"]), list(p1["play"]), p0["revealed"], p1["revealed"], known)
+    _LAST[0] = (g, moves, seen, known)
     return known
 
 
@@ -412,8 +423,9 @@ def constant_sources(g, what=None):
     nothing, most of them keyword reads of cards that only ever give STR.
 
     Every STR, icon or keyword read asks this, so a table read would cost the square of the cards in
-    play: the answer is kept (_kept_sources) for the last joust table seen, checked against copies of
-    its lists, so the reads of one step, and of a state's copies, find the sources once."""
+    play: the answer is kept (_kept_sources) for the last table seen while no card enters or leaves
+    play (_TABLE_MOVES), and for a joust checked against copies of its lists after that, so the reads
+    of one step, and of a state's copies, find the sources once."""
     known = _kept_sources(g)
     return known[0] if what is None else _answering(known, what)
 
@@ -472,9 +484,10 @@ def find_constant_sources(g):
 # (register_constant; a test's own card), so nothing kept from before counts
 _KEPT = {}
 _KEPT_MAX = 4096
-# [the last joust table _kept_sources answered: (seat 0's play, seat 1's play (copies), their revealed
-# plots, its answer)]; emptied with _KEPT
-_LAST = [(None, None, None, None, None)]
+# [the last table _kept_sources answered: (its game (held, so its id is not reused while it is here),
+# _TABLE_MOVES then, in a joust (seat 0's play, seat 1's play (copies), their revealed plots), its
+# answer)]; emptied with _KEPT
+_LAST = [(None, None, None, None)]
 
 
 def strength(state, inst):
@@ -546,12 +559,11 @@ def keywords_among(state, inst, wanted):
                 gained += (e["value"],)
             elif kind == "lose_keyword":
                 lost += (e["value"],)
-    # No card of the game has a constant ability that can name one of them (most reads): none is asked.
-    if _may_name_any(state, wanted):
-        extra = constant_keywords_among(state, inst, wanted)
-        if extra:  # folded into the lasting effects' gains and losses: one test of each below
-            gained += tuple(extra.get("gain", ()))
-            lost += tuple(extra.get("lose", ()))
+    # Only the constant abilities in play that can name one of them are asked (most reads: none).
+    extra = constant_keywords_among(state, inst, wanted)
+    if extra:  # folded into the lasting effects' gains and losses: one test of each below
+        gained += tuple(extra.get("gain", ()))
+        lost += tuple(extra.get("lose", ()))
     printed = None if blanked else info(state, inst)["keywords"]  # a blank text box has no printed keywords
     if not gained and not printed:
         return []  # most cards asked: no keyword at all
@@ -562,26 +574,11 @@ def keywords_among(state, inst, wanted):
     return out
 
 
-def _may_name_any(state, wanted):
-    """Whether some card of the game has a constant ability that can name one of the keywords of
-    `wanted` (constant_keywords), worked out once a game for each `wanted` a rule reads."""
-    answers = per_game_answers(_MAY_NAME, state)
-    try:
-        return answers[wanted]
-    except KeyError:
-        named = constant_keywords(state)
-        found = answers[wanted] = named is None or not named.isdisjoint(wanted)
-        return found
-
-
-_MAY_NAME = PerGame()
-
-
 def constant_answers(state, what):
     """Whether some card of the game has a constant ability that can answer `what` (ANSWERS; a card
     without answers= can answer anything): worked out once a game, and again after a constant ability
     is registered. Icons are answered by three cards of the pool, so most games never ask constant()."""
-    answers = per_game_answers(_CONSTANT_KEYWORDS, state)
+    answers = per_game_answers(_CONSTANT_ANSWERS, state)
     key = ("answers", what)
     try:
         return answers[key]
@@ -688,16 +685,26 @@ def zone_list(g, inst):
     return g["players"][c["owner"]][zone]
 
 
+# How many times, in any game, a card entered or left play or a revealed plot changed (put and
+# take_out, the only writers of those lists): what is worked out from the cards in play alone (the
+# constant sources, the characters) is kept with this count and stands while it has not moved.
+_TABLE_MOVES = [0]
+
+
 def take_out(g, inst):
     """Remove `inst` from wherever it is (the caller puts it somewhere)."""
     c = g["cards"][inst]
-    if c["zone"] == "dup":
+    zone = c["zone"]
+    if zone == "dup":
         g["cards"][c["on"]]["dups"].remove(inst)
         c["on"] = None
-    elif c["zone"] == "revealed":
+    elif zone == "revealed":
         g["players"][c["owner"]]["revealed"] = None
+        _TABLE_MOVES[0] += 1
     else:
         zone_list(g, inst).remove(inst)
+        if zone == "play":
+            _TABLE_MOVES[0] += 1
 
 
 def put(g, inst, zone, top=False):
@@ -706,9 +713,11 @@ def put(g, inst, zone, top=False):
     c["zone"] = zone
     if zone == "revealed":
         g["players"][c["owner"]]["revealed"] = inst
+        _TABLE_MOVES[0] += 1
         return
     if zone == "play":
         g["players"][c["ctrl"]]["play"].append(inst)
+        _TABLE_MOVES[0] += 1
         if c["power"]:
             POWER_ARRIVED.add(id(g))
         return
@@ -865,7 +874,7 @@ def can_enter_play(state, seat, inst):
 def _refusal(state, host):
     """Which attachments `host` refuses: "all" (No attachments), "weapon" (all but Weapons) or "" (none).
     Two keyword reads (has_kw), not the whole set: a constant ability that can name neither is not
-    asked (constant_keywords)."""
+    asked (constant_keywords_among)."""
     if state["g"]["cards"][host]["zone"] == "play":
         if has_kw(state, host, "no_attachments"):
             return "all"
