@@ -293,6 +293,8 @@ def constant(state, inst, what):
         split = known[2][what]
     except KeyError:
         split = _split(known, what)
+    if split is None:
+        return {} if what in _SET_VALUED else 0
     return _summed(state, inst, what, split)
 
 
@@ -306,6 +308,8 @@ def constant_keywords_among(state, inst, wanted):
         split = known[2][wanted]
     except KeyError:
         split = _split(known, "keywords", wanted)
+    if split is None:
+        return {}
     return _summed(state, inst, "keywords", split)
 
 
@@ -444,11 +448,11 @@ def _split(known, what, wanted=None):
     """The sources of _kept_sources' `known` that can answer `what`, split by whom they can give to
     (SCOPES): (the sources that may give any card something, a frozenset of those that give only to
     themselves, those that give only to the card they are attached to, {name: those that give only to
-    cards of that name}), kept in it: a source's scope is its code's, so the split depends on nothing
-    else. Most keyword reads then call no ability at all (random play: three in four calls to an
-    ability were a card's own keyword asked of another card). With `wanted` (keywords), only the
-    sources whose ability can name one of them (GIVES), kept under `wanted`
-    (constant_keywords_among)."""
+    cards of that name}), or None when no source answers, kept in it: a source's scope is its code's,
+    so the split depends on nothing else. Most keyword reads then call no ability at all (random
+    play: three in four calls to an ability were a card's own keyword asked of another card). With
+    `wanted` (keywords), only the sources whose ability can name one of them (GIVES), kept under
+    `wanted` (constant_keywords_among)."""
     anyone, own, hosted, named = [], [], [], {}
     gives = GIVES
     for s in _answering(known, what):
@@ -465,7 +469,8 @@ def _split(known, what, wanted=None):
             hosted.append(s)
         else:
             named[scope[1]] = named.get(scope[1], ()) + (s,)
-    split = known[2][what if wanted is None else wanted] = (tuple(anyone), frozenset(own), tuple(hosted), named)
+    split = (tuple(anyone), frozenset(own), tuple(hosted), named) if anyone or own or hosted or named else None
+    known[2][what if wanted is None else wanted] = split
     return split
 
 
