@@ -389,8 +389,9 @@ def _kept_sources(g):
     came or went) shares their splits. Finding the sources is one look at each card in play, no dearer
     than a key made of the table would be."""
     last = _LAST[0]  # one read: a tuple, so its parts always belong together
-    moves = _TABLE_MOVES[0]
-    # Most reads follow one on the same game with no card moved since (_TABLE_MOVES): the same answer.
+    moves = _SOURCE_MOVES[0]
+    # Most reads follow one on the same game with no card with a constant ability moved since
+    # (_SOURCE_MOVES): the same answer.
     if last[0] is g and last[1] == moves:
         return last[3]
     # Else the lists of a joust compared with the copies kept of the last one answered (what the
@@ -419,14 +420,14 @@ def _kept_sources(g):
 
 def constant_sources(g, what=None):
     """The cards in play and revealed plots that have a constant ability, worked out from where the
-    cards are (so a card put into play by any path counts at once); with `what`, only those whose
-    ability can answer it (ANSWERS): in random play 98% of the calls to a constant ability gave
-    nothing, most of them keyword reads of cards that only ever give STR.
+    cards are (so a card put into play by any path counts at once: every path moves it with put);
+    with `what`, only those whose ability can answer it (ANSWERS): in random play 98% of the calls to
+    a constant ability gave nothing, most of them keyword reads of cards that only ever give STR.
 
     Every STR, icon or keyword read asks this, so a table read would cost the square of the cards in
-    play: the answer is kept (_kept_sources) for the last table seen while no card enters or leaves
-    play (_TABLE_MOVES), and for a joust checked against copies of its lists after that, so the reads
-    of one step, and of a state's copies, find the sources once."""
+    play: the answer is kept (_kept_sources) for the last table seen while no card with a constant
+    ability enters or leaves play (_SOURCE_MOVES), and for a joust checked against copies of its
+    lists after that, so the reads of one step, and of a state's copies, find the sources once."""
     known = _kept_sources(g)
     return known[0] if what is None else _answering(known, what)
 
@@ -487,7 +488,7 @@ def find_constant_sources(g):
 _KEPT = {}
 _KEPT_MAX = 4096
 # [the last table _kept_sources answered: (its game (held, so its id is not reused while it is here),
-# _TABLE_MOVES then, in a joust (seat 0's play, seat 1's play (copies), their revealed plots), its
+# _SOURCE_MOVES then, in a joust (seat 0's play, seat 1's play (copies), their revealed plots), its
 # answer)]; emptied with _KEPT
 _LAST = [(None, None, None, None)]
 
@@ -689,8 +690,18 @@ def zone_list(g, inst):
 
 # How many times, in any game, a card entered or left play or a revealed plot changed (put and
 # take_out, the only writers of those lists): what is worked out from the cards in play alone (the
-# constant sources, the characters) is kept with this count and stands while it has not moved.
+# characters) is kept with this count and stands while it has not moved.
 _TABLE_MOVES = [0]
+# The same count for the cards with a constant ability alone (the constant sources, _kept_sources):
+# most cards that come and go have none.
+_SOURCE_MOVES = [0]
+
+
+def _moved_in_play(inst):
+    """Count `inst` entering or leaving play, or becoming or ceasing to be a revealed plot."""
+    _TABLE_MOVES[0] += 1
+    if code(inst) in CONSTANT:
+        _SOURCE_MOVES[0] += 1
 
 
 def take_out(g, inst):
@@ -702,11 +713,11 @@ def take_out(g, inst):
         c["on"] = None
     elif zone == "revealed":
         g["players"][c["owner"]]["revealed"] = None
-        _TABLE_MOVES[0] += 1
+        _moved_in_play(inst)
     else:
         zone_list(g, inst).remove(inst)
         if zone == "play":
-            _TABLE_MOVES[0] += 1
+            _moved_in_play(inst)
 
 
 def put(g, inst, zone, top=False):
@@ -715,11 +726,11 @@ def put(g, inst, zone, top=False):
     c["zone"] = zone
     if zone == "revealed":
         g["players"][c["owner"]]["revealed"] = inst
-        _TABLE_MOVES[0] += 1
+        _moved_in_play(inst)
         return
     if zone == "play":
         g["players"][c["ctrl"]]["play"].append(inst)
-        _TABLE_MOVES[0] += 1
+        _moved_in_play(inst)
         if c["power"]:
             POWER_ARRIVED.add(id(g))
         return
