@@ -181,6 +181,25 @@ def test_the_kept_constant_sources_are_always_the_ones_in_play():
     assert len(seen) > 20  # the sources came and went many times
 
 
+def test_the_kept_characters_are_always_the_ones_in_play():
+    """model.characters keeps its answer while no card enters or leaves play: after every move of
+    heuristic games, whose bots also play on sampled copies, it is for each seat and for the whole
+    table what a fresh look at the cards in play finds, in play order."""
+    seen = set()
+
+    def check(state, result):
+        g = state["g"]
+        for seat in (0, 1, None):
+            fresh = [i for s, p in enumerate(g["players"]) if seat in (None, s) for i in p["play"]
+                     if M.info(state, i)["type"] == "character"]
+            assert M.characters(state, seat) == fresh, (g["round"], g["phase"], seat)
+        seen.add(tuple(M.characters(state)))
+
+    for seed, decks in ((7, ["baratheon", "stark"]), (8, ["targaryen", "lannister"])):
+        play_one("lcg", {"players": 2, "decks": decks}, seed, "heuristic", on_step=check)
+    assert len(seen) > 20  # characters came and went many times
+
+
 def test_a_constant_ability_gives_nothing_for_what_it_does_not_answer():
     """A card's constant ability declared to answer only some values (constant_for answers=) is
     called for those only (model.constant): asked for every other value, on every card, after
@@ -246,7 +265,7 @@ def test_a_constant_ability_gives_nothing_to_a_card_outside_its_scope():
 
 def test_a_constant_ability_names_no_keyword_it_does_not_declare():
     """A card's constant ability declared to name only some keywords (constant_for gives=) is not
-    asked by a read of any other keyword (model.has_kw, constant_keywords): its "keywords" answer for
+    asked by a read of any other keyword (model.has_kw, constant_keywords_among): its "keywords" answer for
     every card, after every move of random games with all four Houses' decks, must gain and lose
     those keywords only, or skipping it would change the rules."""
     asked = set()

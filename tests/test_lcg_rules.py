@@ -1437,6 +1437,8 @@ def test_a_character_with_power_taken_over_at_fifteen_wins_at_once():
     t.choose(0, "respond", p("T175", 0), 0)
     t.choose(0, "target", p("S18", 1))
     assert t.g["cards"][p("S18", 1)]["ctrl"] == 0
+    # read all through the challenge, the characters in play follow it to its new side
+    assert p("S18", 1) in M.characters(t.state, 0) and p("S18", 1) not in M.characters(t.state, 1)
     assert t.state["over"] and t.state["result"]["winners"] == [0]
     assert t.state["result"]["power"][0] == 15 and t.state["asks"] == []
 

@@ -565,11 +565,9 @@ def take_control(ctx, inst, seat):
     c = g["cards"][inst]
     if c["ctrl"] == seat:
         return
-    g["players"][c["ctrl"]]["play"].remove(inst)
+    M.take_out(g, inst)  # model's moves, the one writer of the lists in play (model._TABLE_MOVES)
     c["ctrl"] = seat
-    g["players"][seat]["play"].append(inst)
-    if c["power"]:
-        M.POWER_ARRIVED.add(id(g))  # its power now counts for `seat`: victory is checked after this step
+    M.put(g, inst, "play")  # its power now counts for `seat` (model.POWER_ARRIVED): victory is checked after this step
     ctx.emit("control", seat=seat, card=inst)
 
 

@@ -155,31 +155,13 @@ def game_codes(state):
     return codes
 
 
-def constant_keywords(state):
-    """Every keyword the constant abilities of the game's cards can name (GIVES), as a frozenset; None
-    when one of them answers keywords without saying which (any keyword). Worked out once a game, and
-    again after a constant ability is registered (register_constant)."""
-    answers = per_game_answers(_CONSTANT_KEYWORDS, state)
-    try:
-        return answers["constant_keywords"]
-    except KeyError:
-        named = set()
-        for c in game_codes(state):
-            if c in CONSTANT and "keywords" in ANSWERS.get(c, ("keywords",)):
-                if c not in GIVES:
-                    named = None
-                    break
-                named |= GIVES[c]
-        found = answers["constant_keywords"] = None if named is None else frozenset(named)
-        return found
-
-
-_CONSTANT_KEYWORDS = PerGame()
+# constant_answers' answers for a game, by `what`
+_CONSTANT_ANSWERS = PerGame()
 
 
 def may_have_kw(state, kw):
     """Whether any card of the game could have keyword `kw` now: printed on one of its cards, nameable
-    by a constant ability of one of them (constant_keywords), or given by a lasting effect in play.
+    by a constant ability of one of them (_nameable_keywords), or given by a lasting effect in play.
     When not, has_kw is False for every card: a rule that would read `kw` of each card of a zone
     (Vigilant after a challenge, Dragonstone Port's window each round) asks this once instead."""
     fixed = _fixed_keywords(state)
@@ -200,16 +182,27 @@ def _fixed_keywords(state):
     try:
         return answers["fixed"]
     except KeyError:
-        named = constant_keywords(state)
         found = None
-        if named is not None:
+        kws = _nameable_keywords(state)
+        if kws is not None:
             recs = records(state)
-            kws = set(named)
             for inst in g["cards"]:
                 kws.update(recs[inst]["keywords"] or ())
             found = frozenset(kws)
         answers["fixed"] = found
         return found
+
+
+def _nameable_keywords(state):
+    """The keywords the constant abilities of the game's cards can name (GIVES), as a new set; None when
+    one of them answers keywords without saying which (any keyword)."""
+    named = set()
+    for c in game_codes(state):
+        if c in CONSTANT and "keywords" in ANSWERS.get(c, ("keywords",)):
+            if c not in GIVES:
+                return None
+            named |= GIVES[c]
+    return named
 
 
 _FIXED_KEYWORDS = PerGame()
@@ -276,11 +269,31 @@ def in_play(g, seat=None):
 
 
 def characters(state, seat=None):
+    """The characters in play (controlled by `seat` when given), in play order: a new list."""
+    by_seat = _characters_by_seat(state)
+    if seat is not None:
+        return list(by_seat[seat])
+    return [i for chars in by_seat for i in chars]
+
+
+def _characters_by_seat(state):
+    """(each seat's characters in play, in play order), kept for the last game asked until a card
+    enters or leaves play (_TABLE_MOVES): every challenge and most card abilities ask, many times
+    between two cards moving."""
+    g = state["g"]
+    kept = _CHARACTERS[0]
+    moves = _TABLE_MOVES[0]
+    if kept[0] is g and kept[1] == moves:
+        return kept[2]
     recs = records(state)
-    players = state["g"]["players"]
-    if seat is not None:  # one list read, not in_play's copy of it first: asked for every challenge and most rules
-        return [i for i in players[seat]["play"] if recs[i]["type"] == "character"]
-    return [i for p in players for i in p["play"] if recs[i]["type"] == "character"]
+    found = tuple([tuple([i for i in p["play"] if recs[i]["type"] == "character"]) for p in g["players"]])
+    _CHARACTERS[0] = (g, moves, found)
+    return found
+
+
+# (game, _TABLE_MOVES, its characters by seat) of the last game characters() answered (the game held,
+# so its id is not reused while it is here)
+_CHARACTERS = [(None, None, None)]
 
 
 def is_character(state, inst):
@@ -318,16 +331,39 @@ def register_constant(code, fn, answers=None, to=None, gives=None):
         else:
             table[code] = value
     _KEPT.clear()
-    _CONSTANT_KEYWORDS.forget()
+    _CONSTANT_ANSWERS.forget()
     _FIXED_KEYWORDS.forget()
-    _LAST[0] = (None, None, None, None, None)
+    _LAST[0] = (None, None, None, None)
 
 
 def constant(state, inst, what):
     """Sum what every constant ability in play gives `inst` for `what` (str, icons, keywords...)."""
+    known = _kept_sources(state["g"])
+    by_key = known[2]
+    # `in`, then the read: one in ten is new, and a KeyError raised and caught cost more than the test
+    split = by_key[what] if what in by_key else _split(known, what)
+    if split is None:
+        return {} if what in _SET_VALUED else 0
+    return _summed(state, inst, what, split)
+
+
+def constant_keywords_among(state, inst, wanted):
+    """constant(state, inst, "keywords") for a reader of the keywords of `wanted` alone (keywords_among):
+    only the sources whose ability can name one of them (GIVES) are asked, so its gains and losses are
+    the same for those keywords. Random play: most keyword reads ask for one or two keywords that the
+    card's own ability, or the one ability that may give anyone something, never names."""
+    known = _kept_sources(state["g"])
+    by_key = known[2]
+    split = by_key[wanted] if wanted in by_key else _split(known, "keywords", wanted)  # as in constant()
+    if split is None:
+        return {}
+    return _summed(state, inst, "keywords", split)
+
+
+def _summed(state, inst, what, split):
+    """constant()'s sum for `inst` over the sources of `split` (_split) that can give it anything."""
     g = state["g"]
-    known = _kept_sources(g)
-    anyone, own, hosted, named = known[2].get(what) or _split(known, what)
+    anyone, own, hosted, named = split
     # Only the sources that can give `inst` anything are called (constant_for's answers= and to=):
     # a sum of ints or a union of sets, so the order they are asked in does not change it.
     if own or hosted or named:
@@ -403,39 +439,52 @@ def cost_reduction(state, seat, inst, in_play=None):
 
 
 def _kept_sources(g):
-    """[every constant source in play, {what: those that answer it}, {what: those split by scope}],
+    """[every constant source in play, {what: those that answer it}, {what, or the keywords a reader
+    wants: those split by scope (_split)}],
     kept by the sources (constant_sources, constant): the two dicts depend on them alone, so a
     table with the same sources as one seen before (most new tables: a card without a constant ability
     came or went) shares their splits. Finding the sources is one look at each card in play, no dearer
     than a key made of the table would be."""
-    players = g["players"]
     last = _LAST[0]  # one read: a tuple, so its parts always belong together
-    # Most reads follow one on the same table: its lists compared with the copies kept of the last
-    # joust answered (what the sources are found from, nothing else) before they are found again.
-    if len(players) == 2 and players[0]["play"] == last[0] and players[1]["play"] == last[1] \
-            and players[0]["revealed"] == last[2] and players[1]["revealed"] == last[3]:
-        return last[4]
+    moves = _SOURCE_MOVES[0]
+    # Most reads follow one on the same game with no card with a constant ability moved since
+    # (_SOURCE_MOVES): the same answer.
+    if last[0] is g and last[1] == moves:
+        return last[3]
+    # Else the lists of a joust compared with the copies kept of the last one answered (what the
+    # sources are found from, nothing else): the same table again (a copy of the state the ordering
+    # of passive effects plays on, a card that came and went) before they are found again.
+    players = g["players"]
+    seen = last[2]
+    if len(players) == 2:
+        p0, p1 = players
+        if seen is not None and p0["play"] == seen[0] and p1["play"] == seen[1] \
+                and p0["revealed"] == seen[2] and p1["revealed"] == seen[3]:
+            _LAST[0] = (g, moves, seen, last[3])
+            return last[3]
+        seen = (list(p0["play"]), list(p1["play"]), p0["revealed"], p1["revealed"])
+    else:
+        seen = None
     every = find_constant_sources(g)
     known = _KEPT.get(every)
     if known is None:
         if len(_KEPT) >= _KEPT_MAX:
             _KEPT.clear()  # a bound on memory; what is dropped is worked out again when asked
         known = _KEPT[every] = [every, {}, {}]
-    if len(players) == 2:
-        p0, p1 = players
-        _LAST[0] = (list(p0["play"]), list(p1["play"]), p0["revealed"], p1["revealed"], known)
+    _LAST[0] = (g, moves, seen, known)
     return known
 
 
 def constant_sources(g, what=None):
     """The cards in play and revealed plots that have a constant ability, worked out from where the
-    cards are (so a card put into play by any path counts at once); with `what`, only those whose
-    ability can answer it (ANSWERS): in random play 98% of the calls to a constant ability gave
-    nothing, most of them keyword reads of cards that only ever give STR.
+    cards are (so a card put into play by any path counts at once: every path moves it with put);
+    with `what`, only those whose ability can answer it (ANSWERS): in random play 98% of the calls to
+    a constant ability gave nothing, most of them keyword reads of cards that only ever give STR.
 
     Every STR, icon or keyword read asks this, so a table read would cost the square of the cards in
-    play: the answer is kept (_kept_sources) for the last joust table seen, checked against copies of
-    its lists, so the reads of one step, and of a state's copies, find the sources once."""
+    play: the answer is kept (_kept_sources) for the last table seen while no card with a constant
+    ability enters or leaves play (_SOURCE_MOVES), and for a joust checked against copies of its
+    lists after that, so the reads of one step, and of a state's copies, find the sources once."""
     known = _kept_sources(g)
     return known[0] if what is None else _answering(known, what)
 
@@ -450,28 +499,33 @@ def _answering(known, what):
     return found
 
 
-def _split(known, what):
+def _split(known, what, wanted=None):
     """The sources of _kept_sources' `known` that can answer `what`, split by whom they can give to
     (SCOPES): (the sources that may give any card something, a frozenset of those that give only to
     themselves, those that give only to the card they are attached to, {name: those that give only to
-    cards of that name}), kept in it: a source's scope is its code's, so the split depends on nothing
-    else. Most keyword reads then call no ability at all (random play: three in four calls to an
-    ability were a card's own keyword asked of another card)."""
-    split_by_what = known[2]
-    split = split_by_what.get(what)
-    if split is None:
-        anyone, own, hosted, named = [], [], [], {}
-        for s in _answering(known, what):
-            scope = SCOPES.get(code(s))
-            if scope is None:
-                anyone.append(s)
-            elif scope == "self":
-                own.append(s)
-            elif scope == "host":
-                hosted.append(s)
-            else:
-                named[scope[1]] = named.get(scope[1], ()) + (s,)
-        split = split_by_what[what] = (tuple(anyone), frozenset(own), tuple(hosted), named)
+    cards of that name}), or None when no source answers, kept in it: a source's scope is its code's,
+    so the split depends on nothing else. Most keyword reads then call no ability at all (random
+    play: three in four calls to an ability were a card's own keyword asked of another card). With
+    `wanted` (keywords), only the sources whose ability can name one of them (GIVES), kept under
+    `wanted` (constant_keywords_among)."""
+    anyone, own, hosted, named = [], [], [], {}
+    gives = GIVES
+    for s in _answering(known, what):
+        if wanted is not None:
+            can_name = gives.get(code(s))
+            if can_name is not None and can_name.isdisjoint(wanted):
+                continue
+        scope = SCOPES.get(code(s))
+        if scope is None:
+            anyone.append(s)
+        elif scope == "self":
+            own.append(s)
+        elif scope == "host":
+            hosted.append(s)
+        else:
+            named[scope[1]] = named.get(scope[1], ()) + (s,)
+    split = (tuple(anyone), frozenset(own), tuple(hosted), named) if anyone or own or hosted or named else None
+    known[2][what if wanted is None else wanted] = split
     return split
 
 
@@ -490,9 +544,10 @@ def find_constant_sources(g):
 # (register_constant; a test's own card), so nothing kept from before counts
 _KEPT = {}
 _KEPT_MAX = 4096
-# [the last joust table _kept_sources answered: (seat 0's play, seat 1's play (copies), their revealed
-# plots, its answer)]; emptied with _KEPT
-_LAST = [(None, None, None, None, None)]
+# [the last table _kept_sources answered: (its game (held, so its id is not reused while it is here),
+# _SOURCE_MOVES then, in a joust (seat 0's play, seat 1's play (copies), their revealed plots), its
+# answer)]; emptied with _KEPT
+_LAST = [(None, None, None, None)]
 
 
 def strength(state, inst):
@@ -564,13 +619,11 @@ def keywords_among(state, inst, wanted):
                 gained += (e["value"],)
             elif kind == "lose_keyword":
                 lost += (e["value"],)
-    # No card of the game has a constant ability that can name one of them (most reads): none is asked.
-    named = constant_keywords(state)
-    if named is None or not named.isdisjoint(wanted):
-        extra = constant(state, inst, "keywords")
-        if extra:  # folded into the lasting effects' gains and losses: one test of each below
-            gained += tuple(extra.get("gain", ()))
-            lost += tuple(extra.get("lose", ()))
+    # Only the constant abilities in play that can name one of them are asked (most reads: none).
+    extra = constant_keywords_among(state, inst, wanted)
+    if extra:  # folded into the lasting effects' gains and losses: one test of each below
+        gained += tuple(extra.get("gain", ()))
+        lost += tuple(extra.get("lose", ()))
     printed = None if blanked else info(state, inst)["keywords"]  # a blank text box has no printed keywords
     if not gained and not printed:
         return []  # most cards asked: no keyword at all
@@ -585,7 +638,7 @@ def constant_answers(state, what):
     """Whether some card of the game has a constant ability that can answer `what` (ANSWERS; a card
     without answers= can answer anything): worked out once a game, and again after a constant ability
     is registered. Icons are answered by three cards of the pool, so most games never ask constant()."""
-    answers = per_game_answers(_CONSTANT_KEYWORDS, state)
+    answers = per_game_answers(_CONSTANT_ANSWERS, state)
     key = ("answers", what)
     try:
         return answers[key]
@@ -692,16 +745,36 @@ def zone_list(g, inst):
     return g["players"][c["owner"]][zone]
 
 
+# How many times, in any game, a card entered or left play or a revealed plot changed (put and
+# take_out, the only writers of those lists): what is worked out from the cards in play alone (the
+# characters) is kept with this count and stands while it has not moved.
+_TABLE_MOVES = [0]
+# The same count for the cards with a constant ability alone (the constant sources, _kept_sources):
+# most cards that come and go have none.
+_SOURCE_MOVES = [0]
+
+
+def _moved_in_play(inst):
+    """Count `inst` entering or leaving play, or becoming or ceasing to be a revealed plot."""
+    _TABLE_MOVES[0] += 1
+    if code(inst) in CONSTANT:
+        _SOURCE_MOVES[0] += 1
+
+
 def take_out(g, inst):
     """Remove `inst` from wherever it is (the caller puts it somewhere)."""
     c = g["cards"][inst]
-    if c["zone"] == "dup":
+    zone = c["zone"]
+    if zone == "dup":
         g["cards"][c["on"]]["dups"].remove(inst)
         c["on"] = None
-    elif c["zone"] == "revealed":
+    elif zone == "revealed":
         g["players"][c["owner"]]["revealed"] = None
+        _moved_in_play(inst)
     else:
         zone_list(g, inst).remove(inst)
+        if zone == "play":
+            _moved_in_play(inst)
 
 
 def put(g, inst, zone, top=False):
@@ -710,9 +783,11 @@ def put(g, inst, zone, top=False):
     c["zone"] = zone
     if zone == "revealed":
         g["players"][c["owner"]]["revealed"] = inst
+        _moved_in_play(inst)
         return
     if zone == "play":
         g["players"][c["ctrl"]]["play"].append(inst)
+        _moved_in_play(inst)
         if c["power"]:
             POWER_ARRIVED.add(id(g))
         return
@@ -915,7 +990,7 @@ def can_enter_play(state, seat, inst):
 def _refusal(state, host):
     """Which attachments `host` refuses: "all" (No attachments), "weapon" (all but Weapons) or "" (none).
     Two keyword reads (has_kw), not the whole set: a constant ability that can name neither is not
-    asked (constant_keywords)."""
+    asked (constant_keywords_among)."""
     if state["g"]["cards"][host]["zone"] == "play":
         if has_kw(state, host, "no_attachments"):
             return "all"

@@ -6,6 +6,7 @@
 # mirrored here, or the build says so.
 cimport maester.games.lcg.abilities as abilities
 cimport maester.games.lcg.model as M
+from maester.engine.core cimport Ctx
 
 cpdef list window_choices(state, seat, phase)
 cpdef window_prompt(phase)
@@ -14,4 +15,6 @@ cpdef trigger(ctx, ev, initiator)
 cpdef round_answer(st, answer)
 cpdef _after_plan(state)
 cpdef _steps_watch_nothing(state)
-cpdef after_step(ctx)
+# The engine's own context (core.pxd's extension type): after_step runs after every step, and reads
+# its state and game as struct fields rather than attributes.
+cpdef after_step(Ctx ctx)

@@ -354,41 +354,57 @@ WATCHES = {}
 TOTALS_CHANGE_BY_THEMSELVES = set()
 
 
-# after_step's plan for a game, worked out once a game (model.PerGame): its watches in WATCHES order,
-# and whether its totals change by themselves. It depends on nothing but the game's codes (fixed by
-# its config: model.game_codes) and those two tables, which card modules fill through watch() and
+# after_step's plan for a game, worked out once a game (model.PerGame): (its watches in WATCHES order,
+# whether its totals change by themselves). It depends on nothing but the game's codes (fixed by its
+# config: model.game_codes) and those two tables, which card modules fill through watch() and
 # totals_change_by_themselves() as they are imported: each forgets the plans made before.
 _AFTER = M.PerGame()
+# [config, plan] of the game after_step last ran for (a whole game runs between two others' steps):
+# one look at its config instead of the PerGame lookup and a dict read per step. The config is held,
+# so its id is not reused while it is here; emptied with _AFTER.
+_AFTER_LAST = [None, None]
+# model.POWER_ARRIVED itself (one set, only ever changed in place): a module global is read at C speed,
+# a module's attribute is not
+_POWER_ARRIVED = M.POWER_ARRIVED
 
 
 def watch(code, fn):
     WATCHES[code] = fn
-    _AFTER.forget()
+    _forget_plans()
 
 
 def totals_change_by_themselves(code):
     TOTALS_CHANGE_BY_THEMSELVES.add(code)
+    _forget_plans()
+
+
+def _forget_plans():
     _AFTER.forget()
-
-
-def _plan(state, plan):
-    codes = M.game_codes(state)
-    plan["watches"] = tuple(watch for code, watch in WATCHES.items() if code in codes)
-    plan["totals_move"] = not TOTALS_CHANGE_BY_THEMSELVES.isdisjoint(codes)
+    _AFTER_LAST[0] = _AFTER_LAST[1] = None
 
 
 def _after_plan(state):
-    plan = M.per_game_answers(_AFTER, state)
-    if not plan:
-        _plan(state, plan)
+    """after_step's plan for this game: (its watches, whether its totals change by themselves)."""
+    config = state["config"]
+    last = _AFTER_LAST
+    if last[0] is config:
+        return last[1]
+    answers = M.per_game_answers(_AFTER, state)
+    plan = answers.get("plan")
+    if plan is None:
+        codes = M.game_codes(state)
+        plan = answers["plan"] = (tuple([fn for code, fn in WATCHES.items() if code in codes]),
+                                  not TOTALS_CHANGE_BY_THEMSELVES.isdisjoint(codes))
+    last[0] = config
+    last[1] = plan
     return plan
 
 
 def _steps_watch_nothing(state):
     """Whether after_step has nothing of this game's to run but the checks of what a step did (power
     arriving, a tie at the goal): no watches, and totals that never change by themselves."""
-    plan = _after_plan(state)
-    return not plan["watches"] and not plan["totals_move"]
+    watches, totals_move = _after_plan(state)
+    return not watches and not totals_move
 
 
 def after_step(ctx):
@@ -398,21 +414,22 @@ def after_step(ctx):
     game has a card whose constant ability changes totals (TOTALS_CHANGE_BY_THEMSELVES: Melisandre
     kneels). Totals only fall otherwise; checking after every step cost 5% of a random game. Players
     tied at the goal leave nothing else to play: the first player's choice of the winner is the only
-    decision left open."""
+    decision left open. In most games (no watch, no such card) a step leaves it two set and dict
+    tests: it runs three times a decision."""
     state = ctx.state
     if state["over"]:
         return
-    plan = _after_plan(state)
-    for watch in plan["watches"]:
+    watches, totals_move = _after_plan(state)
+    for watch in watches:
         watch(ctx)
     g = ctx.g
-    arrived = M.POWER_ARRIVED
+    arrived = _POWER_ARRIVED
     if arrived and id(g) in arrived:
         arrived.discard(id(g))
         check_victory(ctx)
-    elif plan["totals_move"]:
+    elif totals_move:
         check_victory(ctx)
-    if ctx.g.get("victory_pending"):
+    if "victory_pending" in g and g["victory_pending"]:  # `in`, not g.get: a method call each step
         _only_the_winner_left(ctx)
 
 
