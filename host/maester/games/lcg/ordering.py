@@ -58,12 +58,11 @@ def inert(state, step_):
 
 def cancels_possible(state):
     """Whether any card in the game could cancel an ability (a cancel window would ask): its
-    seat's deck list has such an event (public), or some card has a cancel ability."""
-    g = state["g"]
-    if any("cancel" in p["hand_kinds"] for p in g["players"]):
+    seat's deck list has such an event (public), or some card has a cancel ability (abilities.holders:
+    the game's cards with one, worked out once a game)."""
+    if any("cancel" in p["hand_kinds"] for p in state["g"]["players"]):
         return True
-    by_kind = A.BY_KIND
-    return any(by_kind[inst, "cancel"] for inst in g["cards"])
+    return bool(A.holders(state, "cancel")[0])
 
 
 def order_matters(state, steps):
