@@ -93,7 +93,7 @@ def order_matters(state, steps):
         # time (determinise reads only the state and the seed), for no more than the copy of one
         # sample the order would need, and none at all for the orders never tried (most stop at the
         # first, whose questions have more answers than ORDER_ANSWERS).
-        ends = _endings(determinise(state, None, state["next_id"]), order + tuple(tail))
+        ends = _endings(determinise(state, None, state["next_id"]), order + tuple(tail), seen)
         if ends is None or (seen is not None and not _same(ends, seen)):
             return True
         seen = ends
@@ -105,11 +105,14 @@ def _same(ends, others):
     return len(ends) == len(others) and all(e in others for e in ends)
 
 
-def _endings(state, order):
+def _endings(state, order, seen=None):
     """The tables `order` of effects can end in (distinct (g, rng, result) triples, compared with ==:
     a dict's keys in any order), or None past ORDER_ANSWERS answers to try (a window an action could
     hold open would never end). Chance draws from the state's own generator, the same for every
     order: an order that draws differently ends differently. Played on `state` itself (a sample).
+    With `seen`, the endings of an order played before, None too as soon as an ending not among them
+    is met: this order then differs from that one whatever the rest of its tree holds (all of it
+    played, it would end in that table too, or pass ORDER_ANSWERS), so the rest is not played.
 
     The tree of questions is played a level at a time (every answer to the questions at one depth,
     then the questions they lead to), each answer on a copy of the table that asked but the
@@ -124,25 +127,28 @@ def _endings(state, order):
     state.update(stack=json.loads(json.dumps(order[::-1])), asks=[], _outcomes=[])
     core._run(game, core.Ctx(state, None))  # the engine's own loop, until a question or the end; quiet
     ends, asking = [], []  # asking: the tables met with a question, in the order met (a level at a time)
-    tried = _meet(state, ends, asking, 0)
+    tried = _meet(state, ends, asking, 0, seen)
     k = 0
     while k < len(asking) and tried <= ORDER_ANSWERS:
         trial = asking[k]
         asking[k] = None  # its answers are played below, the last on the table itself
         k += 1
         for i in range(len(trial["asks"][0]["choices"])):
-            tried = _meet(_answered(trial, i), ends, asking, tried)
+            tried = _meet(_answered(trial, i), ends, asking, tried, seen)
             if tried > ORDER_ANSWERS:
                 break
     return ends if tried <= ORDER_ANSWERS else None
 
 
-def _meet(trial, ends, asking, tried):
+def _meet(trial, ends, asking, tried, seen):
     """`tried` with the answers to `trial`'s question added (and `trial` queued in `asking`), or, at
-    the end of play, as it was (and `trial`'s ending added to `ends`, unless already there)."""
+    the end of play, as it was (and `trial`'s ending added to `ends`, unless already there), but past
+    ORDER_ANSWERS for an ending not in `seen` (when given: _endings)."""
     if not trial["asks"] or trial["over"]:
         end = (trial["g"], trial["rng"], trial["result"])
         if end not in ends:
+            if seen is not None and end not in seen:
+                return ORDER_ANSWERS + 1
             ends.append(end)
         return tried
     asking.append(trial)
