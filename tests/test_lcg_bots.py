@@ -164,6 +164,18 @@ def test_copy_state_shares_nothing_the_engine_writes():
     assert list(copy["g"]) == list(state["g"]) and list(copy["g"]["cards"]) == list(state["g"]["cards"])
 
 
+def test_copy_state_keeps_what_two_steps_share_shared():
+    """The steps one event starts share its dict (`ev`): so do their copies (as pickle kept them),
+    a dict of their own, not the original's, so that a copy plays as the state it was taken from."""
+    state, _ = core.new_game("lcg", {"players": 2}, 4)
+    ev = {"e": "revealed", "participants": ["L40#0"]}
+    state["stack"] += [{"s": "forced", "ev": ev}, {"s": "forced", "ev": ev}]
+    copy = S.copy_state(state)
+    first, second = copy["stack"][-2]["ev"], copy["stack"][-1]["ev"]
+    assert first is second and first == ev and first is not ev
+    assert first["participants"] is not ev["participants"]
+
+
 def test_the_kept_constant_sources_are_always_the_ones_in_play():
     """model.constant_sources keeps its answers (every STR read asks it): after every move of
     heuristic games, whose bots also play on sampled copies, the kept answer is what a fresh look at

@@ -7,6 +7,8 @@ touch the scenario (the "Mutual" plots only act with two or more opponents, Plan
 taxation). Card facts come from cards_db/lcg/cards.json.
 """
 
+import json
+
 import pytest
 
 from lcg_harness import Table, table_with
@@ -16,6 +18,7 @@ from maester.games.lcg import effects as E
 from maester.games.lcg import model as M
 from maester.games.lcg import ordering
 from maester.games.lcg.sampling import copy_state
+from maester.sim import play_one
 
 pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
 
@@ -1409,6 +1412,53 @@ def test_an_effect_declared_inert_asks_nothing_and_sets_only_what_it_declares(co
     assert changed <= set(writes) | {"limits"}
     if writes:  # the declaration names what the effect really sets
         assert changed & set(writes)
+
+
+def _endings_depth_first(state, order):
+    """ordering._endings as it first was: every answer played depth first, the count of answers
+    checked against ORDER_ANSWERS at each question met."""
+    state.update(stack=json.loads(json.dumps(order[::-1])), asks=[], _outcomes=[])
+    core._run(core.GAMES["lcg"], core.Ctx(state, None))
+    todo, ends, tried = [(state, -1)], [], 0
+    while todo:
+        trial, i = todo.pop()
+        if i >= 0:
+            if i < len(trial["asks"][0]["choices"]) - 1:
+                trial = copy_state(trial)
+            core.answer(trial, trial["asks"][0], trial["asks"][0]["choices"][i], True)
+        if not trial["asks"] or trial["over"]:
+            end = (trial["g"], trial["rng"], trial["result"])
+            if end not in ends:
+                ends.append(end)
+            continue
+        tried += len(trial["asks"][0]["choices"])
+        if tried > ordering.ORDER_ANSWERS:
+            return None
+        todo.extend((trial, j) for j in range(len(trial["asks"][0]["choices"]) - 1, -1, -1))
+    return ends
+
+
+def test_the_order_of_play_of_the_answers_never_changes_whether_the_order_matters(monkeypatch):
+    # ordering._endings plays the questions a level at a time, and a second order only until it
+    # differs from the first: every order of effects met in random games must end in the same tables,
+    # or pass ORDER_ANSWERS, exactly as played depth first to the end.
+    met = []
+
+    def both(state, order, seen=None):
+        expected = _endings_depth_first(copy_state(state), order)
+        found = endings(state, order, seen)
+        # After a first order (`seen`), an ending it never reached settles that the order matters.
+        differs = expected is None or (seen is not None and any(e not in seen for e in expected))
+        assert (found is None) == differs and (found is None or ordering._same(found, expected))
+        met.append((found is None, seen is not None))
+        return found
+
+    endings = ordering._endings
+    monkeypatch.setattr(ordering, "_endings", both)
+    for seed in (*range(8), 16):  # seed 16: a second order that ends as the first did
+        play_one("lcg", {"players": 2, "variants": []}, seed, "random")
+    # trees past ORDER_ANSWERS, trees played to their ends, second orders ending alike and not
+    assert {(True, False), (False, False), (True, True), (False, True)} <= set(met)
 
 
 def test_the_heuristic_bot_orders_the_others_effects_first():

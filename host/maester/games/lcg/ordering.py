@@ -58,12 +58,11 @@ def inert(state, step_):
 
 def cancels_possible(state):
     """Whether any card in the game could cancel an ability (a cancel window would ask): its
-    seat's deck list has such an event (public), or some card has a cancel ability."""
-    g = state["g"]
-    if any("cancel" in p["hand_kinds"] for p in g["players"]):
+    seat's deck list has such an event (public), or some card has a cancel ability (abilities.holders:
+    the game's cards with one, worked out once a game)."""
+    if any("cancel" in p["hand_kinds"] for p in state["g"]["players"]):
         return True
-    by_kind = A.BY_KIND
-    return any(by_kind[inst, "cancel"] for inst in g["cards"])
+    return bool(A.holders(state, "cancel")[0])
 
 
 def order_matters(state, steps):
@@ -94,7 +93,7 @@ def order_matters(state, steps):
         # time (determinise reads only the state and the seed), for no more than the copy of one
         # sample the order would need, and none at all for the orders never tried (most stop at the
         # first, whose questions have more answers than ORDER_ANSWERS).
-        ends = _endings(determinise(state, None, state["next_id"]), order + tuple(tail))
+        ends = _endings(determinise(state, None, state["next_id"]), order + tuple(tail), seen)
         if ends is None or (seen is not None and not _same(ends, seen)):
             return True
         seen = ends
@@ -106,35 +105,61 @@ def _same(ends, others):
     return len(ends) == len(others) and all(e in others for e in ends)
 
 
-def _endings(state, order):
+def _endings(state, order, seen=None):
     """The tables `order` of effects can end in (distinct (g, rng, result) triples, compared with ==:
     a dict's keys in any order), or None past ORDER_ANSWERS answers to try (a window an action could
     hold open would never end). Chance draws from the state's own generator, the same for every
     order: an order that draws differently ends differently. Played on `state` itself (a sample).
+    With `seen`, the endings of an order played before, None too as soon as an ending not among them
+    is met: this order then differs from that one whatever the rest of its tree holds (all of it
+    played, it would end in that table too, or pass ORDER_ANSWERS), so the rest is not played.
 
-    An answer is played only when its turn comes (most trees pass ORDER_ANSWERS after a few), each
-    on a copy of the table that asked, but the question's last answer on that table itself."""
+    The tree of questions is played a level at a time (every answer to the questions at one depth,
+    then the questions they lead to), each answer on a copy of the table that asked but the
+    question's last answer on that table itself, and the answers counted as each question is met.
+    Whatever the order of play, the same tables are met (play is deterministic), so the answer is the
+    same: None exactly when the questions of the whole tree offer more than ORDER_ANSWERS answers
+    between them, else every ending of the tree. Most trees pass ORDER_ANSWERS, and a level at a time
+    counts every question near the top before playing on under any one of them: over the 275 orderings
+    judged in 70 seeded games (random and heuristic), 18% fewer copies and 10% fewer answers played
+    than depth first, for the same answers."""
     game = core.GAMES[state["game"]]
-    trial = state
-    trial.update(stack=json.loads(json.dumps(order[::-1])), asks=[], _outcomes=[])
-    core._run(game, core.Ctx(trial, None))  # the engine's own loop, until a question or the end; quiet
-    todo, ends, tried = [(trial, -1)], [], 0  # (table, its first ask's answer to play; -1: none)
-    while todo:
-        trial, i = todo.pop()
-        if i >= 0:
-            last = i == len(trial["asks"][0]["choices"]) - 1
-            if not last:
-                trial = copy_state(trial)
-            ask = trial["asks"][0]
-            core.answer(trial, ask, ask["choices"][i], True)
-        if not trial["asks"] or trial["over"]:
-            end = (trial["g"], trial["rng"], trial["result"])
-            if end not in ends:
-                ends.append(end)
-            continue
-        n = len(trial["asks"][0]["choices"])
-        tried += n
-        if tried > ORDER_ANSWERS:
-            return None
-        todo.extend((trial, j) for j in range(n - 1, -1, -1))  # the first answer on top, the last below them all
-    return ends
+    state.update(stack=json.loads(json.dumps(order[::-1])), asks=[], _outcomes=[])
+    core._run(game, core.Ctx(state, None))  # the engine's own loop, until a question or the end; quiet
+    ends, asking = [], []  # asking: the tables met with a question, in the order met (a level at a time)
+    tried = _meet(state, ends, asking, 0, seen)
+    k = 0
+    while k < len(asking) and tried <= ORDER_ANSWERS:
+        trial = asking[k]
+        asking[k] = None  # its answers are played below, the last on the table itself
+        k += 1
+        for i in range(len(trial["asks"][0]["choices"])):
+            tried = _meet(_answered(trial, i), ends, asking, tried, seen)
+            if tried > ORDER_ANSWERS:
+                break
+    return ends if tried <= ORDER_ANSWERS else None
+
+
+def _meet(trial, ends, asking, tried, seen):
+    """`tried` with the answers to `trial`'s question added (and `trial` queued in `asking`), or, at
+    the end of play, as it was (and `trial`'s ending added to `ends`, unless already there), but past
+    ORDER_ANSWERS for an ending not in `seen` (when given: _endings)."""
+    if not trial["asks"] or trial["over"]:
+        end = (trial["g"], trial["rng"], trial["result"])
+        if end not in ends:
+            if seen is not None and end not in seen:
+                return ORDER_ANSWERS + 1
+            ends.append(end)
+        return tried
+    asking.append(trial)
+    return tried + len(trial["asks"][0]["choices"])
+
+
+def _answered(trial, i):
+    """`trial` after its question's answer `i`: played on a copy, but the last answer on `trial`
+    itself (its other answers are copied from it first: _endings asks for them in order)."""
+    if i < len(trial["asks"][0]["choices"]) - 1:
+        trial = copy_state(trial)
+    ask = trial["asks"][0]
+    core.answer(trial, ask, ask["choices"][i], True)
+    return trial
