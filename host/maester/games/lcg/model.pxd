@@ -9,7 +9,11 @@
 # cpdef (Cython: "closures inside cpdef functions"): total_power stays a Python function; gold_cost,
 # spendable_gold and attach_ok loop instead, to be C calls from the rules.
 
-cpdef dict per_game_answers(per_game, state, stamp=*)
+cdef class PerGame:
+    cdef public dict by_config
+    cdef public tuple last
+
+cpdef dict per_game_answers(PerGame per_game, state, stamp=*)
 cpdef records(state)
 cpdef info(state, inst)
 cpdef order_from(g, seat)

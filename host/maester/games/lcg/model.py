@@ -133,7 +133,12 @@ class PerGame:
     the dict is kept by the config's id, the config beside it so that the id is not reused while the
     answers stand, and with the stamp it was made under (a number the answers depend on besides: the
     count of the game's instances, say); asked with another stamp, it starts empty again. What the
-    answers of every game depend on (a table of abilities) calls forget() when it changes."""
+    answers of every game depend on (a table of abilities) calls forget() when it changes. Its two
+    attributes are slots, and in the compiled build C fields (model.pxd: a cdef class): per_game_answers
+    reads them several times a step, and a Python object's attribute is a type look-up and a
+    descriptor call each time."""
+
+    __slots__ = ("by_config", "last")
 
     def __init__(self):
         self.by_config = {}

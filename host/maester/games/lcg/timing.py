@@ -379,6 +379,11 @@ def _steps_watch_nothing(state):
     return not plan["watches"] and not plan["totals_move"]
 
 
+# model.POWER_ARRIVED (one set, never replaced), read at every step: a global of this module is a cached
+# look-up in the compiled build, an attribute of another module a Python-level one.
+_POWER_ARRIVED = M.POWER_ARRIVED
+
+
 def after_step(ctx):
     """Run after every step of the game (the LCG's step table wraps each, see __init__.py): the
     watches, then victory where a total could have risen without power being gained or moved (those
@@ -394,7 +399,7 @@ def after_step(ctx):
     for watch in plan["watches"]:
         watch(ctx)
     g = ctx.g
-    arrived = M.POWER_ARRIVED
+    arrived = _POWER_ARRIVED
     if arrived and id(g) in arrived:
         arrived.discard(id(g))
         check_victory(ctx)
