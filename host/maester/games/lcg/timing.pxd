@@ -6,6 +6,7 @@
 # mirrored here, or the build says so.
 cimport maester.games.lcg.abilities as abilities
 cimport maester.games.lcg.model as M
+from maester.engine.core cimport Ctx
 
 cpdef window_choices(state, seat, phase)
 cpdef take_action(ctx, seat, choice, phase)
@@ -13,4 +14,5 @@ cpdef trigger(ctx, ev, initiator)
 cpdef round_answer(st, answer)
 cpdef _after_plan(state)
 cpdef _steps_watch_nothing(state)
-cpdef after_step(ctx)
+# The engine's context (core.pxd), whose fields after_step reads at every step: C reads, not attribute look-ups.
+cpdef after_step(Ctx ctx)
