@@ -13,6 +13,8 @@ cdef class PerGame:
     cdef public dict by_config
     cdef public tuple last
 
+cimport cython
+
 cpdef dict per_game_answers(PerGame per_game, state, stamp=*)
 cpdef records(state)
 cpdef info(state, inst)
@@ -21,11 +23,14 @@ cpdef partner(g, seat)
 cpdef opponents(g, seat)
 cpdef in_play(g, seat=*)
 cpdef characters(state, seat=*)
+@cython.locals(splits=dict)
 cpdef constant(state, inst, what)
+@cython.locals(reducers=dict)
 cpdef reducers_in_play(state, seat)
 cpdef cost_reduction(state, seat, inst, in_play=*)
 cpdef constant_sources(g, what=*)
 cpdef _kept_sources(g)
+@cython.locals(by_what=dict)
 cpdef _answering(known, what)
 cpdef _split(known, what)
 cpdef find_constant_sources(g)
@@ -40,6 +45,7 @@ cpdef has_icon(state, inst, icon)
 cpdef constant_keywords(state)
 cpdef _refusal(state, host)
 cpdef gold_cost(state, seat, inst, in_play=*)
+@cython.locals(c=dict)
 cpdef spendable_gold(g, seat)
 cpdef attach_ok(state, seat, att, host, hosts_kws=*)
 cpdef immune_to(state, inst, source, by_seat, kws=*)

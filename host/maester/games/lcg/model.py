@@ -316,7 +316,8 @@ def constant(state, inst, what):
     """Sum what every constant ability in play gives `inst` for `what` (str, icons, keywords...)."""
     g = state["g"]
     known = _kept_sources(g)
-    anyone, own, hosted, named = known[2].get(what) or _split(known, what)
+    splits = known[2]  # a dict local (model.pxd): its .get a C call in the compiled build
+    anyone, own, hosted, named = splits.get(what) or _split(known, what)
     # Only the sources that can give `inst` anything are called (constant_for's answers= and to=):
     # a sum of ints or a union of sets, so the order they are asked in does not change it.
     if own or hosted or named:
@@ -365,8 +366,9 @@ def reducers_in_play(state, seat):
     """[(card, its REDUCERS function)] for the cards `seat` controls that make others cheaper and are
     not blank, in play order: found once for a whole hand by a caller that prices every card in it."""
     out = []
+    reducers = REDUCERS  # a dict local (model.pxd): its .get a C call in the compiled build
     for src in state["g"]["players"][seat]["play"]:
-        fn = REDUCERS.get(code(src))
+        fn = reducers.get(code(src))
         if fn is not None and not blank(state, src):
             out.append((src, fn))
     return out
@@ -814,7 +816,8 @@ def spendable_gold(g, seat):
     cards = g["cards"]
     total = p["gold"]
     for inst in p["play"]:
-        total += cards[inst].get("gold", 0)
+        c = cards[inst]  # a dict local (model.pxd): its .get a C call in the compiled build
+        total += c.get("gold", 0)
     return total
 
 

@@ -7,6 +7,7 @@
 cimport maester.games.lcg.abilities as abilities
 cimport maester.games.lcg.model as M
 from maester.engine.core cimport Ctx
+cimport cython
 
 cpdef window_choices(state, seat, phase)
 cpdef take_action(ctx, seat, choice, phase)
@@ -15,4 +16,5 @@ cpdef round_answer(st, answer)
 cpdef _after_plan(state)
 cpdef _steps_watch_nothing(state)
 # The engine's context (core.pxd), whose fields after_step reads at every step: C reads, not attribute look-ups.
+@cython.locals(g=dict)
 cpdef after_step(Ctx ctx)

@@ -405,7 +405,7 @@ def after_step(ctx):
         check_victory(ctx)
     elif plan["totals_move"]:
         check_victory(ctx)
-    if ctx.g.get("victory_pending"):
+    if g.get("victory_pending"):  # g: a dict local (timing.pxd), its .get a C call in the compiled build
         _only_the_winner_left(ctx)
 
 
