@@ -7,8 +7,15 @@
 # build says so.
 cimport maester.games.lcg.model as M
 
-cpdef _within_limit(g, src, idx, ab)
-cpdef payable(state, seat, src, ab)
+# An ability's record: an extension type, so that the window helpers below, whose `ab` is typed, read
+# its fields in C (a Python object's attribute is a type look-up and a descriptor call each time);
+# from anywhere else its fields are attributes, as in Python.
+cdef class Ability:
+    cdef public object kind, phases, trigger, when, cost, target, effect, limit, text, limited
+    cdef public object from_hand, from_dead, from_discard
+
+cpdef _within_limit(g, src, idx, Ability ab)
+cpdef payable(state, seat, src, Ability ab)
 cpdef event_tax(state, src)
 cpdef kneelable(state, seat, pred)
 cpdef tolls(state, inst)
@@ -19,19 +26,19 @@ cpdef holders(state, kind, at=*, found=*)
 cpdef _in_play_among(p, held)
 cpdef tuple _action_window(state, dict found, phase)
 cpdef _ambushers(state)
-cpdef _usable(state, seat, src, idx, ab, ev=*)
+cpdef _usable(state, seat, src, idx, Ability ab, ev=*)
 cpdef hand_may(state, seat, key)
 cpdef _events_in_hand(state, seat, hand, in_hand)
 cpdef _discard_sources(state, seat, piled)
 cpdef waits_for(state, e)
 cpdef _pile_sources(state, seat, piled)
-cpdef _from_right_zone(state, src, ab)
+cpdef _from_right_zone(state, src, Ability ab)
 cpdef _offered(state, dict found, src, kind, at)
 cpdef action_choices(state, seat, phase)
 cpdef _event_allowed(state, seat, src)
 cpdef response_choices(state, seat, ev)
 cpdef cancel_choices(state, seat, ev)
-cpdef has_legal_target(state, seat, src, ab, ev=*)
+cpdef has_legal_target(state, seat, src, Ability ab, ev=*)
 cpdef _shields(state)
 cpdef _protected(state, target, src, seat, shields=*)
 cpdef ability_step(g, seat, src, idx, ev)
