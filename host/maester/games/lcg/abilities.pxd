@@ -14,6 +14,7 @@ cdef class Ability:
     cdef public object kind, phases, trigger, when, cost, target, effect, limit, text, limited
     cdef public object from_hand, from_dead, from_discard
 
+cpdef ability_of(src, idx)
 cpdef _within_limit(g, src, idx, Ability ab)
 cpdef payable(state, seat, src, Ability ab)
 cpdef event_tax(state, src)
