@@ -6,6 +6,7 @@
 # signatures are declared: an argument added or renamed in abilities.py must be mirrored here, or the
 # build says so.
 cimport maester.games.lcg.model as M
+cimport cython
 
 # An ability's record: an extension type, so that the window helpers below, whose `ab` is typed, read
 # its fields in C (a Python object's attribute is a type look-up and a descriptor call each time);
@@ -23,12 +24,12 @@ cpdef tolls(state, inst)
 cpdef toll_due(state, inst)
 cpdef available_influence(state, seat)
 cpdef dict _in_game(state)
-cpdef holders(state, kind, at=*, found=*)
+cpdef holders(state, kind, at=*, dict found=*)
 cpdef _in_play_among(p, held)
 cpdef tuple _action_window(state, dict found, phase)
 cpdef _ambushers(state)
 cpdef _usable(state, seat, src, idx, Ability ab, ev=*)
-cpdef hand_may(state, seat, key)
+cpdef hand_may(state, seat, str key)
 cpdef _events_in_hand(state, seat, hand, in_hand)
 cpdef _discard_sources(state, seat, piled)
 cpdef waits_for(state, e)
