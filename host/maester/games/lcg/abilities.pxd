@@ -3,8 +3,8 @@
 # asks of every card it could offer (the sources, whether an ability may be used now) are cpdef
 # functions: C calls inside this module and from timing and flow, whose .pxd cimport this one; so are
 # its calls to the model questions that model.pxd declares (a C import of that module). Only the
-# signatures are declared: an argument added or renamed in abilities.py must be mirrored here, or the
-# build says so.
+# signatures (a few arguments typed: an Ability, a dict, a str) and Ability's fields are declared: an
+# argument added or renamed in abilities.py must be mirrored here, or the build says so.
 cimport maester.games.lcg.model as M
 cimport cython
 

@@ -4,8 +4,9 @@
 # game, are cpdef functions: C calls inside this module, and from the rule modules whose .pxd cimports
 # this one (abilities, timing, flow, challenge, effects, ordering); from anywhere else (the card files,
 # the bots) Python calls, as in the pure build. Only the signatures are declared (an argument added or
-# renamed in model.py must be mirrored here, or the build says so); no local is given a C type whose
-# value could change kind if the code changed. A function that holds a generator expression cannot be
+# renamed in model.py must be mirrored here, or the build says so), PerGame's two fields, and a few
+# locals that are always dicts (a dict's .get is then a C call, not a method look-up); no local is
+# given a C type whose value could change kind if the code changed. A function that holds a generator expression cannot be
 # cpdef (Cython: "closures inside cpdef functions"): total_power stays a Python function; gold_cost,
 # spendable_gold and attach_ok loop instead, to be C calls from the rules.
 
