@@ -50,9 +50,11 @@ OBSERVABLE = ("draws",)
 
 def _then_check(fn):
     """Step `fn`, then the rules that hold at any moment (timing.after_step: victory, watches)."""
+    after = timing.after_step  # read once: in the compiled build a module's attribute is a Python look-up at every step
+
     def run(ctx, st, answer):
         fn(ctx, st, answer)
-        timing.after_step(ctx)
+        after(ctx)
     return run
 
 

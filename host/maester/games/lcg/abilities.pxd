@@ -3,37 +3,48 @@
 # asks of every card it could offer (the sources, whether an ability may be used now) are cpdef
 # functions: C calls inside this module and from timing and flow, whose .pxd cimport this one; so are
 # its calls to the model questions that model.pxd declares (a C import of that module). Only the
-# signatures are declared: an argument added or renamed in abilities.py must be mirrored here, or the
-# build says so.
+# signatures (a few arguments typed: an Ability, a dict, a str) and Ability's fields are declared: an
+# argument added or renamed in abilities.py must be mirrored here, or the build says so.
 cimport maester.games.lcg.model as M
+cimport cython
 
-cpdef _within_limit(g, src, idx, ab)
-cpdef payable(state, seat, src, ab)
+# An ability's record: an extension type, so that the window helpers below, whose `ab` is typed, read
+# its fields in C (a Python object's attribute is a type look-up and a descriptor call each time);
+# from anywhere else its fields are attributes, as in Python.
+cdef class Ability:
+    cdef public object kind, phases, trigger, when, cost, target, effect, limit, text, limited
+    cdef public object from_hand, from_dead, from_discard
+
+cpdef ability_of(src, idx)
+cpdef _within_limit(g, src, idx, Ability ab)
+cpdef payable(state, seat, src, Ability ab)
 cpdef event_tax(state, src)
 cpdef kneelable(state, seat, pred)
 cpdef tolls(state, inst)
 cpdef toll_due(state, inst)
 cpdef available_influence(state, seat)
 cpdef dict _in_game(state)
-cpdef holders(state, kind, at=*, found=*)
+cpdef holders(state, kind, at=*, dict found=*)
 cpdef list _in_play_among(p, held)
 cpdef tuple _action_window(state, dict found, phase)
 cpdef _ambushers(state)
-cpdef _usable(state, seat, src, idx, ab, ev=*)
+cpdef _usable(state, seat, src, idx, Ability ab, ev=*)
 cpdef hand_may(state, seat, kind, at=*)
 cpdef _hand_key(kind, at)
-cpdef list _events_in_hand(state, seat, hand, in_hand)
+cpdef list _events_in_hand(state, seat, hand, frozenset in_hand)
 cpdef list _discard_sources(state, seat, piled)
 cpdef waits_for(state, e)
 cpdef list _pile_sources(state, seat, piled)
-cpdef _from_right_zone(state, src, ab)
+cpdef _from_right_zone(state, src, Ability ab)
 cpdef dict _offers(dict found, kind, at)
 cpdef _offered(state, dict offers, src, kind, at)
+@cython.locals(ambushers=frozenset)
 cpdef list action_choices(state, seat, phase)
 cpdef _event_allowed(state, seat, src)
 cpdef list response_choices(state, seat, ev)
 cpdef cancel_choices(state, seat, ev)
-cpdef has_legal_target(state, seat, src, ab, ev=*)
+cpdef has_legal_target(state, seat, src, Ability ab, ev=*)
+@cython.locals(gives=dict, named=frozenset)
 cpdef _shields(state)
 cpdef _protected(state, target, src, seat, shields=*)
 cpdef ability_step(g, seat, src, idx, ev)

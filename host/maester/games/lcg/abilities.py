@@ -183,7 +183,19 @@ def predicate(name):
 
 # --- what may be used now ---------------------------------------------------------------------------
 
+# The tables above, read through their bound __getitem__ where a window reads them: indexing a dict
+# SUBCLASS (table[key]) is a Python-level call of its __getitem__ (dict's own is a method the subclass's
+# slot cannot take), the bound method one C call that still runs __missing__. The tables are emptied,
+# never replaced (_AbilityTable), so these stay theirs.
 _abilities = BY_INSTANCE.__getitem__
+_piles_of = PILES.__getitem__
+_by_trigger = BY_TRIGGER.__getitem__
+_by_kind = BY_KIND.__getitem__
+
+
+def ability_of(src, idx):
+    """Ability `idx` of card instance `src` (its code's list in ABILITIES): what an ability step resolves."""
+    return _abilities(src)[idx]
 
 
 def limit_key(src, idx):
@@ -409,10 +421,10 @@ def _work_out_holders(state, found, kind, at):
     held = moments.get((kind, at), frozenset())
     if kind == "action" and at is not None:  # an "any" phase action answers every phase's window
         held = held | moments.get((kind, "any"), frozenset())
-    piles, recs = PILES, M.records(state)
+    piles, recs = _piles_of, M.records(state)
     # Lists, not generator expressions: abilities.pxd may make a helper cpdef, which holds no closure.
-    return (frozenset(held), frozenset([i for i in held if piles[i][1] or piles[i][2]]),
-            frozenset([i for i in held if recs[i]["type"] == "event" or piles[i][0]]))
+    return (frozenset(held), frozenset([i for i in held if piles(i)[1] or piles(i)[2]]),
+            frozenset([i for i in held if recs[i]["type"] == "event" or piles(i)[0]]))
 
 
 def _moments(state):
@@ -420,7 +432,7 @@ def _moments(state):
     one for that moment (an action's phases, "any" among them; any other kind's triggers)}."""
     out = {}
     for inst in state["g"]["cards"]:
-        for ab in BY_INSTANCE[inst]:
+        for ab in _abilities(inst):
             kind = ab.kind
             out.setdefault((kind, None), set()).add(inst)
             for at in (ab.phases if kind == "action" else ab.trigger):
@@ -450,7 +462,7 @@ def _offered(state, offers, src, kind, at):
     try:  # a subscript, not get(): compiled, `by_zone` is untyped, and its get() a method call
         return by_zone[zone]
     except KeyError:
-        offered = by_zone[zone] = tuple([(idx, ab) for idx, ab in BY_TRIGGER[src, kind, at]
+        offered = by_zone[zone] = tuple([(idx, ab) for idx, ab in _by_trigger((src, kind, at))
                                          if _from_right_zone(state, src, ab)])  # a list: no closure in a cpdef
         return offered
 
@@ -474,22 +486,22 @@ def _pile_sources(state, seat, piled):
     if not piled:
         return []
     p = state["g"]["players"][seat]
-    piles = PILES
-    return [i for i in p["dead"] if i in piled and piles[i][2]] + [i for i in p["discard"] if i in piled and piles[i][1]]
+    piles = _piles_of
+    return [i for i in p["dead"] if i in piled and piles(i)[2]] + [i for i in p["discard"] if i in piled and piles(i)[1]]
 
 
 def _discard_sources(state, seat, piled):
     """The cards of `piled` (holders) in `seat`'s discard pile that have an ability used from there."""
     if not piled:
         return []
-    piles = PILES
-    return [i for i in state["g"]["players"][seat]["discard"] if i in piled and piles[i][1]]
+    piles = _piles_of
+    return [i for i in state["g"]["players"][seat]["discard"] if i in piled and piles(i)[1]]
 
 
 def _from_right_zone(state, src, ab):
     """A non-event card's ability marked from_hand is used from hand only, its others never there."""
     zone = state["g"]["cards"][src]["zone"]
-    if ab.from_discard or (zone == "discard" and PILES[src][1]):
+    if ab.from_discard or (zone == "discard" and _piles_of(src)[1]):
         return ab.from_discard and zone == "discard"
     if M.info(state, src)["type"] == "event":
         return ab.from_dead == (zone == "dead")  # an event's pile ability (Forever Burning) from its pile only
@@ -620,7 +632,7 @@ def save_choices(state, seat, target, how):
     out = []
     p = state["g"]["players"][seat]
     for src in _in_play_among(p, held) + _events_in_hand(state, seat, p["hand"], in_hand):
-        for idx, ab in BY_TRIGGER[src, "save", ev["e"]]:
+        for idx, ab in _by_trigger((src, "save", ev["e"])):
             if _usable(state, seat, src, idx, ab, ev) and not M.immune_to(state, target, src, seat):
                 out.append(["save", src, idx])
     return out
@@ -633,7 +645,7 @@ def cancel_choices(state, seat, ev):
     out = []
     p = state["g"]["players"][seat]
     for src in _in_play_among(p, held) + _events_in_hand(state, seat, p["hand"], in_hand):
-        for idx, ab in BY_KIND[src, "cancel"]:
+        for idx, ab in _by_kind((src, "cancel")):
             if _usable(state, seat, src, idx, ab, ev):
                 out.append(["cancel", src, idx])
     return out
@@ -773,7 +785,7 @@ def run_forced(ctx, ev):
             if gone in held and M.owner_of(gone) == seat and g["cards"][gone]["zone"] != "play":
                 in_play.append(gone)  # a card's own "when it is killed" forced effect, from where it went
             for src in in_play:
-                for idx, ab in BY_TRIGGER[src, "forced", e]:
+                for idx, ab in _by_trigger((src, "forced", e)):
                     if ab.when is None or ab.when(state, src, seat, ev):
                         queue.append(ability_step(g, seat, src, idx, ev))
     resolve_together(ctx, queue)

@@ -4,12 +4,19 @@
 # game, are cpdef functions: C calls inside this module, and from the rule modules whose .pxd cimports
 # this one (abilities, timing, flow, challenge, effects, ordering); from anywhere else (the card files,
 # the bots) Python calls, as in the pure build. Only the signatures are declared (an argument added or
-# renamed in model.py must be mirrored here, or the build says so); no local is given a C type whose
-# value could change kind if the code changed. A function that holds a generator expression cannot be
+# renamed in model.py must be mirrored here, or the build says so), PerGame's two fields, and a few
+# locals that are always dicts (a dict's .get is then a C call, not a method look-up); no local is
+# given a C type whose value could change kind if the code changed. A function that holds a generator expression cannot be
 # cpdef (Cython: "closures inside cpdef functions"): total_power stays a Python function; gold_cost,
 # spendable_gold and attach_ok loop instead, to be C calls from the rules.
 
-cpdef dict per_game_answers(per_game, state, stamp=*)
+cdef class PerGame:
+    cdef public dict by_config
+    cdef public tuple last
+
+cimport cython
+
+cpdef dict per_game_answers(PerGame per_game, state, stamp=*)
 cpdef records(state)
 cpdef info(state, inst)
 cpdef order_from(g, seat)
@@ -27,6 +34,7 @@ cpdef cost_reduction(state, seat, inst, in_play=*)
 cpdef constant_sources(g, what=*)
 cpdef _kept_sources(g)
 cpdef _moved_in_play(inst)
+@cython.locals(by_what=dict, answers=dict)
 cpdef _answering(known, what)
 cpdef _split(known, what, wanted=*)
 cpdef find_constant_sources(g)
@@ -44,6 +52,7 @@ cpdef _nameable_keywords(state)
 cpdef _refusal(state, host)
 cpdef gold_cost(state, seat, inst, in_play=*)
 cpdef reduced_gold_cost(state, seat, inst, cost, in_play=*)
+@cython.locals(c=dict)
 cpdef spendable_gold(g, seat)
 cpdef pay_gold(g, seat, amount)
 cpdef attach_ok(state, seat, att, host, hosts_kws=*)

@@ -64,46 +64,66 @@ def table(state):
     return cardtables.get(state["config"]["cards"])
 
 
-class _Records(dict):
-    """One card table's printed records by instance, each looked up on its first use. A table's key
-    is the hash of its content (cardtables.register), so a record found once stays true."""
-
-    def __init__(self, cards):
-        super().__init__()
-        self.cards = cards
-
-    def __missing__(self, inst):
-        rec = self[inst] = self.cards[code(inst)]
-        return rec
-
-
-class _Tables(dict):
-    """_Records by card-table key; an unknown key raises cardtables' own error."""
-
-    def __missing__(self, key):
-        recs = self[key] = _Records(cardtables.get(key)["cards"])
-        return recs
+# {card-table key: {instance: its printed record}}, plain dicts: asked hundreds of thousands of times
+# a game (every hand, window and STR reads a printed fact), and a dict SUBCLASS (a __missing__ that
+# looked a record up on its first use) costs a Python-level __getitem__ call on every index, three
+# times a plain dict's. So records() fills a game's whole table of instances at once (they are all in
+# g["cards"] from setup on), and info() takes the slow path only for one it has not seen (_record).
+# A table's key is the hash of its content (cardtables.register), so a record found once stays true.
+RECORDS = {}
+# [config, count of instances, their records] of the last game records() filled: most asks are of
+# one game, and copy_state shares its config (model.PerGame's stamp, read with no call).
+_FILLED = [None, 0, None]
 
 
-# Asked hundreds of thousands of times a game (every hand, window and STR reads a printed fact): two
-# dict lookups at C speed rather than a hash-table fetch and a code split each time.
-RECORDS = _Tables()
+def _table_records(key):
+    """RECORDS' dict for card-table `key`, made empty on its first use; a key that is not one raises
+    cardtables' own error."""
+    try:
+        recs = RECORDS.get(key)
+    except TypeError:  # not a key at all: cardtables says so in its own words
+        recs = None
+    if recs is None:
+        cardtables.get(key)
+        recs = RECORDS[key] = {}
+    return recs
+
+
+def _record(state, inst):
+    """The printed record of `inst`, looked up in its card table and kept (info's slow path)."""
+    key = state["config"]["cards"]
+    recs = _table_records(key)
+    rec = recs.get(inst)
+    if rec is None:
+        rec = recs[inst] = cardtables.get(key)["cards"][code(inst)]
+    return rec
 
 
 def records(state):
-    """{instance: its printed record} for the game's card table: fetch once, index per card."""
-    key = state["config"]["cards"]
-    try:
-        return RECORDS[key]
-    except TypeError:  # not a key at all: cardtables says so in its own words
-        return cardtables.get(key)
+    """{instance: its printed record} for the game's card table, a plain dict that holds every instance
+    of the game (g["cards"]): fetch once, index per card."""
+    config = state["config"]
+    n = len(state["g"]["cards"])
+    filled = _FILLED
+    if filled[0] is config and filled[1] == n:
+        return filled[2]
+    key = config["cards"]
+    recs = _table_records(key)
+    cards = cardtables.get(key)["cards"]
+    for inst in state["g"]["cards"]:
+        if inst not in recs:
+            c = code(inst)
+            if c in cards:  # a code the table lacks raises KeyError when it is read, as before
+                recs[inst] = cards[c]
+    filled[0], filled[1], filled[2] = config, n, recs
+    return recs
 
 
 def info(state, inst):
     try:
         return RECORDS[state["config"]["cards"]][inst]
-    except TypeError:
-        return records(state)[inst]
+    except (KeyError, TypeError):
+        return _record(state, inst)
 
 
 class PerGame:
@@ -113,7 +133,12 @@ class PerGame:
     the dict is kept by the config's id, the config beside it so that the id is not reused while the
     answers stand, and with the stamp it was made under (a number the answers depend on besides: the
     count of the game's instances, say); asked with another stamp, it starts empty again. What the
-    answers of every game depend on (a table of abilities) calls forget() when it changes."""
+    answers of every game depend on (a table of abilities) calls forget() when it changes. Its two
+    attributes are slots, and in the compiled build C fields (model.pxd: a cdef class): per_game_answers
+    reads them several times a step, and a Python object's attribute is a type look-up and a
+    descriptor call each time."""
+
+    __slots__ = ("by_config", "last")
 
     def __init__(self):
         self.by_config = {}
@@ -216,21 +241,24 @@ def player(g, seat):
     return g["players"][seat]
 
 
-class _Rotations(dict):
-    """The orders of n seats, clockwise from each seat, by n: worked out once for a table size."""
-
-    def __missing__(self, n):
-        orders = self[n] = tuple(tuple((seat + i) % n for i in range(n)) for seat in range(n))
-        return orders
+def _rotations(n):
+    """The orders of n seats, clockwise from each seat."""
+    return tuple(tuple((seat + i) % n for i in range(n)) for seat in range(n))
 
 
-_ROTATIONS = _Rotations()
+# {n: _rotations(n)}, worked out once for a table size; a plain dict (not one with __missing__, whose
+# every index is a Python-level call): order_from is asked for every seat loop of a game.
+_ROTATIONS = {}
 
 
 def order_from(g, seat):
     """Seats clockwise starting with `seat` (a new list: callers may change it)."""
     n = g["n"]
-    return list(_ROTATIONS[n][seat % n])
+    try:
+        orders = _ROTATIONS[n]
+    except KeyError:
+        orders = _ROTATIONS[n] = _rotations(n)
+    return list(orders[seat % n])
 
 
 def turn_order(g):

@@ -7,6 +7,7 @@
 cimport maester.games.lcg.abilities as abilities
 cimport maester.games.lcg.model as M
 from maester.engine.core cimport Ctx
+cimport cython
 
 cpdef list window_choices(state, seat, phase)
 cpdef window_prompt(phase)
@@ -16,5 +17,6 @@ cpdef round_answer(st, answer)
 cpdef _after_plan(state)
 cpdef _steps_watch_nothing(state)
 # The engine's own context (core.pxd's extension type): after_step runs after every step, and reads
-# its state and game as struct fields rather than attributes.
+# its state and game as struct fields rather than attributes (and g, a dict local, in C).
+@cython.locals(g=dict)
 cpdef after_step(Ctx ctx)

@@ -471,7 +471,7 @@ def ability(ctx, st, answer):
     g = ctx.g
     state = ctx.state
     src, seat = st["src"], st["seat"]
-    ab = abilities.ABILITIES[M.code(src)][st["idx"]]
+    ab = abilities.ability_of(src, st["idx"])
     if st["stage"] == "target":
         if answer is not None:
             st["target"] = answer[1][1]
