@@ -283,3 +283,38 @@ print(json.dumps(port.read_at))
 ''' % str(out))
     (rec,) = [json.loads(line) for line in out.read_text().splitlines()]
     assert rec[0] == "tx" and rec[1] <= json.loads(proc.stdout)
+
+
+def test_bench_hil_times_a_light_change_that_leaves_the_frame_as_it_was_by_its_render(run_micropython, tmp_path):
+    # The strip is written only when the frame differs: a change that renders to the frame already
+    # shown (a seat going idle in its pulse's dark half) is on the strip from its render, which the
+    # board stamps; timed by the strip alone it waited for the next frame that differed (100-220 ms).
+    out = tmp_path / "trace.jsonl"
+    proc = run_micropython(r'''
+import json
+from maester_fw.leds import Segments, SOLID, OFF
+from trace_sim import Trace, trace_renders
+
+class Strip:
+    def write(self, buf):
+        pass
+
+trace = Trace(%r)
+trace_renders(Segments, trace)
+leds = Segments([("s", 0, 2)], 2, Strip())
+wrote = []
+leds.set(0, 255, 255, 0, 0, SOLID)
+wrote.append(leds.tick(0))    # red: written
+leds.set(0, 255, 255, 0, 0, OFF)
+wrote.append(leds.tick(10))   # dark: written
+leds.set(0, 255, 0, 0, 0, SOLID)
+wrote.append(leds.tick(20))   # black, the frame shown: rendered, not written
+leds.set(0, 255, 0, 0, 255, OFF)
+wrote.append(leds.tick(21))   # held back by the least gap between frames: not rendered yet
+wrote.append(leds.tick(23))   # rendered: off, the frame shown
+wrote.append(leds.tick(40))   # nothing asked: nothing rendered
+trace.f.close()
+print(json.dumps(wrote))
+''' % str(out))
+    assert json.loads(proc.stdout) == [True, True, False, False, False, False]
+    assert [json.loads(line)[0] for line in out.read_text().splitlines()] == ["shown", "shown"]

@@ -21,6 +21,9 @@ link stamps its reads and writes. Decoding the two byte streams afterwards gives
     ─ render ─► strip frame written
 
 Taps whose move changes no LED have no light to time; they count in `taps`, not in the figures.
+A light change that renders into the frame the strip already shows writes no frame (a seat going
+idle while its pulse is in its dark half: both are (1, 1, 1) after the gamma); the board stamps
+that render apart ("shown"), and the light is timed by it, not by the next frame that differs.
 
 Inside "engine and log", the time the game log's append took (the SQLite commit of the move with
 synchronous=FULL: its fsync is what keeps a move from being lost on a fault) is stamped too and
@@ -63,7 +66,7 @@ def _frames(records):
 
 def read_board_trace(path):
     """The sim-board's stamps (firmware/sim/trace_sim.py), grouped by kind."""
-    out = {"rx": [], "tx": [], "place": [], "strip": []}
+    out = {"rx": [], "tx": [], "place": [], "strip": [], "shown": []}
     with open(path) as f:
         for line in f:
             rec = json.loads(line)
@@ -99,7 +102,7 @@ def analyse(board_trace, host_trace, placed_keys, cuts=(), log_spans=()):
     fw_rx = _frames(board_trace["rx"])
     host_rx = _frames(host_trace["rx"])
     host_tx = _frames(host_trace["tx"])
-    strips = [s[0] for s in board_trace["strip"]]
+    strips = sorted(s[0] for s in board_trace["strip"] + board_trace["shown"])  # the light on the strip
     rows = []
     places = board_trace["place"]
     for k, (t_place, reader, uid) in enumerate(places):
