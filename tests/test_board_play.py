@@ -218,12 +218,11 @@ def test_bench_hil_times_taps_through_a_sim_board_process():
     assert out["paced"] is True  # the readers take a board's modelled time, not the unix port's
     assert out["timed"] > 0 and 0 < out["p50_ms"] <= out["p99_ms"] <= out["max_ms"]
     stages = out["stages"]
-    assert set(stages) == {"poll_detection", "wire_up", "engine_and_log", "wire_down", "render"}
+    assert set(stages) == {"poll_detection", "wire_up", "engine", "wire_down", "render"}
     # the stages add up to the whole, tap by tap, so their medians cannot exceed it by much
     assert sum(s["p50_ms"] for s in stages.values()) <= out["max_ms"] * 1.5
-    # the log's commit and sync is timed inside "engine and log", tap by tap, so it is never more
-    log, engine = out["log_sync"], stages["engine_and_log"]
-    assert 0 < log["p50_ms"] <= engine["p50_ms"] and log["p99_ms"] <= engine["p99_ms"]
+    # each timed tap's move was committed and synced by the log (after its light: runner.py)
+    assert 0 < out["log_sync"]["p50_ms"] <= out["log_sync"]["p99_ms"]
     assert out["bytes_per_tap"] > 0 and out["polls_per_s"] > 0
 
 
