@@ -5,8 +5,10 @@
                                                     │
     LEDs ◄── link.set_segment ◄── game's segments(view(state, "public")) ◄──────────┘
 
-A rejected tap flashes an error on the seat's LEDs and its reason is reported to the host. The
-LEDs are drawn from the public view alone, so no secret can reach the strip or the wire.
+A tap's LEDs go to the board as soon as the rules have applied its move, before the log writes
+and syncs it; the board's tap is acked only after the sync (_light_now). A rejected tap flashes an
+error on the seat's LEDs and its reason is reported to the host. The LEDs are drawn from the public
+view alone, so no secret can reach the strip or the wire.
 
 In a game whose table module sets CHOOSE_AFTER_TAP (Westeros Intrigue: a card may fit in several
 places of the court), a tap that could mean several choices is not refused: it becomes the seat's
