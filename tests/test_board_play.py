@@ -286,7 +286,7 @@ print(json.dumps(port.read_at))
 
 def test_bench_hil_times_a_light_change_that_leaves_the_frame_as_it_was_by_its_render(run_micropython, tmp_path):
     # The strip is written only when the frame differs: a change that renders to the frame already
-    # shown (a seat going idle in its pulse's dark half) is on the strip from its render, which the
+    # shown (a seat going idle near its pulse's low point) is on the strip from its render, which the
     # board stamps; timed by the strip alone it waited for the next frame that differed (100-220 ms).
     out = tmp_path / "trace.jsonl"
     proc = run_micropython(r'''

@@ -93,8 +93,8 @@ def trace_renders(segments_class, trace):
 
     `Segments.tick` writes the strip only when the frame differs from the one written last, so such
     a change writes nothing and only the strip's stamps would time it by the next frame that does
-    differ: a seat going from a pulse in its dark half to idle (both render (1, 1, 1) after the
-    gamma) was timed at 100-220 ms, the next pulse step of another seat (`bench hil`'s render
+    differ: a seat going idle near its pulse's low point (both render (1, 1, 1) after the gamma)
+    was timed at 100-230 ms, by the next pulse step of another seat (`bench hil`'s render
     outliers, issue 29). Rendered means the change was taken (`changed` cleared): held back by the
     least gap between frames, it is not yet."""
     tick = segments_class.tick

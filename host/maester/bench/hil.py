@@ -22,8 +22,8 @@ link stamps its reads and writes. Decoding the two byte streams afterwards gives
 
 Taps whose move changes no LED have no light to time; they count in `taps`, not in the figures.
 A light change that renders into the frame the strip already shows writes no frame (a seat going
-idle while its pulse is in its dark half: both are (1, 1, 1) after the gamma); the board stamps
-that render apart ("shown"), and the light is timed by it, not by the next frame that differs.
+idle near its pulse's low point: both are (1, 1, 1) after the gamma); the board stamps that render
+apart ("shown"), and the light is timed by it, not by the next frame that differs.
 
 The game log's append of each tap's move (the SQLite commit with synchronous=FULL: its fsync is
 what keeps a move from being lost on a fault) is stamped too and shown apart (`log_sync`). It was
