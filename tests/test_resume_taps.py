@@ -143,3 +143,84 @@ def test_what_the_board_sends_again_after_a_kill_is_played_only_if_the_game_lack
     assert replay(both, {0: x}, {(0, 7, 30)}) == [(0, R_, x, 40), (0, P_, x, 57)]
     # a new game: nothing that lay there before it is a move
     assert replay(both, None, set()) == []
+
+
+def test_a_taps_light_goes_out_before_its_log_sync_and_a_log_that_fails_it_puts_the_lights_back(tmp_path):
+    # Tap to light does not wait for the disk (issue 29): once the rules applied the move its lights
+    # go on the wire, then the card's record is kept, then the log writes and syncs the move, and the
+    # tap is acked only after that. A log that fails the move restores the state, and the lights.
+    import copy
+
+    from maester.engine import PUBLIC, core
+    from maester.engine.log import LogError
+    from maester.link.serial_link import PLACED, Tap
+    from maester.table import profile as P
+    from maester.table.resting import RestingCards
+    from maester.table.runner import TableRunner, sim_tags, sim_uid
+    prof = P.for_game("btwixt", 3)
+    places = P.places(prof)
+    readers = [r["name"] for r in prof["readers"]]
+    session = Session.new("btwixt", {"players": 3, "variants": ["short"], "observe": ["allies", "hands"]}, 21,
+                          log_path=str(tmp_path / "game.sqlite"))
+
+    class Link:
+        def __init__(self):
+            self.segments, self.sent = {}, None
+
+        def set_segment(self, seg, *value):
+            self.segments[seg] = value
+
+        def send_leds_now(self):
+            self.sent = dict(self.segments)
+
+    def next_lit_tap(rng):
+        """Play on until a tap makes a move that changes the lights; returns that tap."""
+        for _ in range(300):
+            ask = session.state["asks"][0]
+            command = {"seat": ask["seat"], "ask": ask["id"], "choice": rng.choice(ask["choices"])}
+            found = tap_for(session.state, places, command)
+            after = copy.deepcopy(session.state)
+            core.apply(after, command)
+            lights = runner.game_table.segments
+            if found and lights(core.view(after, PUBLIC)) != lights(core.view(session.state, PUBLIC)):
+                place, card = found
+                return Tap(readers.index(places[place]), PLACED, bytes.fromhex(sim_uid(card)), 1, len(session.moves))
+            assert runner.submit(command).ok
+        raise AssertionError("no tap changed the lights")
+
+    try:
+        runner = TableRunner(session, prof, sim_tags(session.state), report=lambda text: None)
+        runner.resting = RestingCards(session.log)
+        runner.resting.start({})
+        link = Link()
+        runner.attach(link)
+        rng = random.Random(3)
+        seen = []
+        append = session.log.append
+
+        def append_seeing_the_wire(*args):
+            seen.append((link.sent, RestingCards(session.log).known(session.log)))
+            return append(*args)
+        session.log.append = append_seeing_the_wire
+        tap = next_lit_tap(rng)
+        shown = dict(link.segments)
+        seen.clear()
+        runner.on_tap(tap)
+        (sent, known), = seen
+        assert sent == link.segments != shown  # the move's lights, on the wire before the log wrote
+        assert known == {}  # the card's record says the move is coming, which the log does not have yet
+        assert RestingCards(session.log).known(session.log) == {tap.reader: tap.uid}
+
+        tap = next_lit_tap(rng)
+        shown, moves = dict(link.segments), len(session.moves)
+
+        def failing(*args):
+            seen.append(link.sent)
+            raise LogError("disk full")
+        session.log.append = failing
+        with pytest.raises(LogError):
+            runner.on_tap(tap)
+        assert seen[-1] != shown  # its lights went out...
+        assert link.segments == shown and len(session.moves) == moves  # ...and back with the state
+    finally:
+        session.close()

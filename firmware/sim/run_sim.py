@@ -155,9 +155,11 @@ def main():
                     taps.append(json.loads(line))
     trace = None
     if o["--trace"]:
-        from trace_sim import Trace
+        from maester_fw.leds import Segments
+        from trace_sim import Trace, trace_renders
 
         trace = Trace(o["--trace"])
+        trace_renders(Segments, trace)
     table = Table(paced=o["--paced"] == "on")
     if o["--cards"]:
         with open(o["--cards"]) as f:

@@ -12,6 +12,9 @@ measured as latency):
     ["tx", t_us, "hex"]          serial bytes the firmware handed to the port
     ["place", t_us, reader, "uid hex"]   a card laid on a simulated reader
     ["strip", t_us]              a frame written to the strip
+    ["shown", t_us]              a light change the host sent rendered into the frame the strip
+                                 already shows: nothing is written (leds.Segments.tick), yet the
+                                 light asked for is on the strip from then on (trace_renders)
 """
 
 import time
@@ -39,6 +42,9 @@ class Trace:
 
     def strip(self, t):
         self._line('["strip",%d]\n' % t)
+
+    def shown(self, t):
+        self._line('["shown",%d]\n' % t)
 
     def flush(self):
         self.f.flush()
@@ -80,3 +86,23 @@ class TracedStrip:
 
     def __getattr__(self, name):
         return getattr(self._strip, name)
+
+
+def trace_renders(segments_class, trace):
+    """Stamp each render of a light change the host sent that leaves the frame as it was.
+
+    `Segments.tick` writes the strip only when the frame differs from the one written last, so such
+    a change writes nothing and only the strip's stamps would time it by the next frame that does
+    differ: a seat going idle near its pulse's low point (both render (1, 1, 1) after the gamma)
+    was timed at 100-230 ms, by the next pulse step of another seat (`bench hil`'s render
+    outliers, issue 29). Rendered means the change was taken (`changed` cleared): held back by the
+    least gap between frames, it is not yet."""
+    tick = segments_class.tick
+
+    def traced_tick(self, now_ms):
+        held = self.changed
+        wrote = tick(self, now_ms)
+        if held and not wrote and not self.changed:
+            trace.shown(trace.now())
+        return wrote
+    segments_class.tick = traced_tick

@@ -17,14 +17,19 @@ the sim-board stamps each card laid, each serial read and write and each strip f
 link stamps its reads and writes. Decoding the two byte streams afterwards gives, for each tap:
 
     placed ─ poll detection ─► TAP written by the firmware ─ wire up ─► read by the host
-    ─ engine and log ─► SEGMENT_SET written by the host ─ wire down ─► read by the firmware
+    ─ engine ─► SEGMENT_SET written by the host ─ wire down ─► read by the firmware
     ─ render ─► strip frame written
 
 Taps whose move changes no LED have no light to time; they count in `taps`, not in the figures.
+A light change that renders into the frame the strip already shows writes no frame (a seat going
+idle near its pulse's low point: both are (1, 1, 1) after the gamma); the board stamps that render
+apart ("shown"), and the light is timed by it, not by the next frame that differs.
 
-Inside "engine and log", the time the game log's append took (the SQLite commit of the move with
-synchronous=FULL: its fsync is what keeps a move from being lost on a fault) is stamped too and
-shown apart (`log_sync`): on a shared disk it is most of that stage's tail.
+The game log's append of each tap's move (the SQLite commit with synchronous=FULL: its fsync is
+what keeps a move from being lost on a fault) is stamped too and shown apart (`log_sync`). It was
+most of the host's stage ("engine and log") and its tail on a shared disk; the light now goes out
+once the rules applied the move, before that append (table/runner.py), and the tap is acked after
+it: "engine" is the rules and the lights, and `log_sync` follows the light.
 """
 
 import json
@@ -42,7 +47,7 @@ from ..table.board import BoardTable, connect
 from ..table.runner import sim_tags, sim_uid
 from ..table.simtable import SimBoardClient, tap_for
 
-STAGES = ("poll_detection", "wire_up", "engine_and_log", "wire_down", "render")
+STAGES = ("poll_detection", "wire_up", "engine", "wire_down", "render")
 APPLY_TIMEOUT = 10.0
 SPARE_UID = "04eeeeeeeeee%02x"  # stickers no game knows, lying on the readers before the first tap
 
@@ -63,7 +68,7 @@ def _frames(records):
 
 def read_board_trace(path):
     """The sim-board's stamps (firmware/sim/trace_sim.py), grouped by kind."""
-    out = {"rx": [], "tx": [], "place": [], "strip": []}
+    out = {"rx": [], "tx": [], "place": [], "strip": [], "shown": []}
     with open(path) as f:
         for line in f:
             rec = json.loads(line)
@@ -90,7 +95,7 @@ def _p50_p99(values):
 
 
 def analyse(board_trace, host_trace, placed_keys, cuts=(), log_spans=()):
-    """Per tap, the time of each stage (µs), then the log's part of "engine and log", then the whole;
+    """Per tap, the time of each stage (µs), then its move's log append, then the whole;
     from the two stamped streams. See the module doc.
 
     `cuts`: when (µs) a move was made off the table (a seat page's choice); a light change after
@@ -99,7 +104,7 @@ def analyse(board_trace, host_trace, placed_keys, cuts=(), log_spans=()):
     fw_rx = _frames(board_trace["rx"])
     host_rx = _frames(host_trace["rx"])
     host_tx = _frames(host_trace["tx"])
-    strips = [s[0] for s in board_trace["strip"]]
+    strips = sorted(s[0] for s in board_trace["strip"] + board_trace["shown"])  # the light on the strip
     rows = []
     places = board_trace["place"]
     for k, (t_place, reader, uid) in enumerate(places):
@@ -130,7 +135,7 @@ def analyse(board_trace, host_trace, placed_keys, cuts=(), log_spans=()):
         if lit is None:
             continue
         stamps = (t_place, sent[0], heard[0], seg[0], got[0], lit)
-        log = sum(b - a for a, b in log_spans if a >= heard[0] and b <= seg[0])
+        log = next((b - a for a, b in log_spans if a >= heard[0]), 0)  # its move's, after the light
         rows.append([b - a for a, b in zip(stamps, stamps[1:])] + [log, lit - t_place])
     return rows
 
@@ -259,8 +264,8 @@ def cmd_hil(args):
     for name in STAGES:
         st = out["stages"][name]
         print("  %-15s p50 %6s ms  p99 %6s ms" % (name.replace("_", " "), st["p50_ms"], st["p99_ms"]))
-        if name == "engine_and_log":
+        if name == "engine":
             ls = out["log_sync"]
-            print("    %-13s p50 %6s ms  p99 %6s ms  (the log's commit and fsync)" % ("of which log", ls["p50_ms"], ls["p99_ms"]))
+            print("    %-13s p50 %6s ms  p99 %6s ms  (the log's commit and fsync, after the light)" % ("then the log", ls["p50_ms"], ls["p99_ms"]))
     print("%.1f wire bytes per tap, %.1f reader polls per second" % (out["bytes_per_tap"], out["polls_per_s"]))
     return 0

@@ -56,16 +56,19 @@ class Session:
             raise
         return cls(state, log, events, moves)
 
-    def submit(self, command):
-        """Returns core.Applied or core.Rejected. Raises LogError/EngineFault (state restored)."""
+    def submit(self, command, applied=None):
+        """Returns core.Applied or core.Rejected. Raises LogError/EngineFault (state restored).
+        `applied`: called under the lock once the rules applied the command, before its log write
+        and sync: what may show the move at once without waiting for the disk (a table's lights,
+        table/runner.py; the tap itself is acknowledged only after the sync)."""
         with self.lock:
-            result = self._submit(command)
+            result = self._submit(command, applied)
             if result.ok:
                 for watch in list(self.watchers):
                     watch(command)
             return result
 
-    def _submit(self, command):
+    def _submit(self, command, applied=None):
         ask, reason = core.check(self.state, command)
         if ask is None:
             return core.Rejected(reason)
@@ -76,6 +79,12 @@ class Session:
             self._restore()
             raise EngineFault("the rules failed on %r (%s: %s); the game was restored from its log"
                               % (command, type(e).__name__, e)) from e
+        if applied is not None:
+            try:
+                applied()
+            except BaseException:
+                self._restore()  # nothing logged: the state goes back to the log's
+                raise
         if self.log is not None:
             try:
                 self.log.append(self.log.next_seq(), command, result.outcomes, stamp)

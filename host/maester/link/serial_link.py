@@ -406,6 +406,18 @@ class BoardLink:
             self._dirty[segment] = True
         self._wake()
 
+    def send_leds_now(self) -> None:
+        """Write the LED changes waiting now, when called from a callback on the link's own thread
+        (on_tap: a tap's light before the move's log sync, table/runner.py), not once the callback
+        has returned. Their frames carry the ack of what came before the tap: the tap itself is
+        acked after the callback returns, as ever. On another thread, nothing: the link's thread
+        sends them at its next turn (set_segment woke it)."""
+        if threading.current_thread() is not self._thread:
+            return
+        link = self._link
+        if link is not None and self._state == _SESSION:
+            self._pump_leds(link, self._now_ms())
+
     def clear_segments(self) -> None:
         """Every segment off (one SEGMENTS_CLEAR on the wire)."""
         with self._lock:

@@ -5,8 +5,10 @@
                                                     │
     LEDs ◄── link.set_segment ◄── game's segments(view(state, "public")) ◄──────────┘
 
-A rejected tap flashes an error on the seat's LEDs and its reason is reported to the host. The
-LEDs are drawn from the public view alone, so no secret can reach the strip or the wire.
+A tap's LEDs go to the board as soon as the rules have applied its move, before the log writes
+and syncs it; the board's tap is acked only after the sync (_light_now). A rejected tap flashes an
+error on the seat's LEDs and its reason is reported to the host. The LEDs are drawn from the public
+view alone, so no secret can reach the strip or the wire.
 
 In a game whose table module sets CHOOSE_AFTER_TAP (Westeros Intrigue: a card may fit in several
 places of the court), a tap that could mean several choices is not refused: it becomes the seat's
@@ -133,8 +135,11 @@ class TableRunner:
                     self._rest(tap)
                     self._refuse(place, reason)
                 return
-            self._rest(tap, command)  # before the log: a kill in between cannot lose it or play it twice
-            result = self._submit_tap(command, place, card, tap)
+            try:
+                result = self._submit_tap(command, place, card, tap)
+            except BaseException:
+                self._show(self._lights())  # the move's lights went out before the log failed it
+                raise
             if not result.ok:
                 self._rest(tap)
                 return self._refuse(place, result.reason)
@@ -186,7 +191,7 @@ class TableRunner:
 
     def _rest(self, tap, move=None):
         """Keep what `tap`'s card became (`move`: a command about to be logged, "held", or None)."""
-        if self.resting is None or tap.reader >= len(self.profile["readers"]):
+        if self.resting is None or tap is None or tap.reader >= len(self.profile["readers"]):
             return
         if isinstance(move, dict):
             log = self.session.log  # the log's row number: after an undo it runs ahead of the state's moves
@@ -222,15 +227,40 @@ class TableRunner:
 
     def _submit_tap(self, command, place, card, tap):
         """Submit a tap's command, then what the same tap goes on to say (taps.carried: a game's
-        tap that both chooses and moves a card). Called under the lock."""
+        tap that both chooses and moves a card). Once the rules have applied a command, its lights
+        go out, then what the tap's card became is kept (_rest), both before the log's write and
+        sync: a kill after the rest cannot lose the move or play it twice. Called under the lock."""
         kind = core.find_ask(self.session.state, command["ask"])["kind"]
-        result = self.session.submit(command)
-        follow = result.ok and carried(self.session.state, kind, command["seat"], place, card)
+        follows = []
+
+        def applied():
+            follows.append(carried(self.session.state, kind, command["seat"], place, card))
+            if not follows[0]:
+                self._light_now()  # else the lights wait for the move the tap goes on to make
+            self._rest(tap, command)
+        result = self.session.submit(command, applied)
+        follow = result.ok and follows[0]
         if follow:
-            if tap is not None:
+            def follow_applied():
+                self._light_now()
                 self._rest(tap, follow)
-            self.session.submit(follow)
+            self.session.submit(follow, follow_applied)
         return result
+
+    def _light_now(self):
+        """Put the lights of the move just applied on the wire now, before its log write and sync
+        (Session.submit's `applied`), when called on the link's own thread (a tap); elsewhere the
+        link's thread sends them at its next turn. The tap is acknowledged only after the sync, so
+        a host that dies in between loses no move: the board sends the tap again (or, when the board
+        went down too, the card lying there is a new tap, table/resting.py), and the move the
+        light showed is made. So a tap's light waits neither for the log's sync nor for the file of
+        the resting cards (issue 29). Called under the lock."""
+        if self.link is None:
+            return
+        self._show(self._lights())
+        send = getattr(self.link, "send_leds_now", None)
+        if send is not None:
+            send()
 
     def _hold(self, place, card, tap=None):
         """Keep a tap that fits several choices as the deciding seat's pending selection. Called under the lock."""
@@ -274,8 +304,6 @@ class TableRunner:
                 self.pending[seat] = held  # a slip of the finger: keep it, so the seat can pick again
                 return core.Rejected("choose a position from 1 to %d" % len(held["choices"]))
             command = {"seat": seat, "ask": held["ask"], "choice": held["choices"][index]}
-            if held.get("tap") is not None:
-                self._rest(held["tap"], command)
             result = self._submit_tap(command, held.get("place"), held["card"], held.get("tap"))
             self.changed.notify_all()
         if result.ok:
@@ -340,14 +368,25 @@ class TableRunner:
         if self.link is None:
             return
         with self.lock:
-            view = self.session.view(PUBLIC)
-            if self.clocks is not None:
-                view["clocks"] = self.clocks.public()  # public too: a low seat's segment blinks
-            wanted = self.game_table.segments(view)
-            if self.hands is not None:
-                wanted = hands_lights(view, wanted, self.hands.seats)
-            if self.putting_back is not None:
-                wanted = self.putting_back.leds(wanted)
+            wanted = self._lights()
+        self._show(wanted)
+
+    def _lights(self):
+        """{segment name: (level, rgb, pattern, period)} of the public view now. Called under the lock."""
+        view = self.session.view(PUBLIC)
+        if self.clocks is not None:
+            view["clocks"] = self.clocks.public()  # public too: a low seat's segment blinks
+        wanted = self.game_table.segments(view)
+        if self.hands is not None:
+            wanted = hands_lights(view, wanted, self.hands.seats)
+        if self.putting_back is not None:
+            wanted = self.putting_back.leds(wanted)
+        return wanted
+
+    def _show(self, wanted):
+        """Send the link the segments of `wanted` that differ from those shown."""
+        if self.link is None:
+            return
         for name, (level, rgb, pattern, period) in wanted.items():
             seg = self.seg_ids.get(name)
             if seg is None:
