@@ -16,12 +16,14 @@ cdef class Ability:
     cdef public object from_hand, from_dead, from_discard
 
 cpdef ability_of(src, idx)
+cpdef limit_key(src, idx)
 cpdef _within_limit(g, src, idx, Ability ab)
 cpdef payable(state, seat, src, Ability ab)
 cpdef event_tax(state, src)
 cpdef kneelable(state, seat, pred)
 cpdef tolls(state, inst)
 cpdef toll_due(state, inst)
+cpdef pay_tolls(ctx, inst)
 cpdef available_influence(state, seat)
 cpdef dict _in_game(state)
 cpdef holders(state, kind, at=*, dict found=*)

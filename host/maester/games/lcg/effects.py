@@ -155,7 +155,11 @@ def search_deck(ctx, st, answer):
         else:
             st["left"] = 0
     # Nothing left to take (the last card taken, or "none"): no card of the deck needs judging.
-    fits = [i for i in sorted(deck) if A.PREDICATES[st["pred"]](state, i, seat)] if st["left"] > 0 else []
+    # The predicate read once, not once per card of the deck (a module attribute and a dict look-up each).
+    fits = []
+    if st["left"] > 0:
+        fits_pred = A.PREDICATES[st["pred"]]
+        fits = [i for i in sorted(deck) if fits_pred(state, i, seat)]
     if fits:
         ctx.ask(seat, "search", [["take", i] for i in fits] + [["none"]],
                 "Search the deck: take a card (%s)" % st["why"], public="searches a deck")

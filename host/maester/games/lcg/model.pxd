@@ -71,3 +71,7 @@ cpdef left_of(g, seat)
 cpdef house_ok(state, seat, inst)
 cpdef influence_of(state, inst)
 cpdef income_bonus(state, inst)
+# A card moving between zones (flow, timing, effects, many times a game): C calls from the rule modules.
+cpdef take_out(g, inst)
+cpdef put(g, inst, zone, top=*)
+cpdef move(g, inst, zone, top=*)
