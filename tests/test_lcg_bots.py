@@ -2,6 +2,7 @@
 its strength, and `maester sim --bots search`."""
 
 import json
+import random
 
 import pytest
 
@@ -150,7 +151,8 @@ def _containers(obj, out):
 
 def test_copy_state_shares_nothing_the_engine_writes():
     """The bots' simulations play on copy_state's copies: a copy equals the state and shares no list
-    or dict with it, a card record with keys of its own (copied the slow way) included."""
+    or dict with it but the card records' "att" and "dups" lists (the rules replace those, never
+    change them in place), a card record with keys of its own (copied the slow way) included."""
     state, _ = core.new_game("lcg", {"players": 2}, 4)
     for _ in range(80):
         ask = state["asks"][0]
@@ -158,10 +160,35 @@ def test_copy_state_shares_nothing_the_engine_writes():
     inst = next(iter(state["g"]["cards"]))
     state["g"]["cards"][inst]["marks"] = [["a", 1]]
     copy = S.copy_state(state)
+    lists = {id(c[k]) for c in state["g"]["cards"].values() for k in ("att", "dups")}
     for key in ("g", "stack", "asks", "result"):
         assert copy[key] == state[key]
-        assert not _containers(copy[key], set()) & _containers(state[key], set()), key
+        assert not (_containers(copy[key], set()) & _containers(state[key], set())) - lists, key
     assert list(copy["g"]) == list(state["g"]) and list(copy["g"]["cards"]) == list(state["g"]["cards"])
+
+
+def test_play_on_a_copy_leaves_the_original_as_it_was():
+    """A copy shares its card records' attachment and duplicate lists with its original: playing on
+    the copy, attachments and duplicates coming and going included, leaves the original unchanged."""
+    moved = 0
+    for seed in range(3):
+        state, _ = core.new_game("lcg", {"players": 2}, seed)
+        pick = random.Random(seed).choice  # uniform random play attaches and duplicates cards
+        while not state["over"] and state["g"]["round"] < 6:
+            if any(c["att"] or c["dups"] for c in state["g"]["cards"].values()):
+                before = json.dumps(state, sort_keys=True, default=str)
+                copy = S.copy_state(state)
+                lists = [(c["att"], c["dups"]) for c in copy["g"]["cards"].values()]
+                for _ in range(40):
+                    if copy["over"]:
+                        break
+                    ask = copy["asks"][0]
+                    assert core.apply(copy, {"seat": ask["seat"], "ask": ask["id"], "choice": pick(ask["choices"])}).ok
+                moved += lists != [(c["att"], c["dups"]) for c in copy["g"]["cards"].values()]
+                assert json.dumps(state, sort_keys=True, default=str) == before
+            ask = state["asks"][0]
+            assert core.apply(state, {"seat": ask["seat"], "ask": ask["id"], "choice": pick(ask["choices"])}).ok
+    assert moved  # some copy's attachments or duplicates did change
 
 
 def test_copy_state_keeps_what_two_steps_share_shared():

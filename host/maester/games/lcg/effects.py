@@ -150,7 +150,7 @@ def search_deck(ctx, st, answer):
                 host = then.split(":", 1)[1]
                 M.take_out(g, inst)
                 g["cards"][inst].update(zone="dup", on=host)
-                g["cards"][host]["dups"].append(inst)
+                g["cards"][host]["dups"] = g["cards"][host]["dups"] + [inst]  # a new list: model.dropped
                 ctx.emit("duplicate", seat=seat, card=inst, on=host)
         else:
             st["left"] = 0

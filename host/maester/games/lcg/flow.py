@@ -517,7 +517,7 @@ def play_from_hand(ctx, seat, choice):
         host = M.own_copy_in_play(state, seat, inst)
         M.take_out(g, inst)
         g["cards"][inst].update(zone="dup", on=host)
-        g["cards"][host]["dups"].append(inst)
+        g["cards"][host]["dups"] = g["cards"][host]["dups"] + [inst]  # a new list: model.dropped
         ctx.emit("duplicate", seat=seat, card=inst, on=host)
         return
     pay_for(ctx, seat, inst)
@@ -573,7 +573,7 @@ def take_control(ctx, inst, seat):
 
 def _hang(g, att, host):
     g["cards"][att]["on"] = host
-    g["cards"][host]["att"].append(att)
+    g["cards"][host]["att"] = g["cards"][host]["att"] + [att]  # a new list: model.dropped
 
 
 def attach(ctx, att, host):
@@ -582,7 +582,7 @@ def attach(ctx, att, host):
     g = ctx.g
     old = g["cards"][att]["on"]
     if old is not None:
-        g["cards"][old]["att"].remove(att)
+        g["cards"][old]["att"] = M.dropped(g["cards"][old]["att"], att)
     _hang(g, att, host)
     ctx.emit("attached", card=att, on=host)
 

@@ -789,12 +789,22 @@ def _moved_in_play(inst):
         _SOURCE_MOVES[0] += 1
 
 
+def dropped(items, x):
+    """A new list: `items` without its first `x` (ValueError if it has none, as list.remove). A card
+    record's "att" and "dups" lists are replaced, never changed in place, so that a copy of the state
+    may share them with its original (sampling.copy_state)."""
+    out = items[:]
+    out.remove(x)
+    return out
+
+
 def take_out(g, inst):
     """Remove `inst` from wherever it is (the caller puts it somewhere)."""
     c = g["cards"][inst]
     zone = c["zone"]
     if zone == "dup":
-        g["cards"][c["on"]]["dups"].remove(inst)
+        host = g["cards"][c["on"]]
+        host["dups"] = dropped(host["dups"], inst)
         c["on"] = None
     elif zone == "revealed":
         g["players"][c["owner"]]["revealed"] = None

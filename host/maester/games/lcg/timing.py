@@ -260,7 +260,8 @@ def leave_play(ctx, inst, dest, why="discard"):
         g["bank"]["gold"] += c["gold"]
         c["gold"] = 0
     if c["on"] is not None:
-        g["cards"][c["on"]]["att"].remove(inst)
+        host = g["cards"][c["on"]]
+        host["att"] = M.dropped(host["att"], inst)
         c["on"] = None
     kws = M.keywords_among(state, inst, _WHERE_GONE_KWS)
     top = False
