@@ -332,8 +332,9 @@ def is_character(state, inst):
 #
 # A constant ability ("while X", STR per gold, income) is a function `fn(state, src, inst, what)` in
 # CONSTANT[code], registered by abilities.constant_for; a card that makes others cheaper is
-# `fn(state, src, seat, inst)` in REDUCERS[code] (abilities.reducer_for). Both are summed from
-# scratch whenever a value is asked.
+# `fn(state, src, seat, inst)` in REDUCERS[code] (abilities.reducer_for), and its code in
+# REDUCES_OTHERS unless the reducer can only make its own card cheaper (reducer_for self_only=). Both
+# are summed from scratch whenever a value is asked.
 
 CONSTANT = {}
 ANSWERS = {}  # code -> the `what`s its constant ability can give anything for (constant_for); missing: any
@@ -344,6 +345,7 @@ SCOPES = {}
 # missing: any
 GIVES = {}
 REDUCERS = {}
+REDUCES_OTHERS = set()  # the codes of REDUCERS whose function may make a card other than its own cheaper
 
 
 def register_constant(code, fn, answers=None, to=None, gives=None):
@@ -445,11 +447,16 @@ _SET_VALUED = ("icons", "keywords")  # constant() gathers {"gain"/"lose": set} f
 
 def reducers_in_play(state, seat):
     """[(card, its REDUCERS function)] for the cards `seat` controls that make others cheaper and are
-    not blank, in play order: found once for a whole hand by a caller that prices every card in it."""
+    not blank, in play order: found once for a whole hand by a caller that prices every card in it.
+    Only the REDUCES_OTHERS: a reducer that can only make its own card cheaper gives 0 to any other
+    card, and a card in play is priced by cost_reduction itself. None loaded (every card's cost
+    reduction so far is its own): no card in play is read."""
     out = []
+    if not REDUCES_OTHERS:
+        return out
     for src in state["g"]["players"][seat]["play"]:
         c = code(src)
-        if c in REDUCERS and not blank(state, src):  # `in` and an index, not .get(): no method call in C
+        if c in REDUCES_OTHERS and not blank(state, src):  # `in` and an index, not .get(): no method call in C
             out.append((src, REDUCERS[c]))
     return out
 
@@ -461,9 +468,17 @@ def cost_reduction(state, seat, inst, in_play=None):
     for src, fn in reducers_in_play(state, seat) if in_play is None else in_play:
         total += fn(state, src, seat, inst)
     c = code(inst)
-    if c in REDUCERS and g["cards"][inst]["zone"] != "play":
+    if c in REDUCERS and (g["cards"][inst]["zone"] != "play" or _own_reducer_in_play(state, seat, inst, c)):
         total += REDUCERS[c](state, inst, seat, inst)  # a card that costs less to play itself (Grey Wind, Lady)
     return total
+
+
+def _own_reducer_in_play(state, seat, inst, c):
+    """Whether `inst`, a reducer in play, would be among reducers_in_play but is not only because it
+    can only make itself cheaper (not in REDUCES_OTHERS): then cost_reduction adds its own reduction,
+    as it would have from that list. No caller prices a card in play (gold is paid from hand or setup);
+    this keeps cost_reduction's answer the same for one that did."""
+    return c not in REDUCES_OTHERS and inst in state["g"]["players"][seat]["play"] and not blank(state, inst)
 
 
 def _kept_sources(g):
