@@ -312,6 +312,23 @@ def test_S14_grey_wind_costs_two_less_while_robb_is_in_play():
     assert t.g["players"][0]["gold"] == 2
 
 
+def test_cards_that_cost_less_themselves_make_no_other_card_cheaper():
+    # Grey Wind, Lady and Army of the Faithful are declared self_only (reducer_for): pricing a card
+    # then never asks them, so each must give 0 to any card but itself, here with Robb in play.
+    t = duel()
+    t.hand(0, p("S25"))
+    t.play(p("S8"))
+    begin(t)
+    marshal_phase(t, 0, gold=4)
+    before = M.gold_cost(t.state, 0, p("S25"))
+    t.play(p("S14"))
+    assert M.gold_cost(t.state, 0, p("S25")) == before
+    self_only = [c for c in M.REDUCERS if c not in M.REDUCES_OTHERS]
+    assert sorted(self_only) == ["B85", "S14", "S15"]
+    for c in self_only:
+        assert M.REDUCERS[c](t.state, p("S14"), 0, p("S25")) == 0
+
+
 def test_S15_lady_gives_your_sansa_renown_and_strength_and_costs_less_with_sansa_in_play():
     t = duel()
     t.hand(0, p("S15"))

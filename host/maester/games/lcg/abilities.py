@@ -158,11 +158,17 @@ def constant_for(*codes, answers=None, to=None, gives=None):
     return register
 
 
-def reducer_for(*codes):
-    """Decorator: `fn(state, src, seat, inst)` is how much less `inst` costs `seat` (a card in play)."""
+def reducer_for(*codes, self_only=False):
+    """Decorator: `fn(state, src, seat, inst)` is how much less `inst` costs `seat` (a card in play).
+    `self_only`: `fn` gives 0 whenever `inst` is not `src` (a card that costs less to play itself), so
+    pricing a card never asks it of the other cards in play (model.reducers_in_play)."""
     def register(fn):
         for code in codes:
             M.REDUCERS[code] = fn
+            if self_only:
+                M.REDUCES_OTHERS.discard(code)
+            else:
+                M.REDUCES_OTHERS.add(code)
             CARD_ABILITIES.add(code)
         return fn
     return register

@@ -299,7 +299,7 @@ card("B84", Ability("forced", lambda ctx, src, seat, t, ev: E.kneel(ctx, t, why=
 
 
 # B85 Army of the Faithful: it costs 1 gold less to play for each Asshai character you control.
-@A.reducer_for("B85")
+@A.reducer_for("B85", self_only=True)  # 0 unless inst is src
 def _army_of_the_faithful(state, src, seat, inst):
     if inst != src:
         return 0

@@ -252,7 +252,7 @@ card("S13", Ability("action", _bran, phases=("plot",), cost=(("kneel_self",),), 
 
 
 # S14 Grey Wind: costs 2 gold less to play while Robb Stark is in play.
-@A.reducer_for("S14")
+@A.reducer_for("S14", self_only=True)  # 0 unless inst is src
 def _grey_wind(state, src, seat, inst):
     return 2 if src == inst and _named(state, "Robb Stark") else 0
 
@@ -266,7 +266,7 @@ def _lady(state, src, inst, what):
     return 1 if what == "str" else {"gain": {"renown"}}
 
 
-@A.reducer_for("S15")
+@A.reducer_for("S15", self_only=True)  # 0 unless inst is src
 def _lady_cost(state, src, seat, inst):
     return 2 if src == inst and _named(state, "Sansa Stark") else 0
 

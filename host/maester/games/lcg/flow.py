@@ -391,11 +391,13 @@ _MARSHAL_FACTS = M.PerGame()
 def _marshal_facts(state, seat, inst):
     """What marshalling reads of `inst` in `seat`'s hand that stays the same all game: None when
     `seat` may never marshal it (an event, a plot, a card of another House only, model.house_ok);
-    else (its record, its printed gold cost with the gold penalty, whether it is Limited)."""
+    else (its record, its printed gold cost with the gold penalty, whether it is Limited, what an
+    attachment asks of a host (model.attach_needs) or None)."""
     rec = M.records(state)[inst]
     if rec["type"] not in ("character", "location", "attachment") or not M.house_ok(state, seat, inst):
         return None
-    return rec, M.printed_gold_cost(state, seat, inst), "limited" in (rec["keywords"] or ())
+    needs = M.attach_needs(rec) if rec["type"] == "attachment" else None
+    return rec, M.printed_gold_cost(state, seat, inst), "limited" in (rec["keywords"] or ()), needs
 
 
 def _hosts_in_play(state):
@@ -435,7 +437,7 @@ def marshal_choices(state, seat):
             facts = known[inst] = _marshal_facts(state, seat, inst)
         if facts is None:
             continue
-        rec, printed_cost, limited = facts
+        rec, printed_cost, limited, needs = facts
         if rec["unique"]:  # a duplicate under its own copy in play costs no gold (model.own_copy_in_play)
             if copies is None:
                 copies = M.own_copies(state, seat)
@@ -455,7 +457,7 @@ def marshal_choices(state, seat):
             if hosts is None:
                 hosts = _hosts_in_play(state)
             for host, hrec in hosts:
-                if M.attach_fits(state, seat, inst, rec, host, hrec, hosts_kws):
+                if M.attach_fits(state, seat, inst, needs, host, hrec, hosts_kws):
                     out.append(["attach", inst, host])
         elif rec["unique"]:  # model.can_enter_play: uniqueness and the dead pile
             if taken is None:

@@ -332,8 +332,9 @@ def is_character(state, inst):
 #
 # A constant ability ("while X", STR per gold, income) is a function `fn(state, src, inst, what)` in
 # CONSTANT[code], registered by abilities.constant_for; a card that makes others cheaper is
-# `fn(state, src, seat, inst)` in REDUCERS[code] (abilities.reducer_for). Both are summed from
-# scratch whenever a value is asked.
+# `fn(state, src, seat, inst)` in REDUCERS[code] (abilities.reducer_for), and its code in
+# REDUCES_OTHERS unless the reducer can only make its own card cheaper (reducer_for self_only=). Both
+# are summed from scratch whenever a value is asked.
 
 CONSTANT = {}
 ANSWERS = {}  # code -> the `what`s its constant ability can give anything for (constant_for); missing: any
@@ -344,6 +345,7 @@ SCOPES = {}
 # missing: any
 GIVES = {}
 REDUCERS = {}
+REDUCES_OTHERS = set()  # the codes of REDUCERS whose function may make a card other than its own cheaper
 
 
 def register_constant(code, fn, answers=None, to=None, gives=None):
@@ -445,11 +447,16 @@ _SET_VALUED = ("icons", "keywords")  # constant() gathers {"gain"/"lose": set} f
 
 def reducers_in_play(state, seat):
     """[(card, its REDUCERS function)] for the cards `seat` controls that make others cheaper and are
-    not blank, in play order: found once for a whole hand by a caller that prices every card in it."""
+    not blank, in play order: found once for a whole hand by a caller that prices every card in it.
+    Only the REDUCES_OTHERS: a reducer that can only make its own card cheaper gives 0 to any other
+    card, and a card in play is priced by cost_reduction itself. None loaded (every card's cost
+    reduction so far is its own): no card in play is read."""
     out = []
+    if not REDUCES_OTHERS:
+        return out
     for src in state["g"]["players"][seat]["play"]:
         c = code(src)
-        if c in REDUCERS and not blank(state, src):  # `in` and an index, not .get(): no method call in C
+        if c in REDUCES_OTHERS and not blank(state, src):  # `in` and an index, not .get(): no method call in C
             out.append((src, REDUCERS[c]))
     return out
 
@@ -461,9 +468,17 @@ def cost_reduction(state, seat, inst, in_play=None):
     for src, fn in reducers_in_play(state, seat) if in_play is None else in_play:
         total += fn(state, src, seat, inst)
     c = code(inst)
-    if c in REDUCERS and g["cards"][inst]["zone"] != "play":
+    if c in REDUCERS and (g["cards"][inst]["zone"] != "play" or _own_reducer_in_play(state, seat, inst, c)):
         total += REDUCERS[c](state, inst, seat, inst)  # a card that costs less to play itself (Grey Wind, Lady)
     return total
+
+
+def _own_reducer_in_play(state, seat, inst, c):
+    """Whether `inst`, a reducer in play, would be among reducers_in_play but is not only because it
+    can only make itself cheaper (not in REDUCES_OTHERS): then cost_reduction adds its own reduction,
+    as it would have from that list. No caller prices a card in play (gold is paid from hand or setup);
+    this keeps cost_reduction's answer the same for one that did."""
+    return c not in REDUCES_OTHERS and inst in state["g"]["players"][seat]["play"] and not blank(state, inst)
 
 
 def _kept_sources(g):
@@ -1045,41 +1060,63 @@ def attach_ok(state, seat, att, host, hosts_kws=None):
     host refuses (_refusal) for all the attachments it asks about. The printed restrictions are read
     first: most hosts a hand is offered (attachments, locations, an opponent's cards) fail them, and
     then their keywords are never read."""
-    return attach_fits(state, seat, att, info(state, att), host, info(state, host), hosts_kws)
+    return attach_fits(state, seat, att, attach_needs(info(state, att)), host, info(state, host), hosts_kws)
 
 
-def attach_fits(state, seat, att, rec, host, hrec, hosts_kws=None):
-    """attach_ok with both printed records given (`rec` of `att`, `hrec` of `host`): a caller that
-    asks it of every host for every attachment of a hand looks each record up once."""
-    g = state["g"]
-    card = g["cards"][host]
-    if host == att or card["zone"] not in ("play", "setup"):
-        return False
-    wants_character = True
-    for r in rec["restrictions"] or ():  # `in` and an index, not .get(): no method call in C
+def attach_needs(rec):
+    """What attachment record `rec`'s printed restrictions ask of a host, summed up for attach_fits
+    so that a caller that asks it of every host (flow's marshal facts, once a game) reads them once:
+    (the host's type, "character" or "location"; whether only on a card an opponent controls; the
+    Houses the host must have; a frozenset of Traits for each "one of these"; its name when at most
+    one copy may go on a host (limit_per_character), else None; whether it is a Weapon)."""
+    kind = "character"
+    opponent = False
+    houses = []
+    traits = []
+    limit_name = None
+    for r in rec["restrictions"] or ():
         at = r["attach_to"] if "attach_to" in r else None
         if at == "opponent_character":
-            if card["ctrl"] not in opponents(g, seat):
-                return False
+            opponent = True
         if at == "location":
-            wants_character = False
-            if hrec["type"] != "location":
-                return False
-        if "house" in r and r["house"] not in (hrec["houses"] or ()):
-            return False
-        if "traits_any" in r and not set(r["traits_any"]) & set(hrec["traits"] or ()):
-            return False
+            kind = "location"
+        if "house" in r:
+            houses.append(r["house"])
+        if "traits_any" in r:
+            traits.append(frozenset(r["traits_any"]))
         if "limit_per_character" in r and r["limit_per_character"]:
-            for a in card["att"]:  # a loop, not any() over a generator: cpdef (model.pxd)
-                if info(state, a)["name"] == rec["name"]:
-                    return False
-    if wants_character and hrec["type"] != "character":
+            limit_name = rec["name"]
+    return kind, opponent, tuple(houses), tuple(traits), limit_name, "Weapon" in (rec["traits"] or ())
+
+
+def attach_fits(state, seat, att, needs, host, hrec, hosts_kws=None):
+    """attach_ok with `att`'s restrictions summed up (`needs`: attach_needs) and `host`'s printed
+    record given (`hrec`): a caller that asks it of every host for every attachment of a hand reads
+    each once. The host's type first: it turns most hosts away in one comparison."""
+    kind, opponent, houses, traits, limit_name, weapon = needs
+    if hrec["type"] != kind or host == att:
         return False
+    g = state["g"]
+    card = g["cards"][host]
+    if card["zone"] != "play" and card["zone"] != "setup":
+        return False
+    if opponent and card["ctrl"] not in opponents(g, seat):
+        return False
+    for h in houses:
+        if h not in (hrec["houses"] or ()):
+            return False
+    for wanted in traits:
+        if wanted.isdisjoint(hrec["traits"] or ()):
+            return False
+    if limit_name is not None:
+        for a in card["att"]:  # a loop, not any() over a generator: cpdef (model.pxd)
+            if info(state, a)["name"] == limit_name:
+                return False
     refusal = hosts_kws[host] if hosts_kws is not None and host in hosts_kws else None
     if refusal is None:
         refusal = _refusal(state, host)
         if hosts_kws is not None:
             hosts_kws[host] = refusal
-    if refusal == "all" or (refusal == "weapon" and "Weapon" not in (rec["traits"] or ())):
+    if refusal == "all" or (refusal == "weapon" and not weapon):
         return False
     return True
