@@ -384,10 +384,12 @@ def _events_in_hand(state, seat, hand, in_hand):
     return [h for h in held if not recs[h]["restrictions"] or _event_allowed(state, seat, h)]
 
 
-# What a game's windows read of its instances, worked out once a game (model.PerGame): {(kind,
-# moment): holders, "moments": _moments (what holders' sets are made from), ("ambush", card table):
-# ambushers, ("waits", trigger): waits_for, ("offered", kind, moment): _offered's answers for that
-# moment ({instance: {zone: abilities}})}. It depends on nothing but the game's instances and the table of abilities
+# What a game's windows read of its instances, worked out once a game (model.PerGame): {kind:
+# {moment: holders}, "moments": _moments (what holders' sets are made from), ("ambush", card table):
+# ambushers, "waits": {trigger: waits_for}, "action windows": {phase: _action_window},
+# ("offered", kind, moment): _offered's answers for that moment ({instance: {zone: abilities}})}. The
+# answers asked at every step are in dicts by string within it (_entries), not under tuple keys: a
+# tuple built and hashed at every ask cost more than a second look-up by a string. It depends on nothing but the game's instances and the table of abilities
 # (BY_TRIGGER, BY_KIND, PILES) or the game's card table (whose key is in the ambush entry's; a card's
 # type, which _offered reads, is in it too): a game's instances are all in g["cards"] from setup on
 # (model.py), and the answers are worked out again when the count of instances changes (the stamp) or
@@ -398,6 +400,15 @@ _IN_GAME = M.PerGame()
 def _in_game(state):
     """_IN_GAME's answers for this game (stamped with its count of instances)."""
     return M.per_game_answers(_IN_GAME, state, len(state["g"]["cards"]))
+
+
+def _entries(found, name):
+    """found[name]: a dict of the game's answers of one sort (_IN_GAME), made empty on the first ask."""
+    try:  # a subscript, not setdefault(): no method call, and no dict made at every ask
+        return found[name]
+    except KeyError:
+        entries = found[name] = {}
+        return entries
 
 
 def holders(state, kind, at=None, found=None):
@@ -411,11 +422,11 @@ def holders(state, kind, at=None, found=None):
     looked up twice."""
     if found is None:
         found = _in_game(state)
-    try:  # a subscript, not get(): compiled, `found` is untyped here, and its get() a method call
-        return found[kind, at]
-    except KeyError:
-        trio = found[kind, at] = _work_out_holders(state, found, kind, at)
-        return trio
+    by_moment = _entries(found, kind)
+    trio = by_moment.get(at)
+    if trio is None:
+        trio = by_moment[at] = _work_out_holders(state, found, kind, at)
+    return trio
 
 
 def _work_out_holders(state, found, kind, at):
@@ -479,10 +490,11 @@ def waits_for(state, e):
     of the game waits for opens no window: each seat would be passed for without a question (a
     hand's events and cards are among the holders, and so is every card hand_may could name)."""
     found = _in_game(state)
-    pair = found.get(("waits", e))
+    by_trigger = _entries(found, "waits")
+    pair = by_trigger.get(e)
     if pair is None:
-        pair = found["waits", e] = (bool(holders(state, "forced", e, found)[0]),
-                                    bool(holders(state, "response", e, found)[0]))
+        pair = by_trigger[e] = (bool(holders(state, "forced", e, found)[0]),
+                                bool(holders(state, "response", e, found)[0]))
     return pair
 
 
@@ -560,11 +572,11 @@ def _action_window(state, found, phase):
     _ambushers' set and _offers' dict, kept together in the game's _IN_GAME answers (`found`) so that
     a window, asked at nearly every decision, makes one look-up of them instead of four of the game's
     answers and four of its entries."""
-    key = ("action window", phase)
-    five = found.get(key)
+    by_phase = _entries(found, "action windows")
+    five = by_phase.get(phase)
     if five is None:
-        five = found[key] = holders(state, "action", phase, found) + (_ambushers(state),
-                                                                        _offers(found, "action", phase))
+        five = by_phase[phase] = holders(state, "action", phase, found) + (_ambushers(state),
+                                                                             _offers(found, "action", phase))
     return five
 
 

@@ -682,16 +682,15 @@ def constant_answers(state, what):
     without answers= can answer anything): worked out once a game, and again after a constant ability
     is registered. Icons are answered by three cards of the pool, so most games never ask constant()."""
     answers = per_game_answers(_CONSTANT_ANSWERS, state)
-    key = ("answers", what)
-    try:
-        return answers[key]
+    try:  # keyed by `what` itself, a string: no tuple to build and hash at every ask
+        return answers[what]
     except KeyError:
         found = False
         for c in game_codes(state):  # a loop, not any() over a generator: cpdef (model.pxd)
             if c in CONSTANT and what in ANSWERS.get(c, (what,)):
                 found = True
                 break
-        answers[key] = found
+        answers[what] = found
         return found
 
 
