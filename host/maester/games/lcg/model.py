@@ -369,9 +369,12 @@ def register_constant(code, fn, answers=None, to=None, gives=None):
 def constant(state, inst, what):
     """Sum what every constant ability in play gives `inst` for `what` (str, icons, keywords...)."""
     known = _kept_sources(state["g"])
+    # One look-up (.get with a marker: a kept split may be None), not `in` then a read: a key is hashed
+    # once (a keyword reader's tuple is hashed afresh each time); a KeyError caught would cost more.
     by_key = known[2]
-    # `in`, then the read: one in ten is new, and a KeyError raised and caught cost more than the test
-    split = by_key[what] if what in by_key else _split(known, what)
+    split = by_key.get(what, _UNSPLIT)
+    if split is _UNSPLIT:
+        split = _split(known, what)
     if split is None:
         return {} if what in _SET_VALUED else 0
     return _summed(state, inst, what, split)
@@ -384,7 +387,9 @@ def constant_keywords_among(state, inst, wanted):
     card's own ability, or the one ability that may give anyone something, never names."""
     known = _kept_sources(state["g"])
     by_key = known[2]
-    split = by_key[wanted] if wanted in by_key else _split(known, "keywords", wanted)  # as in constant()
+    split = by_key.get(wanted, _UNSPLIT)  # as in constant()
+    if split is _UNSPLIT:
+        split = _split(known, "keywords", wanted)
     if split is None:
         return {}
     return _summed(state, inst, "keywords", split)
@@ -442,6 +447,7 @@ def rare_constant(state, inst, what):
     return constant(state, inst, what) if constant_answers(state, what) else 0
 
 
+_UNSPLIT = object()  # constant()'s marker for a key not split yet (a split kept may be None)
 _SET_VALUED = ("icons", "keywords")  # constant() gathers {"gain"/"lose": set} for these, sums numbers for the rest
 
 
@@ -552,13 +558,14 @@ def _split(known, what, wanted=None):
     `wanted` (keywords), only the sources whose ability can name one of them (GIVES), kept under
     `wanted` (constant_keywords_among)."""
     anyone, own, hosted, named = [], [], [], {}
-    gives = GIVES
+    gives, scopes = GIVES, SCOPES  # locals typed dict (model.pxd): their .get is then a C call
     for s in _answering(known, what):
+        c = code(s)
         if wanted is not None:
-            can_name = gives.get(code(s))
+            can_name = gives.get(c)
             if can_name is not None and can_name.isdisjoint(wanted):
                 continue
-        scope = SCOPES.get(code(s))
+        scope = scopes.get(c)
         if scope is None:
             anyone.append(s)
         elif scope == "self":
