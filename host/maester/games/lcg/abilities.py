@@ -621,8 +621,8 @@ def response_choices(state, seat, ev):
     e = ev["e"]
     found = _in_game(state)
     held, piled, in_hand = holders(state, "response", e, found)
-    if not held:
-        return []  # no card of this game has a response to this moment
+    if not held or not _may_respond(state["g"], seat, held, ev, e):
+        return []  # no card of this game has a response to this moment, or none is where `seat` could use it
     out = []
     p = state["g"]["players"][seat]
     sources = _in_play_among(p, held)
@@ -640,6 +640,32 @@ def response_choices(state, seat, ev):
             if _usable(state, seat, src, idx, ab, ev):
                 out.append(["respond", src, idx])
     return out
+
+
+def _may_respond(g, seat, held, ev, e):
+    """Whether any card of `held` (the game's cards with a response to `e`) is where response_choices
+    looks for `seat`'s sources: in play on its side, its revealed plot, in its hand or discard pile
+    (each held card's zone and controller or owner, as put keeps them), or the card that left play by
+    a kill or a discard. A window asks it of each seat, and its few held cards are read instead of
+    the seat's play list, hand and pile: at most moments none of them is out, or on the other side."""
+    if e in _LEAVING_PLAY and ev["card"] in held:
+        return True
+    cards = g["cards"]
+    sides = _RESPONDING_SIDE
+    for inst in held:
+        c = cards[inst]
+        side = sides.get(c["zone"])
+        if side is not None and c[side] == seat:
+            return True
+    return False
+
+
+# The zones response_choices finds sources in, each with the card's field that names the seat whose
+# source it is there (its play list is its controller's, a hand, pile or plot slot its owner's):
+# one look-up a card in _may_respond, where four comparisons of its zone's name cost more.
+_RESPONDING_SIDE = {"play": "ctrl", "revealed": "owner", "hand": "owner", "discard": "owner"}
+_IN_PLAY_ZONES = frozenset(("play", "revealed"))  # where run_forced finds sources (_may_force)
+_LEAVING_PLAY = frozenset(("killed", "discarded"))  # the triggers whose card may answer from where it went
 
 
 def save_choices(state, seat, target, how):
@@ -796,7 +822,9 @@ def run_forced(ctx, ev):
     e = ev["e"]
     queue = []
     held = holders(state, "forced", e)[0]
-    if held:  # most moments have no forced ability in the game at all
+    # Most moments have no forced ability in the game at all, and most of the others none among the
+    # cards that could use one now (_may_force)
+    if held and _may_force(g, held, ev, e):
         gone = ev.get("card") if e in ("killed", "discarded") else None
         for seat in M.turn_order(g):
             in_play = _in_play_among(g["players"][seat], held)
@@ -807,6 +835,21 @@ def run_forced(ctx, ev):
                     if ab.when is None or ab.when(state, src, seat, ev):
                         queue.append(ability_step(g, seat, src, idx, ev))
     resolve_together(ctx, queue)
+
+
+def _may_force(g, held, ev, e):
+    """Whether any card of `held` (the game's cards with a forced ability for `e`) is where run_forced
+    looks for one: in play or a revealed plot (put keeps a card's zone so while it is in a play list
+    or the revealed slot), or the card that left play by a kill or a discard. Asked of the few held
+    cards before the seats' play lists are read: at most moments (a phase begins, a card enters play)
+    none of them is out."""
+    if e in _LEAVING_PLAY and ev["card"] in held:
+        return True
+    cards = g["cards"]
+    for inst in held:
+        if cards[inst]["zone"] in _IN_PLAY_ZONES:
+            return True
+    return False
 
 
 def resolve_together(ctx, steps):

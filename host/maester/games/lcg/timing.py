@@ -152,16 +152,29 @@ def responses(ctx, st, answer):
             ctx.push(st)
             abilities.start(ctx, seat, choice, ev=st["ev"])
             return
-    while st["passes"] < n:
-        seat = order[st["i"] % n]
-        choices = [c for c in abilities.response_choices(ctx.state, seat, st["ev"])
-                   if c[1:3] not in st["used"]]
-        if choices or abilities.hand_may(ctx.state, seat, "response", st["ev"]["e"]):
-            ctx.ask(seat, "response", choices + [["pass"]], "Respond to %s, or pass" % st["ev"]["e"].replace("_", " "),
+    # The window's fields read once, its count kept in locals and written back when it stops: most
+    # windows pass every seat unasked
+    state = ctx.state
+    ev = st["ev"]
+    e = ev["e"]
+    i = st["i"]
+    passes = st["passes"]
+    while passes < n:
+        seat = order[i % n]
+        choices = abilities.response_choices(state, seat, ev)
+        if choices:
+            used = st["used"]
+            choices = [c for c in choices if c[1:3] not in used]
+        if choices or abilities.hand_may(state, seat, "response", e):
+            st["i"] = i
+            st["passes"] = passes
+            ctx.ask(seat, "response", choices + [["pass"]], "Respond to %s, or pass" % e.replace("_", " "),
                     public="may respond")
             return
-        st["passes"] += 1
-        st["i"] += 1
+        passes += 1
+        i += 1
+    st["i"] = i
+    st["passes"] = passes
 
 
 # --- kills and discards from play, with their save window ------------------------------------------
