@@ -12,11 +12,14 @@ cimport cython
 cpdef list window_choices(state, seat, phase)
 cpdef window_prompt(phase)
 cpdef take_action(ctx, seat, choice, phase)
+cdef dict _RESPONSES
 cpdef trigger(ctx, ev, initiator)
 cpdef round_answer(st, answer)
 cpdef _after_plan(state)
 cpdef _steps_watch_nothing(state)
+cpdef list _pay_costs(ctx, st, cost, src, seat)
+cpdef _cancel_window_opens(state, src)
 # The engine's own context (core.pxd's extension type): after_step runs after every step, and reads
 # its state and game as struct fields rather than attributes (and g, a dict local, in C).
-@cython.locals(g=dict)
+@cython.locals(g=dict, last=list)
 cpdef after_step(Ctx ctx)

@@ -105,6 +105,11 @@ def give_gold(ctx, seat, to):
 
 # --- responses --------------------------------------------------------------------------------
 
+# A response window step's keys in order, with the values it starts with but for its own lists:
+# compiled, a literal of six keys starts as Python's smallest dict and is grown at the sixth
+_RESPONSES = {"s": "responses", "ev": None, "order": None, "i": 0, "passes": 0, "used": None}
+
+
 def trigger(ctx, ev, initiator):
     """Something happened that cards may respond to: forced effects, then a response window. Each is
     opened only when a card of this game has such an ability for the moment (abilities.waits_for):
@@ -113,8 +118,12 @@ def trigger(ctx, ev, initiator):
     effects, played for responses)."""
     g = ctx.g
     forced_held, responses_held = abilities.waits_for(ctx.state, ev["e"])
-    window = {"s": "responses", "ev": ev, "order": M.left_of(g, initiator if initiator is not None else g["first"]),
-              "i": 0, "passes": 0, "used": []} if responses_held else None
+    window = None
+    if responses_held:
+        window = _RESPONSES.copy()  # made at its full size (see core.Ctx.ask), then filled in
+        window["ev"] = ev
+        window["order"] = M.left_of(g, initiator if initiator is not None else g["first"])
+        window["used"] = []
     if forced_held and window is not None:
         ctx.push({"s": "forced", "ev": ev}, window)
     elif forced_held:
@@ -433,7 +442,9 @@ def after_step(ctx):
     state = ctx.state
     if state["over"]:
         return
-    watches, totals_move = _after_plan(state)
+    last = _AFTER_LAST
+    # _after_plan's own first test, made here: a call less at every step of a game
+    watches, totals_move = last[1] if last[0] is state["config"] else _after_plan(state)
     for watch in watches:
         watch(ctx)
     g = ctx.g
@@ -498,61 +509,41 @@ def ability(ctx, st, answer):
     if st["stage"] == "cost":
         st["stage"] = "cancel"
         rec = M.info(state, src)
+        cards = g["cards"]
+        c_src = cards[src]
         key = abilities.limit_key(src, st["idx"])
-        g["limits"][key] = g["limits"].get(key, 0) + 1
+        limits = g["limits"]
+        limits[key] = limits[key] + 1 if key in limits else 1
         if ab.limit is not None:
             g["limit_scopes"].append([key, ab.limit[0]])
         if ab.limited:
             g["players"][seat]["limited_response"] = True
-        tax = abilities.event_tax(state, src) if rec["type"] == "event" and g["cards"][src]["zone"] == "hand" else 0
-        if rec["type"] == "event" and g["cards"][src]["zone"] == "hand":
+        tax = 0
+        if rec["type"] == "event" and c_src["zone"] == "hand":
+            tax = abilities.event_tax(state, src)
             M.take_out(g, src)
-            g["cards"][src]["zone"] = "playing"
+            c_src["zone"] = "playing"
             for r in rec["restrictions"] or ():
                 if "limit" in r:
                     g["event_limits"]["%s/%d" % (rec["name"], seat)] = r["limit"]
                     g["limit_scopes"].append(["event:%s/%d" % (rec["name"], seat), r["limit"]])
-        ctx.emit("ability", seat=seat, card=src, target=st["target"], how=ab.kind)
-        influence = 0
-        if abilities.TOLLS and g["cards"][src]["zone"] == "play":
+        # record(), not emit(): the fields in the order emit's keywords gave them, without a call by keyword
+        ctx.record("ability", {"seat": seat, "card": src, "target": st["target"], "how": ab.kind})
+        # Only a card with attachments can owe a toll (abilities.tolls): the others' is no call
+        if abilities.TOLLS and c_src["zone"] == "play" and c_src["att"]:
             abilities.pay_tolls(ctx, src)
-        for c in ab.cost:
-            if c[0] == "gold":
-                M.pay_gold(g, seat, c[1])  # the pool first, then gold on cards (Tywin)
-            elif c[0] == "kneel_self":
-                g["cards"][src]["kneel"] = True
-            elif c[0] == "kneel_host":
-                g["cards"][g["cards"][src]["on"]]["kneel"] = True
-            elif c[0] == "kneel_target":  # the chosen target is knelt as the cost (I Never Bet...)
-                g["cards"][st["target"]]["kneel"] = True
-            elif c[0] == "target_cost":  # gold equal to the target's printed cost (Chella); its targets
-                M.pay_gold(g, seat, M.info(state, st["target"])["cost"] or 0)  # list only what the seat can pay
-            elif c[0] == "discard_self":
-                leave_play(ctx, src, "discard", why="cost")
-            elif c[0] == "influence":
-                influence += c[1]
-        more = [{"s": "kneel_cost", "seat": seat, "n": c[1], "pred": c[2], "uid": st["uid"], "chosen": []}
-                for c in ab.cost if c[0] == "kneel"]
+        more = _pay_costs(ctx, st, ab.cost, src, seat) if ab.cost else []
         if tax:
             more.append({"s": "pay_event_tax", "seat": seat, "n": tax})
-        if influence:
-            more.insert(0, {"s": "influence", "seat": seat, "need": influence, "paid": 0})
         if more:
             ctx.push(*more, st)
             return
     if st["stage"] == "cancel":
         st["stage"] = "effect"
-        if not abilities.holders(state, "cancel")[0] and _steps_watch_nothing(state):
-            # No card of the game can cancel: the window would pass every seat unasked (hand_may
-            # names only held cards), and nothing runs after a step here (its costs brought no card
-            # with power into play), so the effect follows at once, as for an uncancelable one. Asked
-            # first: it is two look-ups, and whether the ability is uncancelable a sum over constants.
-            return ability(ctx, st, None)
-        if M.rare_constant(state, src, "uncancelable"):
-            return ability(ctx, st, None)  # it cannot be cancelled (Rule by Decree): no cancel window
-        ctx.push({"s": "cancel_window", "of": st["uid"], "src": src, "seat": seat, "order": M.left_of(g, seat),
-                  "i": 0, "passes": 0}, st)
-        return
+        if _cancel_window_opens(state, src):
+            ctx.push({"s": "cancel_window", "of": st["uid"], "src": src, "seat": seat, "order": M.left_of(g, seat),
+                      "i": 0, "passes": 0}, st)
+            return
     if st["stage"] == "effect":
         rec = M.info(state, src)
         canceled = st["uid"] in g["canceled"]
@@ -573,6 +564,47 @@ def ability(ctx, st, answer):
         if rec["type"] == "event" and g["cards"][src]["zone"] == "playing":
             dead = "deathbound" in (rec["keywords"] or ()) and not st["canceled"]
             M.put(g, src, "dead" if dead else "discard")
+
+
+def _pay_costs(ctx, st, cost, src, seat):
+    """Pay an ability's costs that need no choice; the steps that pay the others (kneeling cards of
+    the seat's choice, influence first), in the order they run."""
+    g = ctx.g
+    cards = g["cards"]
+    influence = 0
+    more = []
+    for c in cost:
+        kind = c[0]
+        if kind == "gold":
+            M.pay_gold(g, seat, c[1])  # the pool first, then gold on cards (Tywin)
+        elif kind == "kneel_self":
+            cards[src]["kneel"] = True
+        elif kind == "kneel_host":
+            cards[cards[src]["on"]]["kneel"] = True
+        elif kind == "kneel_target":  # the chosen target is knelt as the cost (I Never Bet...)
+            cards[st["target"]]["kneel"] = True
+        elif kind == "target_cost":  # gold equal to the target's printed cost (Chella); its targets
+            M.pay_gold(g, seat, M.info(ctx.state, st["target"])["cost"] or 0)  # list only what the seat can pay
+        elif kind == "discard_self":
+            leave_play(ctx, src, "discard", why="cost")
+        elif kind == "influence":
+            influence += c[1]
+        elif kind == "kneel":
+            more.append({"s": "kneel_cost", "seat": seat, "n": c[1], "pred": c[2], "uid": st["uid"], "chosen": []})
+    if influence:
+        more.insert(0, {"s": "influence", "seat": seat, "need": influence, "paid": 0})
+    return more
+
+
+def _cancel_window_opens(state, src):
+    """Whether an ability of `src` whose costs are paid gets a cancel window before its effect."""
+    if not abilities.holders(state, "cancel")[0] and _steps_watch_nothing(state):
+        # No card of the game can cancel: the window would pass every seat unasked (hand_may names
+        # only held cards), and nothing runs after a step here (its costs brought no card with power
+        # into play), so the effect follows at once, as for an uncancelable one. Asked first: it is
+        # two look-ups, and whether the ability is uncancelable a sum over constants.
+        return False
+    return not M.rare_constant(state, src, "uncancelable")  # Rule by Decree: no cancel window
 
 
 @step
