@@ -279,6 +279,52 @@ def _random_games_of_every_house(check):
         play_one("lcg", {"players": 2, "decks": decks}, seed, "random", on_step=check)
 
 
+def test_the_seats_a_response_window_passes_over_have_no_response(monkeypatch):
+    """A response window looks for the responses of the seats abilities.responders names only, and
+    asks hand_may only when a deck list could hold a response (hands_may_respond): at every window
+    of random games with all four Houses' decks, every other seat must have no response at all (the
+    full look at its cards) and, without such a deck, hand_may must be False for every seat, or
+    passing them over would change the questions."""
+    responders, hands_may_respond = A.responders, A.hands_may_respond
+    passed_over = []
+
+    def checked(state, ev):
+        may = responders(state, ev)
+        for seat in range(state["g"]["n"]):
+            if seat not in may:
+                assert A.response_choices(state, seat, ev) == [], (ev, seat)
+                passed_over.append(ev["e"])
+            if not hands_may_respond(state, ev["e"]):
+                assert not A.hand_may(state, seat, "response", ev["e"]), (ev, seat)
+        return may
+
+    monkeypatch.setattr(A, "responders", checked)
+    _random_games_of_every_house(lambda state, result: None)
+    assert len(set(passed_over)) >= 5 and len(passed_over) > 200
+
+
+def test_a_forced_trigger_passed_over_has_no_card_to_resolve(monkeypatch):
+    """run_forced looks at the seats' cards in play only when one of the game's cards with a forced
+    ability for the moment is in play, a revealed plot or the card that left play (_may_force): at
+    every forced step of random games with all four Houses' decks, when it says none is, none of them
+    is in any seat's play list or revealed slot, nor the card of a kill or discard."""
+    may_force = A._may_force
+    seen = {True: 0, False: 0}
+
+    def checked(g, held, ev, e):
+        found = may_force(g, held, ev, e)
+        if not found:
+            for p in g["players"]:
+                assert not any(i in held for i in p["play"]) and p["revealed"] not in held, (ev, p)
+            assert not (e in ("killed", "discarded") and ev["card"] in held), ev
+        seen[found] += 1
+        return found
+
+    monkeypatch.setattr(A, "_may_force", checked)
+    _random_games_of_every_house(lambda state, result: None)
+    assert seen[True] > 20 and seen[False] > 200
+
+
 def test_a_constant_ability_gives_nothing_to_a_card_outside_its_scope():
     """A card's constant ability declared to give only to itself, to the card it is attached to or to
     cards of one name (constant_for to=) is called for those cards only (model.constant): asked for

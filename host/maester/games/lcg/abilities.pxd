@@ -51,7 +51,9 @@ cpdef list response_choices(state, seat, ev)
 cdef dict _RESPONDING_SIDE
 cdef frozenset _IN_PLAY_ZONES, _LEAVING_PLAY
 @cython.locals(cards=dict, c=dict, sides=dict)
-cpdef _may_respond(g, seat, held, ev, e)
+cpdef list responders(state, ev)
+@cython.locals(by_trigger=dict)
+cpdef hands_may_respond(state, e)
 cpdef cancel_choices(state, seat, ev)
 cpdef has_legal_target(state, seat, src, Ability ab, ev=*)
 @cython.locals(gives=dict, named=frozenset)

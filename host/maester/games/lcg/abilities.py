@@ -386,7 +386,8 @@ def _events_in_hand(state, seat, hand, in_hand):
 
 # What a game's windows read of its instances, worked out once a game (model.PerGame): {kind:
 # {moment: holders}, "moments": _moments (what holders' sets are made from), ("ambush", card table):
-# ambushers, "waits": {trigger: waits_for}, "action windows": {phase: _action_window},
+# ambushers, "waits": {trigger: waits_for}, "hands respond": {trigger: hands_may_respond},
+# "action windows": {phase: _action_window},
 # ("offered", kind, moment): _offered's answers for that moment ({instance: {zone: abilities}})}. The
 # answers asked at every step are in dicts by string within it (_entries), not under tuple keys: a
 # tuple built and hashed at every ask cost more than a second look-up by a string. It depends on nothing but the game's instances and the table of abilities
@@ -621,8 +622,8 @@ def response_choices(state, seat, ev):
     e = ev["e"]
     found = _in_game(state)
     held, piled, in_hand = holders(state, "response", e, found)
-    if not held or not _may_respond(state["g"], seat, held, ev, e):
-        return []  # no card of this game has a response to this moment, or none is where `seat` could use it
+    if not held:
+        return []  # no card of this game has a response to this moment
     out = []
     p = state["g"]["players"][seat]
     sources = _in_play_among(p, held)
@@ -642,27 +643,51 @@ def response_choices(state, seat, ev):
     return out
 
 
-def _may_respond(g, seat, held, ev, e):
-    """Whether any card of `held` (the game's cards with a response to `e`) is where response_choices
-    looks for `seat`'s sources: in play on its side, its revealed plot, in its hand or discard pile
-    (each held card's zone and controller or owner, as put keeps them), or the card that left play by
-    a kill or a discard. A window asks it of each seat, and its few held cards are read instead of
-    the seat's play list, hand and pile: at most moments none of them is out, or on the other side."""
+def responders(state, ev):
+    """The seats that may have a response to `ev` now (a seat may be named more than once), all others
+    having none: the controller of each card of the game with a response to the moment (holders) that
+    is in play, the owner of each in a revealed plot's slot, a hand or a discard pile (the zones and
+    sides response_choices reads, as put keeps them), and the owner of the card that left play by a
+    kill or a discard if it has one. A window asks it once for all its seats, and most moments' few
+    held cards are all in decks: no seat's play list, hand or pile is read then."""
+    e = ev["e"]
+    seats = []
+    held = holders(state, "response", e)[0]
+    if not held:
+        return seats
     if e in _LEAVING_PLAY and ev["card"] in held:
-        return True
-    cards = g["cards"]
+        seats.append(M.owner_of(ev["card"]))
+    cards = state["g"]["cards"]
     sides = _RESPONDING_SIDE
     for inst in held:
         c = cards[inst]
         side = sides.get(c["zone"])
-        if side is not None and c[side] == seat:
-            return True
-    return False
+        if side is not None:
+            seats.append(c[side])
+    return seats
+
+
+def hands_may_respond(state, e):
+    """Whether any seat's deck list has a card that could be used from a hand in response to `e`
+    (hand_may's question of every seat, without the hand): the players' hand_kinds are worked out
+    once, at setup, from their deck lists, so this is too, once a game beside the holders. A
+    response window asks hand_may only when it is so."""
+    found = _in_game(state)
+    by_trigger = _entries(found, "hands respond")
+    may = by_trigger.get(e)
+    if may is None:
+        key = _hand_key("response", e)
+        may = False
+        for p in state["g"]["players"]:
+            if key in p["hand_kinds"]:
+                may = True
+        by_trigger[e] = may
+    return may
 
 
 # The zones response_choices finds sources in, each with the card's field that names the seat whose
 # source it is there (its play list is its controller's, a hand, pile or plot slot its owner's):
-# one look-up a card in _may_respond, where four comparisons of its zone's name cost more.
+# one look-up a card in responders, where four comparisons of its zone's name cost more.
 _RESPONDING_SIDE = {"play": "ctrl", "revealed": "owner", "hand": "owner", "discard": "owner"}
 _IN_PLAY_ZONES = frozenset(("play", "revealed"))  # where run_forced finds sources (_may_force)
 _LEAVING_PLAY = frozenset(("killed", "discarded"))  # the triggers whose card may answer from where it went

@@ -162,19 +162,23 @@ def responses(ctx, st, answer):
             abilities.start(ctx, seat, choice, ev=st["ev"])
             return
     # The window's fields read once, its count kept in locals and written back when it stops: most
-    # windows pass every seat unasked
+    # windows pass every seat unasked. Nothing changes while it goes round without an answer, so the
+    # seats that may have a response are found once (abilities.responders) and only theirs looked for,
+    # and whether a hand might hold one asked of each seat only if a deck list has such a card.
     state = ctx.state
     ev = st["ev"]
     e = ev["e"]
     i = st["i"]
     passes = st["passes"]
+    may = abilities.responders(state, ev)
+    hands_may = abilities.hands_may_respond(state, e)  # else hand_may is False for every seat
     while passes < n:
         seat = order[i % n]
-        choices = abilities.response_choices(state, seat, ev)
+        choices = abilities.response_choices(state, seat, ev) if seat in may else []
         if choices:
             used = st["used"]
             choices = [c for c in choices if c[1:3] not in used]
-        if choices or abilities.hand_may(state, seat, "response", e):
+        if choices or (hands_may and abilities.hand_may(state, seat, "response", e)):
             st["i"] = i
             st["passes"] = passes
             ctx.ask(seat, "response", choices + [["pass"]], "Respond to %s, or pass" % e.replace("_", " "),
