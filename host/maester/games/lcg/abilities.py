@@ -104,7 +104,9 @@ BY_INSTANCE = _ByInstance()
 BY_KIND = _ByKind()
 BY_TRIGGER = _ByTrigger()
 PILES = _Piles()
-STATE_CHECKS = []  # fn(ctx) run after every ability's effect: card rules that watch the table
+# {card code: fn(ctx)}: card rules that watch the table, run after every ability's effect in a game
+# that has that card (state_check): in any other game nothing they watch can come into play
+STATE_CHECKS = {}
 
 
 class Ability:
@@ -133,6 +135,12 @@ class Ability:
 
 
 CARD_ABILITIES = set()  # every code whose ability is in the engine (maester cards check lcg)
+
+
+def state_check(code, fn):
+    """Register `fn(ctx)`, a rule of card `code` that watches the table, to run after every ability's
+    effect in the games that have that card (STATE_CHECKS)."""
+    STATE_CHECKS[code] = fn
 
 
 def card(codes, *abilities):

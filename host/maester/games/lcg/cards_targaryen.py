@@ -168,7 +168,7 @@ def _flame_kissed(state, src, inst, what):
 
 card("T103", Ability("forced", lambda ctx, src, seat, t, ev: flame_check(ctx), trigger=("entered_play", "discarded"),
                      when=lambda s, src, seat, ev: ev["card"] == src or ev["e"] == "discarded"))
-A.STATE_CHECKS.append(flame_check)  # after every ability's effect too (a STR loss, another attachment gone)
+A.state_check("T103", flame_check)  # after every ability's effect too (a STR loss, another attachment gone)
 
 
 # T104 Bones of a Child: Challenges: discard it (cannot be saved) for an opponent's revealed plot to

@@ -561,9 +561,14 @@ def ability(ctx, st, answer):
             ab.effect(ctx, src, seat, st["target"], dict(st["ev"] or {}, knelt=knelt))
         else:
             ab.effect(ctx, src, seat, st["target"], st["ev"])
-            # A rule that watches the table after every effect (Flame-Kissed at STR 0).
-            for check in abilities.STATE_CHECKS:
-                check(ctx)
+            # A rule that watches the table after every effect (Flame-Kissed at STR 0), in a game
+            # that has its card (the others' tables never hold what it watches for)
+            checks = abilities.STATE_CHECKS
+            if checks:
+                codes = M.game_codes(state)
+                for code, check in checks.items():
+                    if code in codes:
+                        check(ctx)
         st["canceled"] = canceled
         if rec["type"] == "event" and g["cards"][src]["zone"] == "playing":
             dead = "deathbound" in (rec["keywords"] or ()) and not st["canceled"]
