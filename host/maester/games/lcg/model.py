@@ -1108,18 +1108,20 @@ def can_enter_play(state, seat, inst):
     return unique_blocked(state, seat, inst) is None
 
 
+_REFUSING = ("no_attachments", "no_attachments_except_weapon")  # the keywords _refusal reads
+
+
 def _refusal(state, host):
     """Which attachments `host` refuses: "all" (No attachments), "weapon" (all but Weapons) or "" (none).
-    Two keyword reads (has_kw), not the whole set: a constant ability that can name neither is not
-    asked (constant_keywords_among)."""
+    One read of those two keywords (keywords_among), not the whole set: a constant ability that can
+    name neither is not asked (constant_keywords_among), the lasting effects are looked through once."""
     if state["g"]["cards"][host]["zone"] == "play":
-        if has_kw(state, host, "no_attachments"):
-            return "all"
-        return "weapon" if has_kw(state, host, "no_attachments_except_weapon") else ""
-    printed = info(state, host)["keywords"] or ()  # in setup: the printed keywords
-    if "no_attachments" in printed:
+        kws = keywords_among(state, host, _REFUSING)
+    else:
+        kws = info(state, host)["keywords"] or ()  # in setup: the printed keywords
+    if "no_attachments" in kws:
         return "all"
-    return "weapon" if "no_attachments_except_weapon" in printed else ""
+    return "weapon" if "no_attachments_except_weapon" in kws else ""
 
 
 def attach_ok(state, seat, att, host, hosts_kws=None):
