@@ -1022,7 +1022,9 @@ def reduced_gold_cost(state, seat, inst, cost, in_play=None):
     """gold_cost from `inst`'s printed_gold_cost `cost`, for a caller that keeps it (flow's marshal
     facts, worked out once a game)."""
     p = state["g"]["players"][seat]
-    if in_play is None or in_play or code(inst) in REDUCERS:  # else nothing makes it cheaper
+    if in_play is None:  # found here once (most often none), for cost_reduction too
+        in_play = reducers_in_play(state, seat)
+    if in_play or code(inst) in REDUCERS:  # else nothing makes it cheaper
         cost -= cost_reduction(state, seat, inst, in_play)
     if p["reducers"]:
         for r in matching_reducers(state, seat, inst):  # a loop, not sum() of a generator: gold_cost is cpdef
