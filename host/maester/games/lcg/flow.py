@@ -499,11 +499,16 @@ def marshal_choices(state, seat):
             continue
         kind, unique, copy_key, name, printed_cost, limited, needs, c = facts
         if unique:  # a duplicate under its own copy in play costs no gold (model.own_copy_in_play)
-            if copies is None:
-                copies = M.own_copies(state, seat)
-            if copy_key in copies:
-                out.append(["duplicate", inst])
-                continue
+            if taken is None:
+                taken = M.names_taken(state, seat)
+            # A copy it owns in play is one it controls, so its name is taken ("control"): the copies
+            # are looked through only for a name taken (most unique cards of a hand: none).
+            if name in taken:
+                if copies is None:
+                    copies = M.own_copies(state, seat)
+                if copy_key in copies:
+                    out.append(["duplicate", inst])
+                    continue
         if printed_cost > pool:  # the pool is most of what the seat may spend: no card read to see it fits
             if gold is None:
                 gold = M.spendable_gold(g, seat)
@@ -525,9 +530,7 @@ def marshal_choices(state, seat):
                 for host, hrec in fit:
                     if M.attach_fits_now(state, seat, needs, host, hosts_kws):
                         out.append(["attach", inst, host])
-        elif unique:  # model.can_enter_play: uniqueness and the dead pile
-            if taken is None:
-                taken = M.names_taken(state, seat)
+        elif unique:  # model.can_enter_play: uniqueness and the dead pile (names_taken, read above)
             if name not in taken:
                 out.append(["marshal", inst])
         else:
