@@ -239,6 +239,44 @@ def test_the_kept_characters_are_always_the_ones_in_play():
     assert len(seen) > 20  # characters came and went many times
 
 
+def test_what_marshalling_keeps_of_the_cards_in_play_is_what_a_fresh_look_finds():
+    """model.names_taken, model.own_copies and flow's hosts for attachments (_kept_hosts) are kept
+    between asks and extended by the cards that joined the end of the lists in play (model.plays_grown):
+    after every move of heuristic games, whose bots also play on sampled copies that share those kept
+    answers, they must be what a fresh look at the cards in play and the dead pile finds, the hosts in
+    play order and each attachment's fit what its printed restrictions allow (attach_fits_printed)."""
+    grew = []
+    last = {}
+
+    def check(state, result):
+        g = state["g"]
+        players = g["players"]
+        for seat in range(g["n"]):
+            assert M.names_taken(state, seat) == M._names_taken(state, seat), (g["round"], g["phase"], seat)
+            fresh = {}
+            for inst in players[seat]["play"]:
+                if M.owner_of(inst) == seat:
+                    fresh.setdefault((M.info(state, inst)["name"], M.info(state, inst)["type"]), inst)
+            assert M.own_copies(state, seat) == fresh, (g["round"], g["phase"], seat)
+            before = last.get(seat)
+            now = list(players[seat]["play"])
+            if before is not None and len(now) > len(before) and now[:len(before)] == before:
+                grew.append(seat)  # the kept answers were extended, not worked out anew
+            last[seat] = now
+        hosts = [[(i, M.info(state, i)) for i in p["play"] if M.info(state, i)["type"] in ("character", "location")]
+                 for p in players]
+        for inst in g["cards"]:
+            if M.info(state, inst)["type"] == "attachment":
+                needs = M.attach_needs(M.info(state, inst))
+                fit = [[(h, r) for h, r in hs if M.attach_fits_printed(inst, needs, h, r)] for hs in hosts]
+                assert F._hosts_for(F._kept_hosts(state), inst, needs) == fit, (g["round"], g["phase"], inst)
+        assert F._kept_hosts(state)[1] == hosts
+
+    for seed, decks in ((7, ["baratheon", "stark"]), (8, ["targaryen", "lannister"])):
+        play_one("lcg", {"players": 2, "decks": decks}, seed, "heuristic", on_step=check)
+    assert len(grew) > 20  # cards joined the lists in play many times between two looks
+
+
 def test_a_constant_ability_gives_nothing_for_what_it_does_not_answer():
     """A card's constant ability declared to answer only some values (constant_for answers=) is
     called for those only (model.constant): asked for every other value, on every card, after

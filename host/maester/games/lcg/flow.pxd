@@ -4,13 +4,21 @@
 cimport maester.games.lcg.abilities as abilities
 cimport maester.games.lcg.model as M
 cimport maester.games.lcg.timing as T
+cimport cython
 
 # Marshalling's own helpers, asked once a marshal question or play: C calls from marshal_turn (a
 # Python call of a module function cost more than several of the look-ups they make).
 cpdef income(state, seat)
+@cython.locals(by_code=dict)
 cpdef _marshal_facts(state, seat, inst)
-cpdef _hosts_in_play(state)
+cpdef _printed_facts(state, seat, inst, c)
+cpdef _kept_hosts(state)
+@cython.locals(by_att=dict)
+cpdef _hosts_for(kept, att, needs)
+@cython.locals(known=dict, per_seat=dict)
 cpdef marshal_choices(state, seat)
+cpdef _pending_reduction(p)
 cpdef _take_gold(g, seat, amount)
 cpdef play_from_hand(ctx, seat, choice)
 cpdef pay_for(ctx, seat, inst)
+cpdef enter_play(ctx, seat, inst, how=*, announce=*)

@@ -388,29 +388,85 @@ def income(state, seat):
 _MARSHAL_FACTS = M.PerGame()
 
 
+# By (card table, House): {card code: _marshal_facts}, for every game on that table: the facts are
+# the printed record's, the House's and the table's gold penalty, so a game's first look at a card of
+# a hand is a look-up when another game already read that card. Emptied when it holds 64 pairs (a
+# bound on memory: worked out again when asked).
+_FACTS_BY_CODE = {}
+
+
 def _marshal_facts(state, seat, inst):
-    """What marshalling reads of `inst` in `seat`'s hand that stays the same all game: None when
-    `seat` may never marshal it (an event, a plot, a card of another House only, model.house_ok);
-    else (its record, its printed gold cost with the gold penalty, whether it is Limited, what an
-    attachment asks of a host (model.attach_needs) or None)."""
+    """What marshalling reads of `inst` in `seat`'s hand that stays the same all game (_printed_facts),
+    kept for the card's code (_FACTS_BY_CODE)."""
+    key = (state["config"]["cards"], state["g"]["players"][seat]["house"])
+    by_code = _FACTS_BY_CODE.get(key)
+    if by_code is None:
+        if len(_FACTS_BY_CODE) >= 64:
+            _FACTS_BY_CODE.clear()
+        by_code = _FACTS_BY_CODE[key] = {}
+    c = M.code(inst)
+    facts = by_code.get(c, False)
+    if facts is False:
+        facts = by_code[c] = _printed_facts(state, seat, inst, c)
+    return facts
+
+
+def _printed_facts(state, seat, inst, c):
+    """None when `seat` may never marshal `inst` (code `c`): an event, a plot, a card of another House
+    only (model.house_ok); else (its type, whether it is unique, (its name, its type): the key of a copy
+    in play (model.own_copies), its name, its printed gold cost with the gold penalty, whether it is
+    Limited, what an attachment asks of a host (model.attach_needs) or None, its code: whether a
+    reducer of its own makes it cheaper is asked of model.REDUCERS when it is priced)."""
     rec = M.records(state)[inst]
-    if rec["type"] not in ("character", "location", "attachment") or not M.house_ok(state, seat, inst):
+    kind = rec["type"]
+    if kind not in ("character", "location", "attachment") or not M.house_ok(state, seat, inst):
         return None
-    needs = M.attach_needs(rec) if rec["type"] == "attachment" else None
-    return rec, M.printed_gold_cost(state, seat, inst), "limited" in (rec["keywords"] or ()), needs
+    needs = M.attach_needs(rec) if kind == "attachment" else None
+    return (kind, rec["unique"], (rec["name"], kind), rec["name"], M.printed_gold_cost(state, seat, inst),
+            "limited" in (rec["keywords"] or ()), needs, c)
 
 
-def _hosts_in_play(state):
-    """[(card, its record)] for the characters and locations in play, in model.in_play's order: the
-    only cards an attachment may go on (model.attach_fits), each record looked up once a hand."""
+# Per game: [copies of the play lists (model.plays_grown), the hosts in play a player ([(card, its
+# record)], in play order), {attachment: (what it asks of a host, those hosts its printed restrictions
+# fit (model.attach_fits_printed), a list a player)}], as the hands last read them. Between a seat's
+# successive marshal asks the lists in play mostly only grew at their end, by the card it played: then
+# only the cards that joined are read.
+_HOSTS = M.PerGame()
+
+
+def _kept_hosts(state):
+    """_HOSTS brought up to date with the lists in play: the cards that joined them are added to the
+    hosts and to the attachments' fits, or all is worked out anew when a list changed otherwise."""
+    players = state["g"]["players"]
+    answers = M.per_game_answers(_HOSTS, state)
+    kept = answers.get("hosts")
+    grown = None if kept is None else M.plays_grown(kept[0], players)
+    if grown is None:
+        kept = answers["hosts"] = ([list(p["play"]) for p in players], [[] for p in players], {})
+        grown = kept[0]
     recs = M.records(state)
-    out = []
-    for p in state["g"]["players"]:
-        for inst in p["play"]:
+    by_att = kept[2]
+    for s, new in enumerate(grown):
+        for inst in new:
             rec = recs[inst]
-            if rec["type"] == "character" or rec["type"] == "location":
-                out.append((inst, rec))
-    return out
+            if rec["type"] == "character" or rec["type"] == "location":  # the only cards an attachment goes on
+                kept[1][s].append((inst, rec))
+                for att, (needs, fit) in by_att.items():
+                    if M.attach_fits_printed(att, needs, inst, rec):
+                        fit[s].append((inst, rec))
+    return kept
+
+
+def _hosts_for(kept, att, needs):
+    """[[(card, its record)] a player] for the hosts in play, in model.in_play's order, that attachment
+    `att`'s printed restrictions (`needs`: model.attach_needs) fit (kept: _kept_hosts): the part of
+    model.attach_fits no step but a card moving in or out of play changes."""
+    by_att = kept[2]
+    known = by_att.get(att)
+    if known is None:
+        known = by_att[att] = (needs, [[(host, hrec) for host, hrec in hosts
+                                        if M.attach_fits_printed(att, needs, host, hrec)] for hosts in kept[1]])
+    return known[1]
 
 
 def marshal_choices(state, seat):
@@ -418,8 +474,12 @@ def marshal_choices(state, seat):
     copies in play, its gold, its reducers, the names it may not play again, each host's keywords)
     is worked out once for the hand, when a card first needs it, not once a card (or a card and a
     host): nothing changes while the choices are drawn up. What a card's printed text settles
-    (_marshal_facts) is worked out once a game. A card whose printed cost fits the gold is
-    affordable without its reductions being summed: they only ever take gold off (model.gold_cost)."""
+    (_marshal_facts) is worked out once a game; what the cards in play settle (copies, names, hosts)
+    is kept and extended by the cards that joined play since (model.own_copies, model.names_taken,
+    _kept_hosts). A card whose printed cost fits the pool, or else the gold the seat may spend, is
+    affordable without its reductions being summed: they only ever take gold off (model.gold_cost);
+    nor are they summed for a card no reducer in play nor its own can make cheaper, when the pending
+    reductions all together would not bring it within the gold (_pending_reduction)."""
     g = state["g"]
     p = g["players"][seat]
     out = []
@@ -428,45 +488,64 @@ def marshal_choices(state, seat):
     known = per_seat.get(key)
     if known is None:
         known = per_seat[key] = {}
-    copies = gold = reducers = taken = hosts = None
+    copies = gold = reducers = self_reducing = pending = taken = hosts = None
+    pool = p["gold"]
     hosts_kws = {}
     for inst in p["hand"]:
-        if inst in known:
-            facts = known[inst]
-        else:
+        facts = known.get(inst, False)
+        if facts is False:
             facts = known[inst] = _marshal_facts(state, seat, inst)
         if facts is None:
             continue
-        rec, printed_cost, limited, needs = facts
-        if rec["unique"]:  # a duplicate under its own copy in play costs no gold (model.own_copy_in_play)
-            if copies is None:
-                copies = M.own_copies(state, seat)
-            if (rec["name"], rec["type"]) in copies:
-                out.append(["duplicate", inst])
-                continue
-        if gold is None:
-            gold = M.spendable_gold(g, seat)
-        if printed_cost > gold:
-            if reducers is None:
-                reducers = M.reducers_in_play(state, seat)
-            if M.reduced_gold_cost(state, seat, inst, printed_cost, reducers) > gold:
-                continue
-        if limited and p["limited_played"]:
-            continue
-        if rec["type"] == "attachment":
-            if hosts is None:
-                hosts = _hosts_in_play(state)
-            for host, hrec in hosts:
-                if M.attach_fits(state, seat, inst, needs, host, hrec, hosts_kws):
-                    out.append(["attach", inst, host])
-        elif rec["unique"]:  # model.can_enter_play: uniqueness and the dead pile
+        kind, unique, copy_key, name, printed_cost, limited, needs, c = facts
+        if unique:  # a duplicate under its own copy in play costs no gold (model.own_copy_in_play)
             if taken is None:
                 taken = M.names_taken(state, seat)
-            if rec["name"] not in taken:
+            # A copy it owns in play is one it controls, so its name is taken ("control"): the copies
+            # are looked through only for a name taken (most unique cards of a hand: none).
+            if name in taken:
+                if copies is None:
+                    copies = M.own_copies(state, seat)
+                if copy_key in copies:
+                    out.append(["duplicate", inst])
+                    continue
+        if printed_cost > pool:  # the pool is most of what the seat may spend: no card read to see it fits
+            if gold is None:
+                gold = M.spendable_gold(g, seat)
+            if printed_cost > gold:
+                if reducers is None:
+                    reducers = M.reducers_in_play(state, seat)
+                    self_reducing = M.REDUCERS
+                    pending = _pending_reduction(p)
+                if not reducers and c not in self_reducing and printed_cost - pending > gold:
+                    continue  # not even every pending reduction together would bring it within the gold
+                if M.reduced_gold_cost(state, seat, inst, printed_cost, reducers) > gold:
+                    continue
+        if limited and p["limited_played"]:
+            continue
+        if kind == "attachment":
+            if hosts is None:
+                hosts = _kept_hosts(state)
+            for fit in _hosts_for(hosts, inst, needs):
+                for host, hrec in fit:
+                    if M.attach_fits_now(state, seat, needs, host, hosts_kws):
+                        out.append(["attach", inst, host])
+        elif unique:  # model.can_enter_play: uniqueness and the dead pile (names_taken, read above)
+            if name not in taken:
                 out.append(["marshal", inst])
         else:
             out.append(["marshal", inst])
     return out
+
+
+def _pending_reduction(p):
+    """The most player `p`'s pending "next card costs N less" reductions (model.matching_reducers) can
+    take off one card's cost: all of them together."""
+    total = 0
+    for r in p["reducers"]:  # a loop, not sum() of a generator: cpdef (flow.pxd)
+        if r["amount"] > 0:
+            total += r["amount"]
+    return total
 
 
 @step

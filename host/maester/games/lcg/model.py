@@ -864,26 +864,84 @@ def move(g, inst, zone, top=False):
     put(g, inst, zone, top)
 
 
-# Per game, by seat: (the play list own_copies last worked its answer out from, the answer). It reads
-# nothing else of the state (records and owners never change). Marshalling asks it again after each
-# card it plays: that card went to the end of the seat's play list, so the kept answer is extended by
-# it instead of worked out again (_grown). Any other change of the list works it out anew.
+# Per game, by seat: (the game and the _TABLE_MOVES it was last asked under, a copy of the play list
+# own_copies last worked its answer out from, the answer). It reads nothing else of the state (records
+# and owners never change): asked again of the same game with no card moved in or out of play since (a
+# marshal ask after an action, the seat's next ask after a window's), the answer stands as it is.
+# Marshalling asks it again after each card it plays: that card went to the end of the seat's play
+# list, so the kept answer is extended by it instead of worked out again (_grown). Any other change of
+# the list works it out anew.
 _COPIES = PerGame()
 
 
 def _grown(kept, now):
-    """How many of `now`'s cards `kept` (a tuple of the list they were read from) already read: its
+    """How many of `now`'s cards `kept` (a copy of the list they were read from) already read: its
     length when `now` only grew at its end since, else -1 (work it out again)."""
     n = len(kept)
-    if len(now) < n or tuple(now[:n]) != kept:
+    if len(now) < n or now[:n] != kept:
         return -1
     return n
+
+
+def plays_grown(copies, players):
+    """The cards that joined the end of each player's play list since `copies` (a list a player, as
+    the caller last read them), a list a player, each copy brought up to date; None when a list
+    changed otherwise (a card left play or moved to another side: the caller works its answer out
+    anew). What is worked out from the cards in play is then extended by the cards just played (a
+    marshal ask follows the seat's last card played) instead of read again from all of them."""
+    out = []
+    for i, p in enumerate(players):
+        now = p["play"]
+        old = copies[i]
+        if now == old:
+            out.append(())
+            continue
+        n = _grown(old, now)
+        if n < 0:
+            return None
+        out.append(now[n:])
+    for i, new in enumerate(out):
+        if new:
+            copies[i] += new
+    return out
+
+
+# Per game, by seat: [copies of the play lists (plays_grown) and of the seat's dead pile names_taken
+# last read, its answer]. A card reaches the dead pile from elsewhere than play too, and may leave it:
+# the pile is compared as a whole, a few cards.
+_TAKEN = PerGame()
 
 
 def names_taken(state, seat):
     """{name: why} for the unique names `seat` may not put into play (rulebook, "Unique Cards"): its
     cards in play ("control"), its dead pile ("dead"), its cards an opponent controls ("taken"), the
-    first reason found kept. Worked out once by a caller that asks it of a whole hand."""
+    first reason found kept. Kept between asks (_TAKEN) while the dead pile is the same and the lists
+    in play only grew at their end (plays_grown): extended then by the cards that joined. Its callers
+    only read it, the next ask may extend it."""
+    g = state["g"]
+    players = g["players"]
+    answers = per_game_answers(_TAKEN, state)
+    kept = answers.get(seat)
+    grown = None
+    if kept is not None and kept[1] == players[seat]["dead"]:
+        grown = plays_grown(kept[0], players)
+    if grown is None:
+        taken = _names_taken(state, seat)
+        answers[seat] = ([list(p["play"]) for p in players], list(players[seat]["dead"]), taken)
+        return taken
+    taken = kept[2]
+    recs = records(state)
+    for s, new in enumerate(grown):
+        for other in new:
+            if s == seat:  # the first reason is "control" for any card of its own play list
+                taken[recs[other]["name"]] = "control"
+            elif owner_of(other) == seat:
+                taken.setdefault(recs[other]["name"], "taken")  # read after the others, as _names_taken
+    return taken
+
+
+def _names_taken(state, seat):
+    """names_taken worked out from the cards in play and the dead pile."""
     recs = records(state)
     players = state["g"]["players"]
     taken = {}
@@ -917,17 +975,21 @@ def own_copies(state, seat):
     card of `seat`'s hand may be played on as a duplicate, worked out once for a whole hand; kept
     between asks (_COPIES) and extended by the cards that joined the end of the play list since: its
     callers only read it (own_copy_in_play, flow.marshal_choices), the next ask may extend it."""
-    recs = records(state)
-    play = state["g"]["players"][seat]["play"]
+    g = state["g"]
+    moves = _TABLE_MOVES[0]
     answers = per_game_answers(_COPIES, state)
     kept = answers.get(seat)
-    n = -1 if kept is None else _grown(kept[0], play)
-    out = {} if n < 0 else kept[1]
+    if kept is not None and kept[0] is g and kept[1] == moves:
+        return kept[3]
+    recs = records(state)
+    play = g["players"][seat]["play"]
+    n = -1 if kept is None else _grown(kept[2], play)
+    out = {} if n < 0 else kept[3]
     for other in play[n:] if n > 0 else play:
         if owner_of(other) == seat:
             rec = recs[other]
             out.setdefault((rec["name"], rec["type"]), other)
-    answers[seat] = (tuple(play), out)
+    answers[seat] = (g, moves, list(play), out)
     return out
 
 
@@ -960,7 +1022,9 @@ def reduced_gold_cost(state, seat, inst, cost, in_play=None):
     """gold_cost from `inst`'s printed_gold_cost `cost`, for a caller that keeps it (flow's marshal
     facts, worked out once a game)."""
     p = state["g"]["players"][seat]
-    if in_play is None or in_play or code(inst) in REDUCERS:  # else nothing makes it cheaper
+    if in_play is None:  # found here once (most often none), for cost_reduction too
+        in_play = reducers_in_play(state, seat)
+    if in_play or code(inst) in REDUCERS:  # else nothing makes it cheaper
         cost -= cost_reduction(state, seat, inst, in_play)
     if p["reducers"]:
         for r in matching_reducers(state, seat, inst):  # a loop, not sum() of a generator: gold_cost is cpdef
@@ -1046,18 +1110,20 @@ def can_enter_play(state, seat, inst):
     return unique_blocked(state, seat, inst) is None
 
 
+_REFUSING = ("no_attachments", "no_attachments_except_weapon")  # the keywords _refusal reads
+
+
 def _refusal(state, host):
     """Which attachments `host` refuses: "all" (No attachments), "weapon" (all but Weapons) or "" (none).
-    Two keyword reads (has_kw), not the whole set: a constant ability that can name neither is not
-    asked (constant_keywords_among)."""
+    One read of those two keywords (keywords_among), not the whole set: a constant ability that can
+    name neither is not asked (constant_keywords_among), the lasting effects are looked through once."""
     if state["g"]["cards"][host]["zone"] == "play":
-        if has_kw(state, host, "no_attachments"):
-            return "all"
-        return "weapon" if has_kw(state, host, "no_attachments_except_weapon") else ""
-    printed = info(state, host)["keywords"] or ()  # in setup: the printed keywords
-    if "no_attachments" in printed:
+        kws = keywords_among(state, host, _REFUSING)
+    else:
+        kws = info(state, host)["keywords"] or ()  # in setup: the printed keywords
+    if "no_attachments" in kws:
         return "all"
-    return "weapon" if "no_attachments_except_weapon" in printed else ""
+    return "weapon" if "no_attachments_except_weapon" in kws else ""
 
 
 def attach_ok(state, seat, att, host, hosts_kws=None):
@@ -1098,15 +1164,17 @@ def attach_needs(rec):
 def attach_fits(state, seat, att, needs, host, hrec, hosts_kws=None):
     """attach_ok with `att`'s restrictions summed up (`needs`: attach_needs) and `host`'s printed
     record given (`hrec`): a caller that asks it of every host for every attachment of a hand reads
-    each once. The host's type first: it turns most hosts away in one comparison."""
+    each once. What the two records settle first (attach_fits_printed): it turns most hosts away."""
+    return attach_fits_printed(att, needs, host, hrec) and attach_fits_now(state, seat, needs, host, hosts_kws)
+
+
+def attach_fits_printed(att, needs, host, hrec):
+    """The part of attach_fits that the printed records alone settle, so never changes in a game: the
+    host's type (first: it turns most hosts away in one comparison), Houses and Traits, and that an
+    attachment does not go on itself. Marshalling keeps its answers while the cards in play stand
+    (flow._hosts_for)."""
     kind, opponent, houses, traits, limit_name, weapon = needs
     if hrec["type"] != kind or host == att:
-        return False
-    g = state["g"]
-    card = g["cards"][host]
-    if card["zone"] != "play" and card["zone"] != "setup":
-        return False
-    if opponent and card["ctrl"] not in opponents(g, seat):
         return False
     for h in houses:
         if h not in (hrec["houses"] or ()):
@@ -1114,6 +1182,19 @@ def attach_fits(state, seat, att, needs, host, hrec, hosts_kws=None):
     for wanted in traits:
         if wanted.isdisjoint(hrec["traits"] or ()):
             return False
+    return True
+
+
+def attach_fits_now(state, seat, needs, host, hosts_kws=None):
+    """The rest of attach_fits, for a host whose printed record fits (attach_fits_printed): what the
+    game changes, the host's zone and controller, the attachments already on it, its keywords."""
+    kind, opponent, houses, traits, limit_name, weapon = needs
+    g = state["g"]
+    card = g["cards"][host]
+    if card["zone"] != "play" and card["zone"] != "setup":
+        return False
+    if opponent and card["ctrl"] not in opponents(g, seat):
+        return False
     if limit_name is not None:
         for a in card["att"]:  # a loop, not any() over a generator: cpdef (model.pxd)
             if info(state, a)["name"] == limit_name:
