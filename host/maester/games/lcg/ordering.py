@@ -88,12 +88,14 @@ def order_matters(state, steps):
         if not rest:
             return False
     seen = None
+    # The game's stack and questions are not copied into the samples: _endings replaces both.
+    bare = dict(state, stack=[], asks=[])
     for order in itertools.permutations(rest):
         # Each order plays on a sample of its own, drawn from the same seed: the same sample each
         # time (determinise reads only the state and the seed), for no more than the copy of one
         # sample the order would need, and none at all for the orders never tried (most stop at the
         # first, whose questions have more answers than ORDER_ANSWERS).
-        ends = _endings(determinise(state, None, state["next_id"]), order + tuple(tail), seen)
+        ends = _endings(determinise(bare, None, state["next_id"]), order + tuple(tail), seen)
         if ends is None or (seen is not None and not _same(ends, seen)):
             return True
         seen = ends
