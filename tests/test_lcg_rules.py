@@ -7,6 +7,7 @@ touch the scenario (the "Mutual" plots only act with two or more opponents, Plan
 taxation). Card facts come from cards_db/lcg/cards.json.
 """
 
+import itertools
 import json
 
 import pytest
@@ -17,7 +18,7 @@ from maester.games.lcg import abilities as A
 from maester.games.lcg import effects as E
 from maester.games.lcg import model as M
 from maester.games.lcg import ordering
-from maester.games.lcg.sampling import copy_state
+from maester.games.lcg.sampling import copy_state, determinise
 from maester.sim import play_one
 
 pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
@@ -1459,6 +1460,30 @@ def test_the_order_of_play_of_the_answers_never_changes_whether_the_order_matter
         play_one("lcg", {"players": 2, "variants": []}, seed, "random")
     # trees past ORDER_ANSWERS, trees played to their ends, second orders ending alike and not
     assert {(True, False), (False, False), (True, True), (False, True)} <= set(met)
+
+
+def test_an_ordering_sample_is_drawn_without_the_stack_and_the_questions(monkeypatch):
+    # order_matters draws its samples from the state without its stack and questions (copying them
+    # would be work for nothing: _endings replaces both). That holds only while the sample drawn is
+    # otherwise the one drawn from the whole state, and every order plays the same from either.
+    met = []
+
+    def check(state, steps):
+        seed = state["next_id"]
+        full = determinise(state, None, seed)
+        bare = determinise(dict(state, stack=[], asks=[]), None, seed)
+        assert full["stack"] == state["stack"] and full["asks"] == state["asks"]
+        assert dict(full, stack=None, asks=None) == dict(bare, stack=None, asks=None)
+        for order in itertools.permutations(steps):
+            assert ordering._endings(copy_state(full), order) == ordering._endings(copy_state(bare), order)
+        met.append(bool(state["stack"]))
+        return order_matters(state, steps)
+
+    order_matters = ordering.order_matters
+    monkeypatch.setattr(ordering, "order_matters", check)
+    for seed in range(3):
+        play_one("lcg", {"players": 2, "variants": []}, seed, "random")
+    assert met and all(met)  # the game's stack always held more than the effects
 
 
 def test_the_heuristic_bot_orders_the_others_effects_first():

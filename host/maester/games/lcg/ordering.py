@@ -6,12 +6,11 @@ effects out on a sample of the state (sampling.py) with the engine's own loop, b
 that could change something: the ones declared inert (INERT) are proven to commute without it."""
 
 import itertools
-import json
 
 from ...engine import core
 from . import abilities as A
 from . import model as M
-from .sampling import copy_state, determinise
+from .sampling import _copied, copy_state, determinise
 from .steps import step
 
 ORDER_TRIED = 3  # more effects at once than this are always ordered (3 make 6 orders to try; 4, 24)
@@ -88,12 +87,14 @@ def order_matters(state, steps):
         if not rest:
             return False
     seen = None
+    # The game's stack and questions are not copied into the samples: _endings replaces both.
+    bare = dict(state, stack=[], asks=[])
     for order in itertools.permutations(rest):
         # Each order plays on a sample of its own, drawn from the same seed: the same sample each
         # time (determinise reads only the state and the seed), for no more than the copy of one
         # sample the order would need, and none at all for the orders never tried (most stop at the
         # first, whose questions have more answers than ORDER_ANSWERS).
-        ends = _endings(determinise(state, None, state["next_id"]), order + tuple(tail), seen)
+        ends = _endings(determinise(bare, None, state["next_id"]), order + tuple(tail), seen)
         if ends is None or (seen is not None and not _same(ends, seen)):
             return True
         seen = ends
@@ -124,7 +125,11 @@ def _endings(state, order, seen=None):
     judged in 70 seeded games (random and heuristic), 18% fewer copies and 10% fewer answers played
     than depth first, for the same answers."""
     game = core.GAMES[state["game"]]
-    state.update(stack=json.loads(json.dumps(order[::-1])), asks=[], _outcomes=[])
+    # The order's steps copied whole, none shared with the game's (play changes a step in place) nor
+    # with one another, as a JSON round trip made them, but keeping the strings, so their keys stay
+    # the interned ones the rules look up with (ir.py's 20 games: 4M fewer instructions compiled, 3M
+    # pure).
+    state.update(stack=_copied(list(order[::-1]), None), asks=[], _outcomes=[])
     core._run(game, core.Ctx(state, None))  # the engine's own loop, until a question or the end; quiet
     ends, asking = [], []  # asking: the tables met with a question, in the order met (a level at a time)
     tried = _meet(state, ends, asking, 0, seen)

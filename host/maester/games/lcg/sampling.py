@@ -6,7 +6,8 @@ the seat may not see give the same samples: search.py's docstring, point 1."""
 
 import copy
 
-from ...engine.chance import _next, seed_state
+from ...engine import chance
+from ...engine.chance import seed_state
 from . import model as M
 from .challenge import side_strength
 
@@ -74,25 +75,6 @@ def _copied(value, shared):
     return copy.deepcopy(value)
 
 
-class _Rng:
-    def __init__(self, seed):
-        self.x = seed_state(seed)
-
-    def below(self, n):
-        self.x, out = _next(self.x)
-        return out % n
-
-    def shuffle(self, items):
-        """Fisher-Yates with below(i + 1) at each step, the generator's state kept in a local (a
-        hot loop: the bot shuffles every deck of a sample)."""
-        x, step = self.x, _next
-        for i in range(len(items) - 1, 0, -1):
-            x, out = step(x)
-            j = out % (i + 1)
-            items[i], items[j] = items[j], items[i]
-        self.x = x
-
-
 def determinise(state, seat, seed):
     """A copy of `state` in which everything `seat` may not see is drawn afresh from `seed` and the
     public facts alone (see the module's docstring)."""
@@ -100,18 +82,18 @@ def determinise(state, seat, seed):
     det["seed"] = 0
     det["rng"] = seed_state(seed * 31 + 17)
     det["setup_outcomes"] = []
-    rng = _Rng(seed)
+    x = seed_state(seed)  # the sample's own generator, a local: chance's Fisher-Yates and draws
     g = det["g"]
     g["observe_draws"] = False  # a sample draws its own cards
     cards = g["cards"]
     for s, p in enumerate(g["players"]):
         if s == seat:
             deck = sorted(p["deck"])
-            rng.shuffle(deck)
+            x = chance._shuffle(x, deck)[0]
             p["deck"] = deck
             continue
         pool = sorted(p["hand"] + p["setup"] + p["deck"])
-        rng.shuffle(pool)
+        x = chance._shuffle(x, pool)[0]
         nh, ns = len(p["hand"]), len(p["setup"])
         p["hand"], p["setup"], p["deck"] = pool[:nh], pool[nh:nh + ns], pool[nh + ns:]
         for zone in ("hand", "setup", "deck"):
@@ -119,7 +101,8 @@ def determinise(state, seat, seed):
                 cards[inst]["zone"] = zone
         if p["chosen"] is not None:
             left = sorted(p["plots"])
-            p["chosen"] = left[rng.below(len(left))]
+            x, drawn = chance._next(x)
+            p["chosen"] = left[drawn % len(left)]
     return det
 
 
