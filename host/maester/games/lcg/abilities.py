@@ -627,7 +627,8 @@ def _offers_from_play(state, held, phase):
     """{card of `held` (holders for `phase`'s action window): (card, index, ability, whether it costs
     kneeling the card) of each of its abilities for the window used from play, or from the revealed
     plots for a plot (_from_right_zone)}, with no entry for a card with none: a card in a play list
-    is always in the zone "play", a plot only ever "revealed", so this is worked out once a game."""
+    is always in the zone "play", a plot only ever "revealed", so this is worked out once a game and
+    phase, when its window's answers are (_action_window), for every holder at once."""
     recs = M.records(state)
     kneel_self = ("kneel_self",)
     out = {}
