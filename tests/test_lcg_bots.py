@@ -277,6 +277,29 @@ def test_what_marshalling_keeps_of_the_cards_in_play_is_what_a_fresh_look_finds(
     assert len(grew) > 20  # cards joined the lists in play many times between two looks
 
 
+def test_the_kept_actions_in_play_are_always_what_the_cards_in_play_offer():
+    """An action window keeps, for each seat, the actions its cards in play and its revealed plot
+    offer (abilities._actions_in_play) until its play list or plot changes: after every move of
+    random games with all four Houses' decks, and in every phase's window, the kept list is what a
+    fresh look at the seat's cards and their abilities finds, in the same order."""
+    offered = set()
+
+    def check(state, result):
+        g = state["g"]
+        for phase in M.PHASES:
+            window = A._window_of(state, phase)
+            held, offers = window[0], window[4]
+            for seat, p in enumerate(g["players"]):
+                fresh = [(src, idx, ab, ("kneel_self",) in ab.cost) for src in A._in_play_among(p, held)
+                         for idx, ab in A._offered(state, offers, src, "action", phase)]
+                kept = A._actions_in_play(state, p, seat, window, phase)
+                assert list(kept) == fresh, (g["round"], g["phase"], phase, seat)
+                offered.update((M.code(src), idx) for src, idx, _, _ in kept)
+
+    _random_games_of_every_house(check)
+    assert len(offered) >= 30  # cards of every House in play offered actions
+
+
 def test_a_constant_ability_gives_nothing_for_what_it_does_not_answer():
     """A card's constant ability declared to answer only some values (constant_for answers=) is
     called for those only (model.constant): asked for every other value, on every card, after

@@ -49,6 +49,7 @@ class _AbilityTable(dict):
         BY_TRIGGER.clear()
         PILES.clear()
         _IN_GAME.forget()
+        _WINDOWS[0] = (None, None, None)
 
 
 class _ByInstance(dict):
@@ -489,7 +490,7 @@ def _offered(state, offers, src, kind, at):
         return by_zone[zone]
     except KeyError:
         offered = by_zone[zone] = tuple([(idx, ab) for idx, ab in _by_trigger((src, kind, at))
-                                         if _from_right_zone(state, src, ab)])  # a list: no closure in a cpdef
+                                         if _from_right_zone(state, src, ab, zone)])  # a list: no closure in a cpdef
         return offered
 
 
@@ -525,16 +526,16 @@ def _discard_sources(state, seat, piled):
     return [i for i in state["g"]["players"][seat]["discard"] if i in piled and piles(i)[1]]
 
 
-def _from_right_zone(state, src, ab):
-    """A non-event card's ability marked from_hand is used from hand only, its others never there."""
-    zone = state["g"]["cards"][src]["zone"]
+def _from_right_zone(state, src, ab, zone):
+    """Whether `ab`, an ability of `src`, is used from `zone`: a non-event card's ability marked
+    from_hand is used from hand only, its others never there."""
     if ab.from_discard or (zone == "discard" and _piles_of(src)[1]):
         return ab.from_discard and zone == "discard"
     if M.info(state, src)["type"] == "event":
         return ab.from_dead == (zone == "dead")  # an event's pile ability (Forever Burning) from its pile only
     if ab.from_dead != (zone == "dead"):
         return False
-    return ab.from_hand == (state["g"]["cards"][src]["zone"] == "hand")
+    return ab.from_hand == (zone == "hand")
 
 
 def _in_play_among(p, held):
@@ -553,18 +554,23 @@ def action_choices(state, seat, phase):
         return out
     p = g["players"][seat]
     hand = p["hand"]
-    held, piled, in_hand, ambushers, offers = _action_window(state, _in_game(state), phase)
+    window = _window_of(state, phase)
+    held, piled, in_hand, ambushers, offers, _, _ = window
     if held:
         cards = g["cards"]
-        kneel_self = ("kneel_self",)
-        sources = _in_play_among(p, held)
-        sources += _events_in_hand(state, seat, hand, in_hand)
+        # A knelt card cannot pay ("kneel_self",): payable would say so after every test before it in
+        # _usable, all of them without effect, so skipping it is the same answer sooner.
+        for src, idx, ab, kneels in _actions_in_play(state, p, seat, window, phase):
+            if kneels and cards[src]["kneel"]:
+                continue
+            if _usable(state, seat, src, idx, ab):
+                out.append(["action", src, idx])
+        sources = _events_in_hand(state, seat, hand, in_hand)
         if piled:
             sources += _pile_sources(state, seat, piled)
+        kneel_self = ("kneel_self",)
         for src in sources:
             for idx, ab in _offered(state, offers, src, "action", phase):
-                # A knelt card cannot pay ("kneel_self",): payable would say so after every test
-                # before it in _usable, all of them without effect, so this is the same answer sooner.
                 if cards[src]["kneel"] and kneel_self in ab.cost:
                     continue
                 if _usable(state, seat, src, idx, ab):
@@ -576,17 +582,87 @@ def action_choices(state, seat, phase):
     return out
 
 
+# (the config of the last game an action window was asked in, its count of instances (_in_game's
+# stamp), its _action_window answers by phase): the windows of a game, nearly every ask, find their
+# phase's answers with one look-up instead of the game's answers looked up first. The config is
+# held, so its id is not reused while it is here; emptied when ABILITIES changes.
+_WINDOWS = [(None, None, None)]
+
+
+def _window_of(state, phase):
+    """_action_window's answer for this game's `phase`."""
+    config = state["config"]
+    count = len(state["g"]["cards"])
+    kept = _WINDOWS[0]
+    if kept[0] is config and kept[1] == count:
+        by_phase = kept[2]  # a local typed dict (abilities.pxd): its get() is then a C call
+        window = by_phase.get(phase)
+        if window is not None:
+            return window
+    found = _in_game(state)
+    window = _action_window(state, found, phase)
+    _WINDOWS[0] = (config, count, _entries(found, "action windows"))
+    return window
+
+
+def _actions_in_play(state, p, seat, window, phase):
+    """(card, index, ability, whether it costs kneeling the card) of every action player `p` (seat
+    `seat`) could use from play in `phase`'s window (`window`: _action_window's), in the order it
+    offers them: its cards in play in play order, then its revealed plot, each card's abilities
+    used from there in index order (_offers_from_play). This depends on nothing but the seat's play
+    list and revealed plot (and the window's moment), so it is kept in the window for each seat with
+    a copy of them, and worked out again only when they changed: a list compared with its copy
+    costs less than its cards looked up, at every ask."""
+    play = p["play"]
+    revealed = p["revealed"]
+    by_seat = window[6]
+    kept = by_seat.get(seat)
+    if kept is not None and kept[1] == revealed and kept[0] == play:
+        return kept[2]
+    found = []
+    from_play = window[5]
+    for src in play:
+        offered = from_play.get(src)
+        if offered is not None:
+            found += offered
+    offered = from_play.get(revealed)  # None, with no plot revealed, is no card's key
+    if offered is not None:
+        found += offered
+    by_seat[seat] = (list(play), revealed, found)
+    return found
+
+
+def _offers_from_play(state, held, phase):
+    """{card of `held` (holders for `phase`'s action window): (card, index, ability, whether it costs
+    kneeling the card) of each of its abilities for the window used from play, or from the revealed
+    plots for a plot (_from_right_zone)}, with no entry for a card with none: a card in a play list
+    is always in the zone "play", a plot only ever "revealed", so this is worked out once a game and
+    phase, when its window's answers are (_action_window), for every holder at once."""
+    recs = M.records(state)
+    kneel_self = ("kneel_self",)
+    out = {}
+    for src in held:
+        zone = "revealed" if recs[src]["type"] == "plot" else "play"
+        offered = tuple([(src, idx, ab, kneel_self in ab.cost) for idx, ab in _by_trigger((src, "action", phase))
+                         if _from_right_zone(state, src, ab, zone)])  # a list: no closure in a cpdef
+        if offered:
+            out[src] = offered
+    return out
+
+
 def _action_window(state, found, phase):
-    """(held, piled, in_hand, ambushers, offers) for `phase`'s action window: holders' trio,
-    _ambushers' set and _offers' dict, kept together in the game's _IN_GAME answers (`found`) so that
-    a window, asked at nearly every decision, makes one look-up of them instead of four of the game's
-    answers and four of its entries."""
+    """(held, piled, in_hand, ambushers, offers, from play, in play) for `phase`'s action window:
+    holders' trio, _ambushers' set, _offers' dict, _offers_from_play's and {seat: what
+    _actions_in_play keeps}, kept together in the game's _IN_GAME answers (`found`) so that a window,
+    asked at nearly every decision, makes one look-up of them instead of several of the game's
+    answers and their entries."""
     by_phase = _entries(found, "action windows")
-    five = by_phase.get(phase)
-    if five is None:
-        five = by_phase[phase] = holders(state, "action", phase, found) + (_ambushers(state),
-                                                                             _offers(found, "action", phase))
-    return five
+    window = by_phase.get(phase)
+    if window is None:
+        trio = holders(state, "action", phase, found)
+        window = by_phase[phase] = trio + (_ambushers(state), _offers(found, "action", phase),
+                                           _offers_from_play(state, trio[0], phase), {})
+    return window
 
 
 def _ambushers(state):
