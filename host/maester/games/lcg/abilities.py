@@ -699,19 +699,16 @@ PROTECTIONS = frozenset(("immune_character", "immune_opponent_character", "immun
 
 def _shields(state):
     """Whether anything but a card's printed keywords could protect it now: a lasting effect that
-    gives a protection, or a constant ability in play that can give one (model.GIVES; missing: any
-    keyword). Worked out once for a whole list of candidate targets; without either, only the printed
-    record needs reading (most windows: the keyword-giving cards in play give Stealth or the like)."""
+    gives a protection, or a constant ability in play that can give one (model.nameable_in_play, kept
+    with the sources in play). Worked out once for a whole list of candidate targets; without either,
+    only the printed record needs reading (most windows: the keyword-giving cards in play give
+    Stealth or the like)."""
     g = state["g"]
     for e in g["effects"]:
         if e["kind"] == "keyword" and e["value"] in PROTECTIONS:
             return True
-    gives, code_of = M.GIVES, M.code
-    for s in M.constant_sources(g, "keywords"):
-        named = gives.get(code_of(s))
-        if named is None or not named.isdisjoint(PROTECTIONS):
-            return True
-    return False
+    named = M.nameable_in_play(g)
+    return named is None or not named.isdisjoint(PROTECTIONS)
 
 
 def _protected(state, target, src, seat, shields=True):
