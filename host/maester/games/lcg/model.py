@@ -235,11 +235,13 @@ def _named_by(codes):
     """The keywords the constant abilities of cards of `codes` can name (GIVES), as a new set; None when
     one of them answers keywords without saying which (any keyword)."""
     named = set()
+    answers, gives = ANSWERS, GIVES  # locals typed dict (model.pxd): their .get is then a C call
     for c in codes:
-        if c in CONSTANT and "keywords" in ANSWERS.get(c, ("keywords",)):
-            if c not in GIVES:
+        if c in CONSTANT and "keywords" in answers.get(c, ("keywords",)):
+            can_name = gives.get(c)
+            if can_name is None:
                 return None
-            named |= GIVES[c]
+            named.update(can_name)
     return named
 
 
