@@ -694,7 +694,8 @@ def keywords_among(state, inst, wanted):
     keyword set (a rule that tests a few keywords of a card: protections, Stalwart and Deathbound)."""
     gained = lost = ()
     blanked = False
-    for e in state["g"]["effects"]:
+    effects = state["g"]["effects"]  # typed list, its records typed dicts (model.pxd): read in C
+    for e in effects:
         if e["target"] == inst:
             kind = e["kind"]
             if kind == "blank":
