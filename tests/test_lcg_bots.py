@@ -346,6 +346,24 @@ def test_keywords_the_constant_sources_in_play_can_name_are_kept_true():
     assert len(seen) >= 4  # the set changed as sources came and went
 
 
+def test_an_influence_cost_is_judged_as_the_whole_influence_would():
+    """abilities.available_influence with `need` (payable's influence costs) stops counting once the
+    total reaches it, which is only right while no card's influence takes away: after every move of
+    random games with all four Houses' decks, for every seat and need, it must reach `need` exactly
+    when the whole total does."""
+    reached = set()
+
+    def check(state, result):
+        for seat in range(state["g"]["n"]):
+            whole = A.available_influence(state, seat)
+            for need in range(5):
+                assert (A.available_influence(state, seat, need) >= need) == (whole >= need), (seat, need)
+                reached.add(whole >= need)
+
+    _random_games_of_every_house(check)
+    assert reached == {True, False}
+
+
 def test_has_kw_reads_one_keyword_as_keywords_would():
     """model.has_kw reads one keyword without building the card's keyword set: after every move of
     random games with all four Houses' decks, for every card and every keyword printed, gained or
