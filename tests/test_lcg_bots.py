@@ -428,6 +428,49 @@ def test_a_constant_ability_names_no_keyword_it_does_not_declare():
     assert len(asked) >= 12  # most of the declared cards came into play
 
 
+def test_keywords_the_constant_sources_in_play_can_name_are_kept_true():
+    """model.nameable_in_play, kept with the constant sources in play (_kept_sources), is every keyword
+    their abilities can name (constant_for gives=; None when one may name any): a keyword read that
+    none of them can name asks no constant ability (constant_keywords_among), nor does a target's
+    protection (abilities._shields). After every move of random games with all four Houses' decks it
+    must equal that set worked out afresh from the cards in play, or a read would miss a keyword."""
+    seen = set()
+
+    def check(state, result):
+        g = state["g"]
+        fresh = set()
+        for src in M.find_constant_sources(g):
+            c = M.code(src)
+            if "keywords" in M.ANSWERS.get(c, ("keywords",)):
+                if c not in M.GIVES:
+                    fresh = None
+                    break
+                fresh |= M.GIVES[c]
+        assert M.nameable_in_play(g) == (None if fresh is None else frozenset(fresh))
+        seen.add(frozenset(fresh or ()))
+
+    _random_games_of_every_house(check)
+    assert len(seen) >= 4  # the set changed as sources came and went
+
+
+def test_an_influence_cost_is_judged_as_the_whole_influence_would():
+    """abilities.available_influence with `need` (payable's influence costs) stops counting once the
+    total reaches it, which is only right while no card's influence takes away: after every move of
+    random games with all four Houses' decks, for every seat and need, it must reach `need` exactly
+    when the whole total does."""
+    reached = set()
+
+    def check(state, result):
+        for seat in range(state["g"]["n"]):
+            whole = A.available_influence(state, seat)
+            for need in range(5):
+                assert (A.available_influence(state, seat, need) >= need) == (whole >= need), (seat, need)
+                reached.add(whole >= need)
+
+    _random_games_of_every_house(check)
+    assert reached == {True, False}
+
+
 def test_has_kw_reads_one_keyword_as_keywords_would():
     """model.has_kw reads one keyword without building the card's keyword set: after every move of
     random games with all four Houses' decks, for every card and every keyword printed, gained or

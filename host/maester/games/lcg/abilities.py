@@ -226,7 +226,7 @@ def _within_limit(g, src, idx, ab):
 def payable(state, seat, src, ab):
     g = state["g"]
     c_src = g["cards"][src]
-    p = g["players"][seat]
+    pool = g["players"][seat]["gold"]  # read once: nothing here changes it
     gold = 0  # the ability's gold costs, summed in the same pass that tests each cost
     for c in ab.cost:
         kind = c[0]
@@ -234,7 +234,7 @@ def payable(state, seat, src, ab):
             gold += c[1]
             # The pool is part of the spendable gold: only a cost it cannot cover alone needs the
             # gold set on cards counted (a sum over the seat's cards in play).
-            if p["gold"] < c[1] and M.spendable_gold(g, seat) < c[1]:
+            if pool < c[1] and M.spendable_gold(g, seat) < c[1]:
                 return False
         elif kind == "kneel_self":
             if c_src["kneel"]:
@@ -244,16 +244,16 @@ def payable(state, seat, src, ab):
             if host is None or g["cards"][host]["kneel"]:
                 return False
         elif kind == "influence":
-            if available_influence(state, seat) < c[1]:
+            if available_influence(state, seat, c[1]) < c[1]:
                 return False
         elif kind == "kneel":
             if len(kneelable(state, seat, c[2])) < c[1]:
                 return False
     # A toll is due only for a card with attachments (tolls): the others' is 0, with no look-up.
-    if TOLLS and (toll_due(state, src) if c_src["att"] else 0) + gold > p["gold"]:
+    if TOLLS and (toll_due(state, src) if c_src["att"] else 0) + gold > pool:
         return False
     if c_src["zone"] == "hand" and M.info(state, src)["type"] == "event" \
-            and p["gold"] < gold + event_tax(state, src):
+            and pool < gold + event_tax(state, src):
         return False
     return True
 
@@ -298,17 +298,23 @@ def pay_tolls(ctx, inst):
         ctx.emit("gold_given", seat=seat, to=payee, amount=n, card=inst)
 
 
-def available_influence(state, seat):
+def available_influence(state, seat, need=None):
+    """The influence `seat` may kneel now: its standing cards' and the Hand of the King's. With `need`,
+    a caller that only asks whether it reaches `need` (a cost) may be answered as soon as it does: printed
+    influence only adds, so the cards after it are not read (most influence costs are of 1)."""
     g = state["g"]
     cards = g["cards"]
+    p = g["players"][seat]
+    total = 2 if p["title"] == "hand_of_the_king" and not g["title_used"].get("hand_of_the_king") else 0
     # Lists summed, not generator expressions: a cpdef function (abilities.pxd) may hold no closure.
     if M.constant_sources(g, "influence"):
-        total = sum([M.influence_of(state, i) for i in g["players"][seat]["play"] if not cards[i]["kneel"]])
-    else:  # no constant ability in play answers influence: each card has its printed influence
-        recs = M.records(state)
-        total = sum([recs[i]["influence"] or 0 for i in g["players"][seat]["play"] if not cards[i]["kneel"]])
-    if g["players"][seat]["title"] == "hand_of_the_king" and not g["title_used"].get("hand_of_the_king"):
-        total += 2
+        return total + sum([M.influence_of(state, i) for i in p["play"] if not cards[i]["kneel"]])
+    recs = M.records(state)  # no constant ability in play answers influence: each card's is printed
+    for i in p["play"]:
+        if need is not None and total >= need:
+            break
+        if not cards[i]["kneel"]:
+            total += recs[i]["influence"] or 0
     return total
 
 
@@ -541,7 +547,8 @@ def _from_right_zone(state, src, ab, zone):
 def _in_play_among(p, held):
     """The cards player `p` controls in play that are among `held` (holders), then its revealed plot
     if it is: the cards whose abilities it may use from play."""
-    out = [i for i in p["play"] if i in held]
+    play = p["play"]  # a local typed list (abilities.pxd): read by index in C, no iterator
+    out = [i for i in play if i in held]
     if p["revealed"] in held:  # None, with no plot revealed, is in no set of instances
         out.append(p["revealed"])
     return out
@@ -834,19 +841,16 @@ PROTECTIONS = frozenset(("immune_character", "immune_opponent_character", "immun
 
 def _shields(state):
     """Whether anything but a card's printed keywords could protect it now: a lasting effect that
-    gives a protection, or a constant ability in play that can give one (model.GIVES; missing: any
-    keyword). Worked out once for a whole list of candidate targets; without either, only the printed
-    record needs reading (most windows: the keyword-giving cards in play give Stealth or the like)."""
+    gives a protection, or a constant ability in play that can give one (model.nameable_in_play, kept
+    with the sources in play). Worked out once for a whole list of candidate targets; without either,
+    only the printed record needs reading (most windows: the keyword-giving cards in play give
+    Stealth or the like)."""
     g = state["g"]
     for e in g["effects"]:
         if e["kind"] == "keyword" and e["value"] in PROTECTIONS:
             return True
-    gives, code_of = M.GIVES, M.code
-    for s in M.constant_sources(g, "keywords"):
-        named = gives.get(code_of(s))
-        if named is None or not named.isdisjoint(PROTECTIONS):
-            return True
-    return False
+    named = M.nameable_in_play(g)
+    return named is None or not named.isdisjoint(PROTECTIONS)
 
 
 def _protected(state, target, src, seat, shields=True):

@@ -120,7 +120,14 @@ def records(state):
 
 
 def info(state, inst):
+    """The printed record of `inst`. Most asks are of the game records() filled last (_FILLED: its
+    config, which copy_state shares, and that config's table in RECORDS): one look-up of the instance
+    then, not four (the config, its table's key, RECORDS, the instance); any other game's reads its
+    table's key. A record not kept yet is looked up in the card table (_record)."""
+    filled = _FILLED
     try:
+        if filled[0] is state["config"]:
+            return filled[2][inst]
         return RECORDS[state["config"]["cards"]][inst]
     except (KeyError, TypeError):
         return _record(state, inst)
@@ -221,12 +228,20 @@ def _fixed_keywords(state):
 def _nameable_keywords(state):
     """The keywords the constant abilities of the game's cards can name (GIVES), as a new set; None when
     one of them answers keywords without saying which (any keyword)."""
+    return _named_by(game_codes(state))
+
+
+def _named_by(codes):
+    """The keywords the constant abilities of cards of `codes` can name (GIVES), as a new set; None when
+    one of them answers keywords without saying which (any keyword)."""
     named = set()
-    for c in game_codes(state):
-        if c in CONSTANT and "keywords" in ANSWERS.get(c, ("keywords",)):
-            if c not in GIVES:
+    answers, gives = ANSWERS, GIVES  # locals typed dict (model.pxd): their .get is then a C call
+    for c in codes:
+        if c in CONSTANT and "keywords" in answers.get(c, ("keywords",)):
+            can_name = gives.get(c)
+            if can_name is None:
                 return None
-            named |= GIVES[c]
+            named.update(can_name)
     return named
 
 
@@ -324,6 +339,7 @@ def _characters_by_seat(state):
 _CHARACTERS = [(None, None, None)]
 
 
+
 def is_character(state, inst):
     return info(state, inst)["type"] == "character"
 
@@ -384,8 +400,17 @@ def constant_keywords_among(state, inst, wanted):
     """constant(state, inst, "keywords") for a reader of the keywords of `wanted` alone (keywords_among):
     only the sources whose ability can name one of them (GIVES) are asked, so its gains and losses are
     the same for those keywords. Random play: most keyword reads ask for one or two keywords that the
-    card's own ability, or the one ability that may give anyone something, never names."""
+    card's own ability, or the one ability that may give anyone something, never names. None when no
+    source in play can name any of them (known[3], _kept_sources): most reads, answered before `wanted`
+    is hashed to find its split (a reader's tuple is hashed afresh each time)."""
     known = _kept_sources(state["g"])
+    named = known[3]
+    if named is not None:
+        for kw in wanted:  # a loop, not isdisjoint(): no method call in C
+            if kw in named:
+                break
+        else:
+            return None
     by_key = known[2]
     split = by_key.get(wanted, _UNSPLIT)  # as in constant()
     if split is _UNSPLIT:
@@ -489,7 +514,8 @@ def _own_reducer_in_play(state, seat, inst, c):
 
 def _kept_sources(g):
     """[every constant source in play, {what: those that answer it}, {what, or the keywords a reader
-    wants: those split by scope (_split)}],
+    wants: those split by scope (_split)}, the keywords their abilities can name (_named_by, a frozenset;
+    None: any)],
     kept by the sources (constant_sources, constant): the two dicts depend on them alone, so a
     table with the same sources as one seen before (most new tables: a card without a constant ability
     came or went) shares their splits. Finding the sources is one look at each card in play, no dearer
@@ -519,7 +545,8 @@ def _kept_sources(g):
     if known is None:
         if len(_KEPT) >= _KEPT_MAX:
             _KEPT.clear()  # a bound on memory; what is dropped is worked out again when asked
-        known = _KEPT[every] = [every, {}, {}]
+        named = _named_by([code(s) for s in every])
+        known = _KEPT[every] = [every, {}, {}, None if named is None else frozenset(named)]
     _LAST[0] = (g, moves, seen, known)
     return known
 
@@ -538,9 +565,16 @@ def constant_sources(g, what=None):
     return known[0] if what is None else _answering(known, what)
 
 
+def nameable_in_play(g):
+    """The keywords the constant abilities in play can name (GIVES), as a frozenset (None: any), kept
+    with the sources (_kept_sources): a reader of a few keywords that none of them can name asks
+    no constant ability."""
+    return _kept_sources(g)[3]
+
+
 def _answering(known, what):
     """The sources of _kept_sources' `known` whose ability can answer `what` (ANSWERS), kept in it."""
-    every, by_what, _ = known
+    every, by_what = known[0], known[1]
     found = by_what.get(what)
     if found is None:
         answers, code_of = ANSWERS, code
@@ -660,7 +694,8 @@ def keywords_among(state, inst, wanted):
     keyword set (a rule that tests a few keywords of a card: protections, Stalwart and Deathbound)."""
     gained = lost = ()
     blanked = False
-    for e in state["g"]["effects"]:
+    effects = state["g"]["effects"]  # typed list, its records typed dicts (model.pxd): read in C
+    for e in effects:
         if e["target"] == inst:
             kind = e["kind"]
             if kind == "blank":
