@@ -32,5 +32,5 @@ cpdef _apply(state, ask, choice, forced, bint quiet=*)
 
 cpdef _answer(game, Ctx ctx, ask, choice)
 
-@cython.locals(stack=list, asks=list)
+@cython.locals(stack=list, asks=list, steps=dict)
 cpdef _run(game, Ctx ctx)

@@ -141,6 +141,10 @@ class Game:
     name = ""
     title = ""
     steps = {}
+    # A rule that holds at any moment, run after every step with its context (the LCG's: victory and
+    # its cards' watches), or None. The engine calls it itself: a game that wrapped each of its steps
+    # in a function calling it paid a further call a step (a Python frame in the pure build).
+    after_step = None
     # A view made of fields: {key: fn(state, g, viewer)}, with view_keys(state, viewer) naming the
     # keys a viewer gets. Then `view` needs no code of the game's own, and a bot's LazyView
     # (engine/lazyview.py) computes only the fields it reads.
@@ -409,6 +413,9 @@ def _answer(game, ctx, ask, choice):
     state = ctx.state
     step = state["stack"].pop()
     game.steps[step["s"]](ctx, step, (ask, choice))
+    after = game.after_step
+    if after is not None:
+        after(ctx)
     if (ctx.asked or state["asks"]) and not state["over"]:
         # A step with open asks (new ones, or other seats' of a simultaneous decision) waits on top.
         state["stack"].append(step)
@@ -420,10 +427,13 @@ def _run(game, ctx):
     stack = state["stack"]
     asks = state["asks"]
     steps = game.steps
+    after = game.after_step
     while stack and not asks and not state["over"]:
         step = stack.pop()
         ctx.asked = False
         steps[step["s"]](ctx, step, None)
+        if after is not None:
+            after(ctx)
         if ctx.asked and not state["over"]:
             stack.append(step)
 
