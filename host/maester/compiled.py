@@ -59,7 +59,8 @@ DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
 CFLAGS = ["-g0", "-O1"]
 HOT = ("maester.engine.", "maester.sim", "maester.games.btwixt",  # the engine's room holds the bots
        "maester.games.intrigue", "maester.games.oathbreaker",
-       "maester.games.lcg.model", "maester.games.lcg.abilities", "maester.games.lcg.timing")
+       "maester.games.lcg.model", "maester.games.lcg.abilities", "maester.games.lcg.timing",
+       "maester.games.lcg.ordering", "maester.games.lcg.sampling")
 HOT_CFLAGS = ["-g0"]  # Python's own -O3
 
 

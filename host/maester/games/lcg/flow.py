@@ -29,28 +29,32 @@ def setup(ctx, config):
         "canceled": [], "uid": 0, "challenge": None, "bank": {}, "title_pool": [], "title_used": {},
         "titles_taken_last": [], "initiative": None,
     })
+    codes = []  # each seat's deck list: the codes of its cards
     for seat in range(n):
         deck = decks[seat] if isinstance(decks[seat], dict) else dict(table["decks"][decks[seat]], name=decks[seat])
+        codes.append(tuple(deck["draw"]) + tuple(deck["plots"]))
         p = {"house": deck["house"], "deck_name": deck["name"], "deck": [], "hand": [], "discard": [],
              "dead": [], "plots": [], "used": [], "revealed": None, "chosen": None, "play": [],
              "setup": [], "power": 0, "gold": 0, "drawn_extra": 0, "title": None,
              "limited_played": False, "limited_response": False, "challenges_made": [],
              "oppose_bonus": False, "reducers": []}
         g["players"].append(p)
-        for inst in M.instance_ids(deck["draw"], seat):
-            g["cards"][inst] = {"owner": seat, "ctrl": seat, "zone": "deck", "kneel": False, "power": 0,
-                                "att": [], "dups": [], "on": None}
-            p["deck"].append(inst)
-        for inst in M.instance_ids(deck["plots"], seat):
-            g["cards"][inst] = {"owner": seat, "ctrl": seat, "zone": "plots", "kneel": False, "power": 0,
-                                "att": [], "dups": [], "on": None}
-            p["plots"].append(inst)
+        for zone, part in (("deck", "draw"), ("plots", "plots")):
+            # Each card's record a copy of one made for the zone (its keys in place at once; compiled, a
+            # literal of eight keys is grown as they go in), with lists of its own.
+            made = {"owner": seat, "ctrl": seat, "zone": zone, "kneel": False, "power": 0, "att": None,
+                    "dups": None, "on": None}
+            for inst in _instances(deck[part], seat):
+                c = g["cards"][inst] = made.copy()
+                c["att"] = []
+                c["dups"] = []
+                p[zone].append(inst)
         if g["observe_draws"]:
             p["deck"].sort()  # a real shuffled deck: the host knows what is in it, not its order
         else:
             ctx.chance.shuffle(p["deck"])
     for seat in range(n):
-        g["players"][seat]["hand_kinds"] = abilities.hand_kinds(state, seat)
+        g["players"][seat]["hand_kinds"] = abilities.hand_kinds(state, seat, codes[seat])
     # The Throne Room and the Treasury: at least 15 power and 10 gold per player; more is added
     # when they run out, and the count of what was added keeps the totals checkable.
     g["bank"] = {"power": 15 * n, "gold": 10 * n, "added_power": 0, "added_gold": 0}
@@ -59,6 +63,22 @@ def setup(ctx, config):
              variants=list(config["variants"]), goal=g["goal"])
     ctx.push({"s": "setup_hand"}, {"s": "setup_place", "order": M.turn_order(g), "i": 0},
              {"s": "setup_reveal"}, {"s": "round_start"})
+
+
+# (a deck list's codes, seat) -> the instances of its cards at that seat (model.instance_ids): the
+# same for every game that seats the list there, so made once (a string formatted for each card was a
+# quarter of a random game's setup), a bounded number of lists kept
+_INSTANCES = {}
+
+
+def _instances(codes, seat):
+    key = (tuple(codes), seat)
+    found = _INSTANCES.get(key)
+    if found is None:
+        if len(_INSTANCES) >= 64:
+            _INSTANCES.clear()
+        found = _INSTANCES[key] = tuple(M.instance_ids(codes, seat))
+    return found
 
 
 # --- drawing ------------------------------------------------------------------------------------
