@@ -263,20 +263,31 @@ def phase(ctx, st, answer):
 
 
 def end_scope(g, scope):
-    """Lasting effects and limits that last `scope` ("challenge", "phase", "round") end now."""
-    wider = {"challenge": ("challenge",), "phase": ("challenge", "phase"),
-             "round": ("challenge", "phase", "round")}[scope]
-    g["effects"] = [e for e in g["effects"] if e["until"] not in wider]
+    """Lasting effects and limits that last `scope` ("challenge", "phase", "round") end now. The lists
+    are made again only when something ends (most challenges and phases: nothing does)."""
+    ending = _ENDING[scope]
+    effects = g["effects"]
+    for e in effects:
+        if e["until"] in ending:
+            g["effects"] = [e for e in effects if e["until"] not in ending]
+            break
+    scopes = g["limit_scopes"]
     keep = []
-    for key, sc in g["limit_scopes"]:
-        if sc in wider:
+    for pair in scopes:
+        key, sc = pair
+        if sc in ending:
             if key.startswith("event:"):
                 g["event_limits"].pop(key[6:], None)
             else:
                 g["limits"].pop(key, None)
         else:
-            keep.append([key, sc])
-    g["limit_scopes"] = keep
+            keep.append(pair)
+    if len(keep) < len(scopes):
+        g["limit_scopes"] = keep
+
+
+# The spans that end with each: a phase's end is also its last challenge's, a round's both theirs.
+_ENDING = {"challenge": ("challenge",), "phase": ("challenge", "phase"), "round": ("challenge", "phase", "round")}
 
 
 # --- plot phase ---------------------------------------------------------------------------------
