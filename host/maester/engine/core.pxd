@@ -27,7 +27,7 @@ cpdef apply(state, command, forced=*)
 
 cpdef answer(state, ask, choice, bint quiet=*)
 
-@cython.locals(ctx=Ctx, result=Applied)
+@cython.locals(ctx=Ctx, result=Applied, asks=list)
 cpdef _apply(state, ask, choice, forced, bint quiet=*)
 
 cpdef _answer(game, Ctx ctx, ask, choice)

@@ -377,11 +377,22 @@ def answer(state, ask, choice, quiet=False):
 def _apply(state, ask, choice, forced, quiet=False):
     """Apply the matched `choice` (one of `ask`'s own, or OUT_OF_TIME) of an open `ask`."""
     game = GAMES[state["game"]]
-    state["asks"].remove(ask)
+    asks = state["asks"]
+    if asks[0] is ask:  # nearly always the one open ask: no method call
+        del asks[0]
+    else:
+        asks.remove(ask)
     state["seq"] += 1
     state["_outcomes"] = outcomes = []
     events = None if quiet else []
-    ctx = Ctx(state, events)
+    # Ctx.__init__'s fields set here (one context a decision): compiled, a struct filled in C without
+    # the argument parsing of a call; in Python, no frame for __init__.
+    ctx = Ctx.__new__(Ctx)
+    ctx.state = state
+    ctx.g = state["g"]
+    ctx.events = events
+    ctx._chance = None
+    ctx.asked = False
     if choice is OUT_OF_TIME:
         _out_of_time(game, ctx, ask["seat"])
     elif forced is None:  # the live path: nothing to replay, so no context to enter
