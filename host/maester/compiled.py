@@ -38,9 +38,8 @@ from .paths import INSTALLED, PACKAGE
 PURE_ENV = "MAESTER_PURE"  # set (not "" or "0"): build and run the pure build
 # Modules that shape the game but play no part in the rules: pages, the table's taps, text, the terminal, deck files.
 SKIP = {"web", "table", "text", "tui", "decks"}
-# The LCG's card files (games/lcg/cards_*.py) register each card's ability: compiled, they made its
-# random games 3% faster (6.7k against 6.5k decisions a CPU-second) for a fifth of the build's time.
-SKIP_PREFIX = "cards_"
+# The LCG's card files (games/lcg/cards_*.py), which register each card's ability, are compiled too:
+# their target, condition and constant functions run at every window (issue 29; NOTE).
 # Compile without changing what the code means: annotations stay hints (Cython would otherwise
 # make a `float` annotation a C double), functions stay introspectable like Python's.
 DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
@@ -93,7 +92,7 @@ def module_names():
         if not os.path.isfile(os.path.join(games, pkg, "__init__.py")):
             continue
         for stem in sorted(f[:-3] for f in os.listdir(os.path.join(games, pkg)) if f.endswith(".py")):
-            if stem not in SKIP and not stem.startswith(SKIP_PREFIX):
+            if stem not in SKIP:
                 names.append("maester.games.%s%s" % (pkg, "" if stem == "__init__" else "." + stem))
     return names
 

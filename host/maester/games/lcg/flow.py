@@ -255,9 +255,10 @@ def phase(ctx, st, answer):
     end_scope(g, "phase")
     for p in g["players"]:
         p["reducers"] = []  # "this phase" cost reductions end with it
-    g.pop("str_changed", None)  # the STRs that changed in the phase that ends (timing.WATCHES)
+    if "str_changed" in g:  # the STRs that changed in the phase that ends (timing.WATCHES); no method call
+        del g["str_changed"]
     g["phase"] = st["name"]
-    ctx.emit("phase", phase=st["name"], round=g["round"])
+    ctx.record("phase", {"phase": st["name"], "round": g["round"]})  # emit's event, without its keywords
     # "At the beginning of the X phase" abilities (forced or responses) come before anything else.
     T.trigger(ctx, {"e": "phase_started", "phase": st["name"]}, None)
 
