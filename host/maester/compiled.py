@@ -42,7 +42,7 @@ SKIP = {"web", "table", "text", "tui", "decks"}
 # their targets, conditions and constant abilities are asked at every window. Compiled, the engine's
 # part of 20 seeded random games (ir.py, callgrind) took 19M fewer instructions (1,031M against
 # 1,050M), and a process no longer compiles their 2,650 lines of source into bytecode at its first
-# game (without .pyc files, 160M); the four take 27 s of CPU to build at -O1 (issue 29).
+# game (without .pyc files, 160M); the four take 26 s of CPU to build at -O1 (issue 29).
 # Compile without changing what the code means: annotations stay hints (Cython would otherwise
 # make a `float` annotation a C double), functions stay introspectable like Python's.
 DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
@@ -57,9 +57,10 @@ DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
 # -O3 played its random games 2-3% faster than at -O1 (10.7k and 10.8k against 10.4k and 10.6k decisions
 # a CPU-second, in pairs on a quiet machine), but all ten took 113 s to build instead of 34 s (2 at a time).
 # Sampling and ordering, which copy the state the order of passive effects is played out on, are at
-# -O3 too: 2.6M fewer instructions in those 20 games' passive_order (89.1M against 91.8M), for no CPU
-# time to build that could be told from -O1's (2 s each). Flow, challenge, effects and bot at -O3 took
-# 3.5M more off between them (flow's marshalling 1M of it): they stay at -O1.
+# -O3 too: 2.6M fewer instructions in those 20 games' passive_order (89.1M against 91.8M), for 3 s
+# more of the C compiler's CPU (4.2 and 2.7 s against 2.2 and 1.4). Flow, challenge and effects at -O3
+# took 3.5M more off between them (flow's marshalling 1M of it; the bots' module nothing in random
+# play) for 11 s more (flow 10.3 s against 4.6): they stay at -O1.
 # Intrigue and Oathbreaker, whose compiled speed has a target of its own (8x dominoes), keep -O3 too:
 # Oathbreaker's random games were 1-6% faster than at -O1 (three pairs on a loaded machine; issue 29).
 CFLAGS = ["-g0", "-O1"]
