@@ -32,5 +32,7 @@ cpdef _apply(state, ask, choice, forced, bint quiet=*)
 
 cpdef _answer(game, Ctx ctx, ask, choice)
 
-@cython.locals(stack=list, asks=list, steps=dict)
 cpdef _run(game, Ctx ctx)
+
+@cython.locals(stack=list, asks=list)
+cpdef _run_steps(Ctx ctx, dict steps, after)

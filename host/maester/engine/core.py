@@ -423,22 +423,28 @@ def _answer(game, ctx, ask, choice):
     """Re-run the waiting step with the answer, then the pipeline to the next decision."""
     state = ctx.state
     step = state["stack"].pop()
-    game.steps[step["s"]](ctx, step, (ask, choice))
+    steps = game.steps
     after = game.after_step
+    steps[step["s"]](ctx, step, (ask, choice))
     if after is not None:
         after(ctx)
     if (ctx.asked or state["asks"]) and not state["over"]:
         # A step with open asks (new ones, or other seats' of a simultaneous decision) waits on top.
         state["stack"].append(step)
-    _run(game, ctx)
+    _run_steps(ctx, steps, after)
 
 
 def _run(game, ctx):
+    """Run the pipeline to the next decision (or the end)."""
+    _run_steps(ctx, game.steps, game.after_step)
+
+
+def _run_steps(ctx, steps, after):
+    """_run with the game's steps and after_step already read (_answer has them: two attribute look-ups
+    of the game a decision fewer)."""
     state = ctx.state
     stack = state["stack"]
     asks = state["asks"]
-    steps = game.steps
-    after = game.after_step
     while stack and not asks and not state["over"]:
         step = stack.pop()
         ctx.asked = False
