@@ -265,7 +265,7 @@ def phase(ctx, st, answer):
 
 def end_scope(g, scope):
     """Lasting effects and limits that last `scope` ("challenge", "phase", "round") end now. The lists
-    are made again only when something ends (most challenges and phases: nothing does)."""
+    are made again only when something ends (at the end of many a challenge and phase, nothing does)."""
     ending = _ENDING[scope]
     effects = g["effects"]
     for e in effects:
