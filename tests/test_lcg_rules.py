@@ -342,6 +342,23 @@ def test_cancel_example_the_cancelled_ability_stays_paid_and_does_nothing(monkey
     assert t.where(p("S155", 1)) == "discard"
 
 
+def test_hand_kinds_kept_per_deck_list_are_what_the_seats_cards_give_and_follow_a_changed_ability(monkeypatch):
+    """Setup asks hand_kinds once per deck list and card table (abilities.HAND_KINDS), not of every
+    card of every game: each seat's must be what a scan of its cards finds, and a game started after
+    an ability changed (a test card's) must see the change."""
+    def first_seat_kinds():
+        state, _ = core.new_game("lcg", {"players": 2, "decks": ["stark", "lannister"]}, 1)
+        for seat in range(2):
+            assert state["g"]["players"][seat]["hand_kinds"] == list(A._hand_kinds(state, seat))
+        return state["g"]["players"][0]["hand_kinds"]
+
+    assert "cancel" not in first_seat_kinds()  # no Core card cancels
+    kept, again = first_seat_kinds(), first_seat_kinds()
+    assert kept == again and kept is not again  # the kept answer, in a list of each game's own
+    monkeypatch.setitem(A.ABILITIES, "S155", [A.Ability("cancel", _cancel_it)])
+    assert "cancel" in first_seat_kinds()
+
+
 def test_poisoned_wine_moves_only_onto_a_character_it_may_be_attached_to():
     t = Table(2, decks=["targaryen", "stark"])
     t.play(p("T127", 0))

@@ -38,9 +38,11 @@ from .paths import INSTALLED, PACKAGE
 PURE_ENV = "MAESTER_PURE"  # set (not "" or "0"): build and run the pure build
 # Modules that shape the game but play no part in the rules: pages, the table's taps, text, the terminal, deck files.
 SKIP = {"web", "table", "text", "tui", "decks"}
-# The LCG's card files (games/lcg/cards_*.py) register each card's ability: compiled, they made its
-# random games 3% faster (6.7k against 6.5k decisions a CPU-second) for a fifth of the build's time.
-SKIP_PREFIX = "cards_"
+# The LCG's card files (games/lcg/cards_*.py), which register each card's ability, are compiled too:
+# their targets, conditions and constant abilities are asked at every window. Compiled, the engine's
+# part of 20 seeded random games (ir.py, callgrind) took 19M fewer instructions (1,031M against
+# 1,050M), and a process no longer compiles their 2,650 lines of source into bytecode at its first
+# game (without .pyc files, 160M); the four take 26 s of CPU to build at -O1 (issue 29).
 # Compile without changing what the code means: annotations stay hints (Cython would otherwise
 # make a `float` annotation a C double), functions stay introspectable like Python's.
 DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
@@ -54,12 +56,18 @@ DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
 # its decisions spend their compiled time in (issue 29: model, abilities, timing): the LCG's modules at
 # -O3 played its random games 2-3% faster than at -O1 (10.7k and 10.8k against 10.4k and 10.6k decisions
 # a CPU-second, in pairs on a quiet machine), but all ten took 113 s to build instead of 34 s (2 at a time).
+# Sampling and ordering, which copy the state the order of passive effects is played out on, are at
+# -O3 too: 2.6M fewer instructions in those 20 games' passive_order (89.1M against 91.8M), for 3 s
+# more of the C compiler's CPU (4.2 and 2.7 s against 2.2 and 1.4). Flow, challenge and effects at -O3
+# took 3.5M more off between them (flow's marshalling 1M of it; the bots' module nothing in random
+# play) for 11 s more (flow 10.3 s against 4.6): they stay at -O1.
 # Intrigue and Oathbreaker, whose compiled speed has a target of its own (8x dominoes), keep -O3 too:
 # Oathbreaker's random games were 1-6% faster than at -O1 (three pairs on a loaded machine; issue 29).
 CFLAGS = ["-g0", "-O1"]
 HOT = ("maester.engine.", "maester.sim", "maester.games.btwixt",  # the engine's room holds the bots
        "maester.games.intrigue", "maester.games.oathbreaker",
-       "maester.games.lcg.model", "maester.games.lcg.abilities", "maester.games.lcg.timing")
+       "maester.games.lcg.model", "maester.games.lcg.abilities", "maester.games.lcg.timing",
+       "maester.games.lcg.ordering", "maester.games.lcg.sampling")
 HOT_CFLAGS = ["-g0"]  # Python's own -O3
 
 
@@ -92,7 +100,7 @@ def module_names():
         if not os.path.isfile(os.path.join(games, pkg, "__init__.py")):
             continue
         for stem in sorted(f[:-3] for f in os.listdir(os.path.join(games, pkg)) if f.endswith(".py")):
-            if stem not in SKIP and not stem.startswith(SKIP_PREFIX):
+            if stem not in SKIP:
                 names.append("maester.games.%s%s" % (pkg, "" if stem == "__init__" else "." + stem))
     return names
 

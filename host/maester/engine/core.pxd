@@ -27,10 +27,12 @@ cpdef apply(state, command, forced=*)
 
 cpdef answer(state, ask, choice, bint quiet=*)
 
-@cython.locals(ctx=Ctx, result=Applied)
+@cython.locals(ctx=Ctx, result=Applied, asks=list)
 cpdef _apply(state, ask, choice, forced, bint quiet=*)
 
 cpdef _answer(game, Ctx ctx, ask, choice)
 
-@cython.locals(stack=list, asks=list)
 cpdef _run(game, Ctx ctx)
+
+@cython.locals(stack=list, asks=list)
+cpdef _run_steps(Ctx ctx, dict steps, after)

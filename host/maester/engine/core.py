@@ -141,6 +141,10 @@ class Game:
     name = ""
     title = ""
     steps = {}
+    # A rule that holds at any moment, run after every step with its context (the LCG's: victory and
+    # its cards' watches), or None. The engine calls it itself: a game that wrapped each of its steps
+    # in a function calling it paid a further call a step (a Python frame in the pure build).
+    after_step = None
     # A view made of fields: {key: fn(state, g, viewer)}, with view_keys(state, viewer) naming the
     # keys a viewer gets. Then `view` needs no code of the game's own, and a bot's LazyView
     # (engine/lazyview.py) computes only the fields it reads.
@@ -373,11 +377,22 @@ def answer(state, ask, choice, quiet=False):
 def _apply(state, ask, choice, forced, quiet=False):
     """Apply the matched `choice` (one of `ask`'s own, or OUT_OF_TIME) of an open `ask`."""
     game = GAMES[state["game"]]
-    state["asks"].remove(ask)
+    asks = state["asks"]
+    if asks[0] is ask:  # nearly always the one open ask: no method call
+        del asks[0]
+    else:
+        asks.remove(ask)
     state["seq"] += 1
     state["_outcomes"] = outcomes = []
     events = None if quiet else []
-    ctx = Ctx(state, events)
+    # Ctx.__init__'s fields set here (one context a decision): compiled, a struct filled in C without
+    # the argument parsing of a call; in Python, no frame for __init__.
+    ctx = Ctx.__new__(Ctx)
+    ctx.state = state
+    ctx.g = state["g"]
+    ctx.events = events
+    ctx._chance = None
+    ctx.asked = False
     if choice is OUT_OF_TIME:
         _out_of_time(game, ctx, ask["seat"])
     elif forced is None:  # the live path: nothing to replay, so no context to enter
@@ -408,22 +423,34 @@ def _answer(game, ctx, ask, choice):
     """Re-run the waiting step with the answer, then the pipeline to the next decision."""
     state = ctx.state
     step = state["stack"].pop()
-    game.steps[step["s"]](ctx, step, (ask, choice))
+    steps = game.steps
+    after = game.after_step
+    steps[step["s"]](ctx, step, (ask, choice))
+    if after is not None:
+        after(ctx)
     if (ctx.asked or state["asks"]) and not state["over"]:
         # A step with open asks (new ones, or other seats' of a simultaneous decision) waits on top.
         state["stack"].append(step)
-    _run(game, ctx)
+    _run_steps(ctx, steps, after)
 
 
 def _run(game, ctx):
+    """Run the pipeline to the next decision (or the end)."""
+    _run_steps(ctx, game.steps, game.after_step)
+
+
+def _run_steps(ctx, steps, after):
+    """_run with the game's steps and after_step already read (_answer has them: two attribute look-ups
+    of the game a decision fewer)."""
     state = ctx.state
     stack = state["stack"]
     asks = state["asks"]
-    steps = game.steps
     while stack and not asks and not state["over"]:
         step = stack.pop()
         ctx.asked = False
         steps[step["s"]](ctx, step, None)
+        if after is not None:
+            after(ctx)
         if ctx.asked and not state["over"]:
             stack.append(step)
 

@@ -48,6 +48,7 @@ class _AbilityTable(dict):
         BY_KIND.clear()
         BY_TRIGGER.clear()
         PILES.clear()
+        HAND_KINDS.clear()
         _IN_GAME.forget()
         _WINDOWS[0] = (None, None, None)
 
@@ -366,8 +367,24 @@ def _hand_key(kind, at):
         return key
 
 
-def hand_kinds(state, seat):
-    """What the event and Ambush cards of `seat`'s deck list could do from hand (public facts)."""
+def hand_kinds(state, seat, codes):
+    """What the event and Ambush cards of `seat`'s deck list (`codes`: the codes of all its cards, a
+    tuple) could do from hand (public facts): the same for every game with that deck list and card
+    table, so worked out once (HAND_KINDS), not at each game's setup."""
+    key = (state["config"]["cards"], codes)
+    found = HAND_KINDS.get(key)
+    if found is None:
+        if len(HAND_KINDS) >= 256:
+            HAND_KINDS.clear()  # a bound on memory: worked out again when asked
+        found = HAND_KINDS[key] = _hand_kinds(state, seat)
+    return list(found)
+
+
+# (card table key, a deck list's codes) -> hand_kinds' answer (ABILITIES drops them when it changes)
+HAND_KINDS = {}
+
+
+def _hand_kinds(state, seat):
     out = set()
     for inst, c in state["g"]["cards"].items():
         if c["owner"] != seat:
@@ -384,7 +401,7 @@ def hand_kinds(state, seat):
                 out.update("%s:%s" % (ab.kind, t) for t in ab.trigger)
             elif ab.kind == "cancel":
                 out.add("cancel")
-    return sorted(out)
+    return tuple(sorted(out))
 
 
 def _events_in_hand(state, seat, hand, in_hand):

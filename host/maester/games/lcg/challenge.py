@@ -75,7 +75,10 @@ def challenge_options(state, seat):
 def challenge_toll(state, seat, ctype):
     """Gold `seat` must give the defending player before it starts a `ctype` challenge (a constant
     "toll:<type>" of a revealed plot: Uneasy Truce)."""
-    return M.rare_constant(state, state["g"]["players"][seat]["revealed"], "toll:" + ctype)
+    return M.rare_constant(state, state["g"]["players"][seat]["revealed"], _TOLL_KEYS[ctype])
+
+
+_TOLL_KEYS = {ctype: "toll:" + ctype for ctype in TYPES}  # made once: the key's hash is then kept with it
 
 
 @step

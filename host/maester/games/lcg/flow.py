@@ -29,28 +29,32 @@ def setup(ctx, config):
         "canceled": [], "uid": 0, "challenge": None, "bank": {}, "title_pool": [], "title_used": {},
         "titles_taken_last": [], "initiative": None,
     })
+    codes = []  # each seat's deck list: the codes of its cards
     for seat in range(n):
         deck = decks[seat] if isinstance(decks[seat], dict) else dict(table["decks"][decks[seat]], name=decks[seat])
+        codes.append(tuple(deck["draw"]) + tuple(deck["plots"]))
         p = {"house": deck["house"], "deck_name": deck["name"], "deck": [], "hand": [], "discard": [],
              "dead": [], "plots": [], "used": [], "revealed": None, "chosen": None, "play": [],
              "setup": [], "power": 0, "gold": 0, "drawn_extra": 0, "title": None,
              "limited_played": False, "limited_response": False, "challenges_made": [],
              "oppose_bonus": False, "reducers": []}
         g["players"].append(p)
-        for inst in M.instance_ids(deck["draw"], seat):
-            g["cards"][inst] = {"owner": seat, "ctrl": seat, "zone": "deck", "kneel": False, "power": 0,
-                                "att": [], "dups": [], "on": None}
-            p["deck"].append(inst)
-        for inst in M.instance_ids(deck["plots"], seat):
-            g["cards"][inst] = {"owner": seat, "ctrl": seat, "zone": "plots", "kneel": False, "power": 0,
-                                "att": [], "dups": [], "on": None}
-            p["plots"].append(inst)
+        for zone, part in (("deck", "draw"), ("plots", "plots")):
+            # Each card's record a copy of one made for the zone (its keys in place at once; compiled, a
+            # literal of eight keys is grown as they go in), with lists of its own.
+            made = {"owner": seat, "ctrl": seat, "zone": zone, "kneel": False, "power": 0, "att": None,
+                    "dups": None, "on": None}
+            for inst in _instances(deck[part], seat):
+                c = g["cards"][inst] = made.copy()
+                c["att"] = []
+                c["dups"] = []
+                p[zone].append(inst)
         if g["observe_draws"]:
             p["deck"].sort()  # a real shuffled deck: the host knows what is in it, not its order
         else:
             ctx.chance.shuffle(p["deck"])
     for seat in range(n):
-        g["players"][seat]["hand_kinds"] = abilities.hand_kinds(state, seat)
+        g["players"][seat]["hand_kinds"] = abilities.hand_kinds(state, seat, codes[seat])
     # The Throne Room and the Treasury: at least 15 power and 10 gold per player; more is added
     # when they run out, and the count of what was added keeps the totals checkable.
     g["bank"] = {"power": 15 * n, "gold": 10 * n, "added_power": 0, "added_gold": 0}
@@ -59,6 +63,22 @@ def setup(ctx, config):
              variants=list(config["variants"]), goal=g["goal"])
     ctx.push({"s": "setup_hand"}, {"s": "setup_place", "order": M.turn_order(g), "i": 0},
              {"s": "setup_reveal"}, {"s": "round_start"})
+
+
+# (a deck list's codes, seat) -> the instances of its cards at that seat (model.instance_ids): the
+# same for every game that seats the list there, so made once (a string formatted for each card was a
+# quarter of a random game's setup), a bounded number of lists kept
+_INSTANCES = {}
+
+
+def _instances(codes, seat):
+    key = (tuple(codes), seat)
+    found = _INSTANCES.get(key)
+    if found is None:
+        if len(_INSTANCES) >= 64:
+            _INSTANCES.clear()
+        found = _INSTANCES[key] = tuple(M.instance_ids(codes, seat))
+    return found
 
 
 # --- drawing ------------------------------------------------------------------------------------
@@ -235,28 +255,40 @@ def phase(ctx, st, answer):
     end_scope(g, "phase")
     for p in g["players"]:
         p["reducers"] = []  # "this phase" cost reductions end with it
-    g.pop("str_changed", None)  # the STRs that changed in the phase that ends (timing.WATCHES)
+    if "str_changed" in g:  # the STRs that changed in the phase that ends (timing.WATCHES); no method call
+        del g["str_changed"]
     g["phase"] = st["name"]
-    ctx.emit("phase", phase=st["name"], round=g["round"])
+    ctx.record("phase", {"phase": st["name"], "round": g["round"]})  # emit's event, without its keywords
     # "At the beginning of the X phase" abilities (forced or responses) come before anything else.
     T.trigger(ctx, {"e": "phase_started", "phase": st["name"]}, None)
 
 
 def end_scope(g, scope):
-    """Lasting effects and limits that last `scope` ("challenge", "phase", "round") end now."""
-    wider = {"challenge": ("challenge",), "phase": ("challenge", "phase"),
-             "round": ("challenge", "phase", "round")}[scope]
-    g["effects"] = [e for e in g["effects"] if e["until"] not in wider]
+    """Lasting effects and limits that last `scope` ("challenge", "phase", "round") end now. The lists
+    are made again only when something ends (at the end of many a challenge and phase, nothing does)."""
+    ending = _ENDING[scope]
+    effects = g["effects"]
+    for e in effects:
+        if e["until"] in ending:
+            g["effects"] = [e for e in effects if e["until"] not in ending]
+            break
+    scopes = g["limit_scopes"]
     keep = []
-    for key, sc in g["limit_scopes"]:
-        if sc in wider:
+    for pair in scopes:
+        key, sc = pair
+        if sc in ending:
             if key.startswith("event:"):
                 g["event_limits"].pop(key[6:], None)
             else:
                 g["limits"].pop(key, None)
         else:
-            keep.append([key, sc])
-    g["limit_scopes"] = keep
+            keep.append(pair)
+    if len(keep) < len(scopes):
+        g["limit_scopes"] = keep
+
+
+# The spans that end with each: a phase's end is also its last challenge's, a round's both theirs.
+_ENDING = {"challenge": ("challenge",), "phase": ("challenge", "phase"), "round": ("challenge", "phase", "round")}
 
 
 # --- plot phase ---------------------------------------------------------------------------------

@@ -435,7 +435,7 @@ def _steps_watch_nothing(state):
 
 
 def after_step(ctx):
-    """Run after every step of the game (the LCG's step table wraps each, see __init__.py): the
+    """Run after every step of the game (the engine calls it: LCG.after_step, see __init__.py): the
     watches, then victory where a total could have risen without power being gained or moved (those
     check it at once): a card with power came into play or changed sides (model.POWER_ARRIVED), or the
     game has a card whose constant ability changes totals (TOTALS_CHANGE_BY_THEMSELVES: Melisandre
