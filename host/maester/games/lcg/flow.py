@@ -403,11 +403,12 @@ def _marshal_facts(state, seat, inst):
     """What marshalling reads of `inst` in `seat`'s hand that stays the same all game (_printed_facts),
     kept for the card's code (_FACTS_BY_CODE)."""
     key = (state["config"]["cards"], state["g"]["players"][seat]["house"])
-    by_code = _FACTS_BY_CODE.get(key)
+    tables = _FACTS_BY_CODE  # a local typed dict (flow.pxd): its get() is a C call, not a method looked up
+    by_code = tables.get(key)
     if by_code is None:
-        if len(_FACTS_BY_CODE) >= 64:
-            _FACTS_BY_CODE.clear()
-        by_code = _FACTS_BY_CODE[key] = {}
+        if len(tables) >= 64:
+            tables.clear()
+        by_code = tables[key] = {}
     c = M.code(inst)
     facts = by_code.get(c, False)
     if facts is False:
