@@ -13,6 +13,7 @@ from maester.games.lcg import abilities as A
 from maester.games.lcg import flow as F
 from maester.games.lcg import model as M
 from maester.games.lcg import sampling as S
+from maester.games.lcg import titles
 from maester.sim import play_one
 
 pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
@@ -275,6 +276,31 @@ def test_what_marshalling_keeps_of_the_cards_in_play_is_what_a_fresh_look_finds(
     for seed, decks in ((7, ["baratheon", "stark"]), (8, ["targaryen", "lannister"])):
         play_one("lcg", {"players": 2, "decks": decks}, seed, "heuristic", on_step=check)
     assert len(grew) > 20  # cards joined the lists in play many times between two looks
+
+
+def test_income_without_a_card_in_play_that_changes_one_is_the_printed_sum():
+    """flow.income reads only the printed incomes when no card in play has a constant ability that can
+    answer "income" (model.constant_sources): after every move of random games whose decks hold such
+    cards (The Rains of Castamere, Blockade), with them in play and without, it is what asking each
+    card's constant income finds."""
+    branches = set()
+
+    def check(state, result):
+        g = state["g"]
+        for seat in range(g["n"]):
+            p = g["players"][seat]
+            if p["revealed"] is None:
+                continue
+            full = M.info(state, p["revealed"])["plot"]["income"] + M.constant(state, p["revealed"], "income")
+            for inst in p["play"]:
+                full += M.income_bonus(state, inst)
+            full += titles.income_bonus(state, seat)
+            assert F.income(state, seat) == max(0, full), (g["round"], g["phase"], seat)
+            branches.add(bool(M.constant_sources(g, "income")))
+
+    for seed in range(6):
+        play_one("lcg", {"players": 2, "decks": ["baratheon", "lannister"]}, seed, "random", on_step=check)
+    assert branches == {True, False}  # both ways of reading income were checked
 
 
 def test_the_kept_actions_in_play_are_always_what_the_cards_in_play_offer():

@@ -9,7 +9,7 @@ cimport cython
 # Marshalling's own helpers, asked once a marshal question or play: C calls from marshal_turn (a
 # Python call of a module function cost more than several of the look-ups they make).
 cpdef income(state, seat)
-@cython.locals(by_code=dict)
+@cython.locals(by_code=dict, tables=dict)
 cpdef _marshal_facts(state, seat, inst)
 cpdef _printed_facts(state, seat, inst, c)
 cpdef _kept_hosts(state)

@@ -408,9 +408,13 @@ def income(state, seat):
     g = state["g"]
     p = g["players"][seat]
     total = M.info(state, p["revealed"])["plot"]["income"]
-    total += M.constant(state, p["revealed"], "income")  # plots that change a plot's income (Blockade)
-    for i in p["play"]:  # a loop, not sum() of a generator: cpdef (flow.pxd), income_bonus a C call
-        total += M.income_bonus(state, i)
+    if M.constant_sources(g, "income"):
+        total += M.constant(state, p["revealed"], "income")  # plots that change a plot's income (Blockade)
+        for i in p["play"]:  # a loop, not sum() of a generator: cpdef (flow.pxd), income_bonus a C call
+            total += M.income_bonus(state, i)
+    else:  # no card in play can change an income (most marshalling phases): the printed ones, no constant asked
+        for i in p["play"]:
+            total += M.info(state, i)["income"] or 0
     total += titles.income_bonus(state, seat)
     return max(0, total)
 
@@ -431,11 +435,12 @@ def _marshal_facts(state, seat, inst):
     """What marshalling reads of `inst` in `seat`'s hand that stays the same all game (_printed_facts),
     kept for the card's code (_FACTS_BY_CODE)."""
     key = (state["config"]["cards"], state["g"]["players"][seat]["house"])
-    by_code = _FACTS_BY_CODE.get(key)
+    tables = _FACTS_BY_CODE  # a local typed dict (flow.pxd): its get() is a C call, not a method looked up
+    by_code = tables.get(key)
     if by_code is None:
-        if len(_FACTS_BY_CODE) >= 64:
-            _FACTS_BY_CODE.clear()
-        by_code = _FACTS_BY_CODE[key] = {}
+        if len(tables) >= 64:
+            tables.clear()
+        by_code = tables[key] = {}
     c = M.code(inst)
     facts = by_code.get(c, False)
     if facts is False:
@@ -655,9 +660,11 @@ def pay_for(ctx, seat, inst):
     are spent."""
     g = ctx.g
     M.pay_gold(g, seat, M.gold_cost(ctx.state, seat, inst))
-    used = M.matching_reducers(ctx.state, seat, inst)
-    if used:
-        g["players"][seat]["reducers"] = [r for r in g["players"][seat]["reducers"] if r not in used]
+    p = g["players"][seat]
+    if p["reducers"]:  # none pending (most plays): none to match against the card
+        used = M.matching_reducers(ctx.state, seat, inst)
+        if used:
+            p["reducers"] = [r for r in p["reducers"] if r not in used]
 
 
 def enter_play(ctx, seat, inst, how="put", announce=True):
