@@ -131,7 +131,7 @@ def _cersei(ctx, src, seat, target, ev):
 
 
 card("L39", Ability("action", _cersei, phases=("dominance",), cost=(("kneel_self",), ("gold", 2)),
-                    target=lambda s, src, seat, ev: [c for c in _standing_characters(s) if c != src]))
+                    target=A.CharacterTargets(kneeling=False, other=True)))
 
 
 # L40 Tywin Lannister: as the marshalling phase begins, 2 gold from the treasury is set on Tywin;
@@ -155,7 +155,7 @@ card("L40", Ability("forced", _tywin, trigger=("phase_started",),
 # L41 Ser Ilyn Payne: Marshalling action, kneel Ser Ilyn: kill a character with STR 2 or less.
 card("L41", Ability("action", lambda ctx, src, seat, t, ev: T.kill(ctx, [t], seat, src=src), phases=("marshalling",),
                     cost=(("kneel_self",),),
-                    target=lambda s, src, seat, ev: (c for c in M.characters(s) if M.strength(s, c) <= 2)))
+                    target=A.CharacterTargets(max_str=2)))
 
 
 # L42 The Hound: killed, he goes to the discard pile, not the dead pile. As the dominance phase
@@ -248,7 +248,7 @@ def _bronn_save(ctx, src, seat, target, ev):
     A.saved(ctx, src, seat, target, ev)
 
 
-card("L44", Ability("action", _bronn_guard, cost=(("gold", 2),), target=lambda s, src, seat, ev: M.characters(s)),
+card("L44", Ability("action", _bronn_guard, cost=(("gold", 2),), target=A.CharacterTargets()),
      Ability("save", _bronn_save, trigger=("would_kill",), when=_bronn_save_when))
 
 
@@ -346,7 +346,7 @@ card("L47", _own_death(Ability("response", _jacelyn, trigger=("killed",), when=l
 # L48 Enemy Informer: response after you play it from your hand: kneel a character.
 card("L48", Ability("response", _kneel_target, trigger=("played",),
                     when=lambda s, src, seat, ev: ev["card"] == src and ev["seat"] == seat,
-                    target=lambda s, src, seat, ev: [c for c in _standing_characters(s) if c != src]))
+                    target=A.CharacterTargets(kneeling=False, other=True)))
 
 
 # L49 Qyburn's Informers: response after you win an intrigue challenge in which they took part:
@@ -369,9 +369,9 @@ def _attendant_when(state, src, seat, ev):
 
 
 card("L50", Ability("response", _kneel_target, trigger=("killed",), when=_attendant_when,
-                    target=lambda s, src, seat, ev: _standing_characters(s)),
+                    target=A.CharacterTargets(kneeling=False)),
      _own_death(Ability("response", _kneel_target, trigger=("killed",), when=lambda s, src, seat, ev: ev["card"] == src,
-                        target=lambda s, src, seat, ev: _standing_characters(s))))
+                        target=A.CharacterTargets(kneeling=False))))
 
 
 # L54 Lannisport Honor Guard: Challenges action from your hand: put it into play under the control
@@ -508,7 +508,7 @@ card("L161", Ability("action", _never_bet, phases=("challenges",), when=_never_b
 
 
 # L162 The Lion's Will: Any phase, pay 2 gold: kneel a character.
-card("L162", Ability("action", _kneel_target, cost=(("gold", 2),), target=lambda s, src, seat, ev: _standing_characters(s)))
+card("L162", Ability("action", _kneel_target, cost=(("gold", 2),), target=A.CharacterTargets(kneeling=False)))
 
 
 # L164 Call Their Bluff: Dominance action, pay 2 gold and name a card: each opponent reveals their
@@ -576,7 +576,7 @@ def _writ_small_str(state, src, inst, what):
     return 2 if what == "str" and _on(state, src, inst) else 0
 
 
-card("L165", Ability("action", _writ_small, phases=("challenges",), target=lambda s, src, seat, ev: M.characters(s)))
+card("L165", Ability("action", _writ_small, phases=("challenges",), target=A.CharacterTargets()))
 
 
 # L166 A Lannister Pays His Debts: response after you lose a challenge: kneel a House Lannister

@@ -87,10 +87,6 @@ def targ_choose(ctx, st, answer):
     HANDLERS[st["then"]](ctx, st["seat"], picked, st["data"])
 
 
-def _kneeling_characters(state, src, seat, ev):
-    return [c for c in M.characters(state) if state["g"]["cards"][c]["kneel"]]
-
-
 def _attachments_in_play(state):
     """Attachments in play, with a Khal Drogo's Tent played on a House card."""
     on_house = {e["target"] for e in state["g"]["effects"] if e["kind"] == "on_house"}
@@ -278,12 +274,12 @@ def _drogon(ctx, src, seat, target, ev):
 
 
 card("T111", Ability("action", _drogon, cost=(("gold", 2),), limit=("phase", 1),
-                     target=lambda s, src, seat, ev: M.characters(s)))
+                     target=A.CharacterTargets()))
 
 
 # T112 Viserion: Dominance: pay 4 gold to kill a kneeling character. Once per phase.
 card("T112", Ability("action", lambda ctx, src, seat, t, ev: T.kill(ctx, [t], seat, src=src), phases=("dominance",),
-                     cost=(("gold", 4),), limit=("phase", 1), target=_kneeling_characters))
+                     cost=(("gold", 4),), limit=("phase", 1), target=A.CharacterTargets(kneeling=True)))
 
 
 # T113 Strong Belwas: Response when a Noble character would be killed: pay 2 gold to save it.
@@ -326,7 +322,7 @@ card("T115")
 # to its owner's hand.
 card("T116", Ability("forced", lambda ctx, src, seat, t, ev: E.return_to_hand(ctx, t, why="Xaro Xoan Daxos"),
                      trigger=("played",), when=_self_only,
-                     target=lambda s, src, seat, ev: M.characters(s, seat)))
+                     target=A.CharacterTargets(mine=True)))
 
 
 # T117 Jhogo (Stealth): +2 STR while a Weapon attachment is on him.
@@ -536,7 +532,7 @@ def _unburn(ctx, src, seat, t, ev):
     ctx.emit("returned_to_hand", seat=seat, card=src, frm="dead")
 
 
-card("T174", Ability("action", _burn, target=lambda s, src, seat, ev: M.characters(s)),
+card("T174", Ability("action", _burn, target=A.CharacterTargets()),
      Ability("action", _unburn, phases=("dominance",), from_dead=True, cost=(("gold", 2),)),
      Ability("action", _unburn, phases=("dominance",), from_dead=True, cost=(("influence", 1),)))
 
