@@ -351,8 +351,10 @@ _REPLACED_TARGETS = {
     "L44": lambda s, src, seat: M.characters(s),
     "L48": lambda s, src, seat: [c for c in _standing(s) if c != src],
     "L50": lambda s, src, seat: _standing(s),
+    "L161": lambda s, src, seat: [c for c in _standing(s, seat) if "lannister" in (M.info(s, c)["houses"] or ())],
     "L162": lambda s, src, seat: _standing(s),
     "L165": lambda s, src, seat: M.characters(s),
+    "L167": lambda s, src, seat: [c for c in _standing(s) if "noble" not in (M.info(s, c)["crests"] or ())],
     "S7": lambda s, src, seat: [i for i in M.characters(s) if i != src
                                 and M.keywords_among(s, i, ("stealth", "renown"))],
     "S155": lambda s, src, seat: [i for i in M.characters(s) if not s["g"]["cards"][i]["kneel"]

@@ -390,7 +390,7 @@ def _honor_guard_back(ctx, src, seat, target, ev):
 
 card("L54", Ability("action", _honor_guard_in, phases=("challenges",), from_hand=True,
                     when=lambda s, src, seat, ev: True,
-                    target=lambda s, src, seat, ev: M.opponents(s["g"], seat)),
+                    target=A.opponent_seats),
      Ability("forced", _honor_guard_back, trigger=("won_challenge",), when=_honor_guard_back_when))
 
 
@@ -466,7 +466,7 @@ def _varys(ctx, src, seat, target, ev):
 
 card("L142", Ability("action", _varys, phases=("plot",), cost=(("kneel_self",),),
                      when=lambda s, src, seat, ev: len(M.opponents(s["g"], seat)) >= 2,
-                     target=lambda s, src, seat, ev: M.opponents(s["g"], seat)))
+                     target=A.opponent_seats))
 
 
 # L144 Shadowblack Lane: Marshalling, kneel it: your next character with an intrigue icon this phase
@@ -503,8 +503,7 @@ def lannister_never_bet(ctx, st, answer):
 
 
 card("L161", Ability("action", _never_bet, phases=("challenges",), when=_never_bet_when, cost=(("kneel_target",),),
-                     target=lambda s, src, seat, ev: [c for c in _standing_characters(s, seat)
-                                                      if "lannister" in (M.info(s, c)["houses"] or ())]))
+                     target=A.CharacterTargets(mine=True, kneeling=False, house="lannister")))
 
 
 # L162 The Lion's Will: Any phase, pay 2 gold: kneel a character.
@@ -612,8 +611,7 @@ def _dwarf(ctx, src, seat, target, ev):
     T.gain_power(ctx, _ctrl(ctx.state, target), 1, "L167", on=target)
 
 
-card("L167", Ability("action", _dwarf, target=lambda s, src, seat, ev: (
-    c for c in _standing_characters(s) if "noble" not in (M.info(s, c)["crests"] or ()))))
+card("L167", Ability("action", _dwarf, target=A.CharacterTargets(kneeling=False, not_crest="noble")))
 
 
 # L178 Shae: Challenges action, kneel Shae: kneel a character whose controller has more power than you.
@@ -654,7 +652,7 @@ def lannister_kneel_own(ctx, st, answer):
     E.kneel(ctx, answer[1][1], why="L188")
 
 
-card("L188", Ability("revealed", _allegations, target=lambda s, src, seat, ev: M.opponents(s["g"], seat)))
+card("L188", Ability("revealed", _allegations, target=A.opponent_seats))
 
 
 # L189 Mutual Blackmail: when revealed, with 2 or more opponents: choose one; this round neither of
@@ -666,7 +664,7 @@ def _blackmail(ctx, src, seat, target, ev):
 
 
 card("L189", Ability("revealed", _blackmail, when=lambda s, src, seat, ev: len(M.opponents(s["g"], seat)) >= 2,
-                     target=lambda s, src, seat, ev: M.opponents(s["g"], seat)))
+                     target=A.opponent_seats))
 
 
 # L190 Planning Ahead: there is no taxation phase this round. Read for the player who revealed it

@@ -289,7 +289,7 @@ def _honor_guard_back(ctx, src, seat, target, ev):
 card(("S17",),
      Ability("action", _honor_guard_in, phases=("challenges",), from_hand=True,
              when=lambda s, src, seat, ev: any(M.unique_blocked(s, o, src) is None for o in M.opponents(s["g"], seat)),
-             target=lambda s, src, seat, ev: M.opponents(s["g"], seat)),
+             target=A.opponent_seats),
      Ability("forced", _honor_guard_back, trigger=("won_challenge",), when=_honor_guard_back_when))
 
 
@@ -516,7 +516,7 @@ def _building_season(ctx, src, seat, target, ev):
     E.search(ctx, seat, "stark_location", "hand", "Building Season")
 
 
-card("S195", Ability("revealed", _building_season, target=lambda s, src, seat, ev: M.opponents(s["g"], seat)))
+card("S195", Ability("revealed", _building_season, target=A.opponent_seats))
 
 
 # S196 Mutual Enemies: When revealed, with 2 or more opponents: choose one; this round neither of you

@@ -52,10 +52,6 @@ def _draw(ctx, seat, n):
     flow.draw(ctx, seat, n, capped=True)
 
 
-def _opponents(state, src, seat, ev):
-    return M.opponents(state["g"], seat)
-
-
 def _self_only(state, src, seat, ev):
     return ev["card"] == src
 
@@ -352,7 +348,7 @@ def _honor_guard_back(ctx, src, seat, target, ev):
     flow.take_control(ctx, src, M.owner_of(src))
 
 
-card("T119", Ability("action", _honor_guard_in, phases=("challenges",), from_hand=True, target=_opponents),
+card("T119", Ability("action", _honor_guard_in, phases=("challenges",), from_hand=True, target=A.opponent_seats),
      Ability("forced", _honor_guard_back, trigger=("won_challenge",),
              when=lambda s, src, seat, ev: seat != M.owner_of(src) and ev["winner"] == seat
              and src in ev["participants"]))
@@ -505,7 +501,7 @@ def _illyrio_type(ctx, seat, picked, data):
     ctx.emit("gold_tax", seat=seat, on=data["opp"], type=picked)
 
 
-card("T152", Ability("action", _illyrio, phases=("challenges",), cost=(("kneel_self",),), target=_opponents))
+card("T152", Ability("action", _illyrio, phases=("challenges",), cost=(("kneel_self",),), target=A.opponent_seats))
 
 
 # T173 Dance With Dragons: Any Phase: kneel 1 influence to search your deck for a Dragon card, reveal
@@ -571,7 +567,7 @@ def _condemned_kill(ctx, seat, picked, data):
     T.kill(ctx, [picked], seat, src=data["src"])
 
 
-card("T202", Ability("revealed", _condemned, target=_opponents))
+card("T202", Ability("revealed", _condemned, target=A.opponent_seats))
 
 
 # T203 Counting Favors: When revealed, you and an opponent you choose each draw 3 cards.
@@ -580,7 +576,7 @@ def _counting_favors(ctx, src, seat, target, ev):
     _draw(ctx, seat, 3)
 
 
-card("T203", Ability("revealed", _counting_favors, target=_opponents))
+card("T203", Ability("revealed", _counting_favors, target=A.opponent_seats))
 
 
 # T204 Power and Wealth: your characters have +1 STR for each attachment on them.
