@@ -366,6 +366,62 @@ def _random_games_of_every_house(check):
         play_one("lcg", {"players": 2, "decks": decks}, seed, "random", on_step=check)
 
 
+# The card files' target rules that abilities.CharacterTargets replaced, as they were written
+def _standing(s, seat=None):
+    return [c for c in M.characters(s, seat) if not s["g"]["cards"][c]["kneel"]]
+
+
+_REPLACED_TARGETS = {
+    "L39": lambda s, src, seat: [c for c in _standing(s) if c != src],
+    "L41": lambda s, src, seat: [c for c in M.characters(s) if M.strength(s, c) <= 2],
+    "L44": lambda s, src, seat: M.characters(s),
+    "L48": lambda s, src, seat: [c for c in _standing(s) if c != src],
+    "L50": lambda s, src, seat: _standing(s),
+    "L161": lambda s, src, seat: [c for c in _standing(s, seat) if "lannister" in (M.info(s, c)["houses"] or ())],
+    "L162": lambda s, src, seat: _standing(s),
+    "L165": lambda s, src, seat: M.characters(s),
+    "L167": lambda s, src, seat: [c for c in _standing(s) if "noble" not in (M.info(s, c)["crests"] or ())],
+    "S7": lambda s, src, seat: [i for i in M.characters(s) if i != src
+                                and M.keywords_among(s, i, ("stealth", "renown"))],
+    "S155": lambda s, src, seat: [i for i in M.characters(s) if not s["g"]["cards"][i]["kneel"]
+                                  and M.has_icon(s, i, "military")],
+    "S177": lambda s, src, seat: [i for i in M.characters(s) if s["g"]["cards"][i]["kneel"]
+                                  and M.info(s, i)["crests"]],
+    "T111": lambda s, src, seat: M.characters(s),
+    "T112": lambda s, src, seat: [c for c in M.characters(s) if s["g"]["cards"][c]["kneel"]],
+    "T116": lambda s, src, seat: M.characters(s, seat),
+    "T174": lambda s, src, seat: M.characters(s),
+}
+
+
+def test_a_character_target_rule_picks_what_the_card_rule_it_replaced_picked():
+    """Target rules written as abilities.CharacterTargets (data the compiled rules read) give, after
+    every move of random games with all four Houses' decks, for each copy of those cards and each
+    seat, the list the card file's lambda gave, in the same order; and has_legal_target, which judges
+    such a rule card by card and stops at the first legal target, says whether legal_targets gives any."""
+    found = set()
+
+    def check(state, result):
+        g = state["g"]
+        for src in g["cards"]:
+            code = M.code(src)
+            old = _REPLACED_TARGETS.get(code)
+            if old is None:
+                continue
+            for ab in (ab for ab in A.ABILITIES[code] if ab.target is not None):
+                assert isinstance(ab.target, A.CharacterTargets), code
+                for seat in range(g["n"]):
+                    picked = ab.target(state, src, seat, None)
+                    assert picked == list(old(state, src, seat)), (code, g["round"], g["phase"], seat)
+                    legal = A.legal_targets(state, seat, src, ab)
+                    assert A.has_legal_target(state, seat, src, ab) == bool(legal), (code, seat)
+                    if legal:
+                        found.add(code)
+
+    _random_games_of_every_house(check)
+    assert len(found) >= 10  # most of those cards had targets to pick
+
+
 def test_the_seats_a_response_window_passes_over_have_no_response(monkeypatch):
     """A response window looks for the responses of the seats abilities.responders names only, and
     asks hand_may only when a deck list could hold a response (hands_may_respond): at every window

@@ -61,6 +61,13 @@ cpdef list responders(state, ev)
 @cython.locals(by_trigger=dict)
 cpdef hands_may_respond(state, e)
 cpdef cancel_choices(state, seat, ev)
+cdef class CharacterTargets:
+    cdef public object mine, kneeling, other, keywords, crested, not_crest, house, max_str, icon
+    cdef public bint more
+
+cpdef opponent_seats(state, src, seat, ev)
+cpdef list _characters_for(state, CharacterTargets rule, seat)
+cpdef bint _fits(state, CharacterTargets rule, inst, src)
 cpdef has_legal_target(state, seat, src, Ability ab, ev=*)
 @cython.locals(named=frozenset)
 cpdef _shields(state)

@@ -126,7 +126,8 @@ class Ability:
         self.cost = cost
         # target(state, src, seat, ev): the candidates its rule allows, any iterable read once (legal_targets,
         # has_legal_target): a generator expression lets a window that only asks whether there is one
-        # stop at the first, instead of judging every card (a filter that reads STR or keywords).
+        # stop at the first, instead of judging every card (a filter that reads STR or keywords). A rule
+        # that picks characters by common facts is a CharacterTargets (data, judged in compiled code).
         self.target = target
         self.limit = limit  # ("round"|"phase"|"challenge", times)
         self.text = text
@@ -838,10 +839,21 @@ def legal_targets(state, seat, src, ab, ev=None):
 
 def has_legal_target(state, seat, src, ab, ev=None):
     """Whether legal_targets would give anything: a window asks it of every ability it could offer,
-    and stops at the first target no protection keeps out instead of judging every candidate."""
+    and stops at the first target no protection keeps out instead of judging every candidate. A
+    CharacterTargets rule is judged here card by card (its test, then protection), so that the
+    window builds no list and calls no card file's Python."""
     cards = state["g"]["cards"]
     shields = None  # worked out at the first card candidate: most abilities find none, or no card
-    for t in ab.target(state, src, seat, ev):
+    rule = ab.target
+    if isinstance(rule, CharacterTargets):
+        for t in _characters_for(state, rule, seat):
+            if _fits(state, rule, t, src):
+                if shields is None:
+                    shields = _shields(state)
+                if not _protected(state, t, src, seat, shields):
+                    return True
+        return False
+    for t in rule(state, src, seat, ev):
         if not (isinstance(t, str) and t in cards):
             return True
         if shields is None:
@@ -849,6 +861,73 @@ def has_legal_target(state, seat, src, ab, ev=None):
         if not _protected(state, t, src, seat, shields):
             return True
     return False
+
+
+class CharacterTargets:
+    """A target rule that names the characters in play by facts the compiled rules read (data a card
+    file gives instead of a lambda): `mine`, only the user's; `kneeling` True or False, only kneeling
+    or standing ones (None: either); `other`, never the ability's own card; `keywords`, only those
+    with one of these keywords (a tuple); `crested`, only those with a printed crest; `not_crest`,
+    only those without this printed crest; `house`, only those of this House; `max_str`, only those
+    of at most this STR; `icon`, only those with this challenge icon. Called like any target rule it
+    gives the list, in play order; has_legal_target judges it card by card instead and stops at the
+    first legal one."""
+    __slots__ = ("mine", "kneeling", "other", "keywords", "crested", "not_crest", "house", "max_str", "icon",
+                 "more")
+
+    def __init__(self, mine=False, kneeling=None, other=False, keywords=None, crested=False, not_crest=None,
+                 house=None, max_str=None, icon=None):
+        self.mine = mine
+        self.kneeling = kneeling
+        self.other = other
+        self.keywords = keywords
+        self.crested = crested
+        self.not_crest = not_crest
+        self.house = house
+        self.max_str = max_str
+        self.icon = icon
+        # whether it tests more than kneeling: most rules test that alone, or nothing (the pure build
+        # then reads one field a candidate instead of every one)
+        self.more = bool(other or keywords is not None or crested or not_crest is not None or house is not None
+                         or max_str is not None or icon is not None)
+
+    def __call__(self, state, src, seat, ev):
+        return [t for t in _characters_for(state, self, seat) if _fits(state, self, t, src)]
+
+
+def opponent_seats(state, src, seat, ev):
+    """The target rule "an opponent": the seats opposing the ability's user (model.opponents)."""
+    return M.opponents(state["g"], seat)
+
+
+def _characters_for(state, rule, seat):
+    """The characters a CharacterTargets rule picks among, before its test."""
+    return M.characters(state, seat) if rule.mine else M.characters(state)
+
+
+def _fits(state, rule, inst, src):
+    """Whether character `inst` passes a CharacterTargets rule's test (the cheap reads first: the
+    answer is the same in any order, the reads change nothing)."""
+    # standing when kneeling ones are wanted, or kneeling when standing ones are
+    if rule.kneeling is not None and (not state["g"]["cards"][inst]["kneel"]) == rule.kneeling:
+        return False
+    if not rule.more:
+        return True
+    if rule.other and inst == src:
+        return False
+    if rule.crested or rule.not_crest is not None or rule.house is not None:
+        rec = M.info(state, inst)
+        if rule.crested and not rec["crests"]:
+            return False
+        if rule.not_crest is not None and rule.not_crest in (rec["crests"] or ()):
+            return False
+        if rule.house is not None and rule.house not in (rec["houses"] or ()):
+            return False
+    if rule.icon is not None and not M.has_icon(state, inst, rule.icon):
+        return False
+    if rule.max_str is not None and M.strength(state, inst) > rule.max_str:
+        return False
+    return rule.keywords is None or bool(M.keywords_among(state, inst, rule.keywords))
 
 
 # The keywords that keep a card out of an ability's targets (model.immune_to, _shielded).

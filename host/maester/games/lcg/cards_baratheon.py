@@ -281,7 +281,7 @@ def _honor_guard_back(ctx, src, seat, target, ev):
 
 card("B83", Ability("action", _honor_guard_in, phases=("challenges",), from_hand=True,
                     when=lambda s, src, seat, ev: M.unique_blocked(s, seat, src) is None,
-                    target=lambda s, src, seat, ev: M.opponents(s["g"], seat)),
+                    target=A.opponent_seats),
      Ability("forced", _honor_guard_back, trigger=("won_challenge",),
              when=lambda s, src, seat, ev: _ctrl(s, src) != M.owner_of(src) and ev["winner"] == _ctrl(s, src)
              and src in ev["participants"]))
@@ -534,7 +534,7 @@ def _summoning(ctx, src, seat, target, ev):
     E.search(ctx, seat, "bara_character", "hand", "Summoning Season")
 
 
-card("B181", Ability("revealed", _summoning, target=lambda s, src, seat, ev: M.opponents(s["g"], seat)))
+card("B181", Ability("revealed", _summoning, target=A.opponent_seats))
 
 
 # B182 Mutual Cause: When revealed, with 2 or more opponents: choose one; this round neither of you
@@ -546,7 +546,7 @@ def _mutual_cause(ctx, src, seat, target, ev):
 
 
 card("B182", Ability("revealed", _mutual_cause, when=lambda s, src, seat, ev: len(M.opponents(s["g"], seat)) >= 2,
-                     target=lambda s, src, seat, ev: M.opponents(s["g"], seat)))
+                     target=A.opponent_seats))
 
 
 # B183 Uneasy Truce: a player must give the defending player 2 gold before starting a military challenge.

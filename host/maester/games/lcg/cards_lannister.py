@@ -131,7 +131,7 @@ def _cersei(ctx, src, seat, target, ev):
 
 
 card("L39", Ability("action", _cersei, phases=("dominance",), cost=(("kneel_self",), ("gold", 2)),
-                    target=lambda s, src, seat, ev: [c for c in _standing_characters(s) if c != src]))
+                    target=A.CharacterTargets(kneeling=False, other=True)))
 
 
 # L40 Tywin Lannister: as the marshalling phase begins, 2 gold from the treasury is set on Tywin;
@@ -155,7 +155,7 @@ card("L40", Ability("forced", _tywin, trigger=("phase_started",),
 # L41 Ser Ilyn Payne: Marshalling action, kneel Ser Ilyn: kill a character with STR 2 or less.
 card("L41", Ability("action", lambda ctx, src, seat, t, ev: T.kill(ctx, [t], seat, src=src), phases=("marshalling",),
                     cost=(("kneel_self",),),
-                    target=lambda s, src, seat, ev: (c for c in M.characters(s) if M.strength(s, c) <= 2)))
+                    target=A.CharacterTargets(max_str=2)))
 
 
 # L42 The Hound: killed, he goes to the discard pile, not the dead pile. As the dominance phase
@@ -248,7 +248,7 @@ def _bronn_save(ctx, src, seat, target, ev):
     A.saved(ctx, src, seat, target, ev)
 
 
-card("L44", Ability("action", _bronn_guard, cost=(("gold", 2),), target=lambda s, src, seat, ev: M.characters(s)),
+card("L44", Ability("action", _bronn_guard, cost=(("gold", 2),), target=A.CharacterTargets()),
      Ability("save", _bronn_save, trigger=("would_kill",), when=_bronn_save_when))
 
 
@@ -346,7 +346,7 @@ card("L47", _own_death(Ability("response", _jacelyn, trigger=("killed",), when=l
 # L48 Enemy Informer: response after you play it from your hand: kneel a character.
 card("L48", Ability("response", _kneel_target, trigger=("played",),
                     when=lambda s, src, seat, ev: ev["card"] == src and ev["seat"] == seat,
-                    target=lambda s, src, seat, ev: [c for c in _standing_characters(s) if c != src]))
+                    target=A.CharacterTargets(kneeling=False, other=True)))
 
 
 # L49 Qyburn's Informers: response after you win an intrigue challenge in which they took part:
@@ -369,9 +369,9 @@ def _attendant_when(state, src, seat, ev):
 
 
 card("L50", Ability("response", _kneel_target, trigger=("killed",), when=_attendant_when,
-                    target=lambda s, src, seat, ev: _standing_characters(s)),
+                    target=A.CharacterTargets(kneeling=False)),
      _own_death(Ability("response", _kneel_target, trigger=("killed",), when=lambda s, src, seat, ev: ev["card"] == src,
-                        target=lambda s, src, seat, ev: _standing_characters(s))))
+                        target=A.CharacterTargets(kneeling=False))))
 
 
 # L54 Lannisport Honor Guard: Challenges action from your hand: put it into play under the control
@@ -390,7 +390,7 @@ def _honor_guard_back(ctx, src, seat, target, ev):
 
 card("L54", Ability("action", _honor_guard_in, phases=("challenges",), from_hand=True,
                     when=lambda s, src, seat, ev: True,
-                    target=lambda s, src, seat, ev: M.opponents(s["g"], seat)),
+                    target=A.opponent_seats),
      Ability("forced", _honor_guard_back, trigger=("won_challenge",), when=_honor_guard_back_when))
 
 
@@ -466,7 +466,7 @@ def _varys(ctx, src, seat, target, ev):
 
 card("L142", Ability("action", _varys, phases=("plot",), cost=(("kneel_self",),),
                      when=lambda s, src, seat, ev: len(M.opponents(s["g"], seat)) >= 2,
-                     target=lambda s, src, seat, ev: M.opponents(s["g"], seat)))
+                     target=A.opponent_seats))
 
 
 # L144 Shadowblack Lane: Marshalling, kneel it: your next character with an intrigue icon this phase
@@ -503,12 +503,11 @@ def lannister_never_bet(ctx, st, answer):
 
 
 card("L161", Ability("action", _never_bet, phases=("challenges",), when=_never_bet_when, cost=(("kneel_target",),),
-                     target=lambda s, src, seat, ev: [c for c in _standing_characters(s, seat)
-                                                      if "lannister" in (M.info(s, c)["houses"] or ())]))
+                     target=A.CharacterTargets(mine=True, kneeling=False, house="lannister")))
 
 
 # L162 The Lion's Will: Any phase, pay 2 gold: kneel a character.
-card("L162", Ability("action", _kneel_target, cost=(("gold", 2),), target=lambda s, src, seat, ev: _standing_characters(s)))
+card("L162", Ability("action", _kneel_target, cost=(("gold", 2),), target=A.CharacterTargets(kneeling=False)))
 
 
 # L164 Call Their Bluff: Dominance action, pay 2 gold and name a card: each opponent reveals their
@@ -576,7 +575,7 @@ def _writ_small_str(state, src, inst, what):
     return 2 if what == "str" and _on(state, src, inst) else 0
 
 
-card("L165", Ability("action", _writ_small, phases=("challenges",), target=lambda s, src, seat, ev: M.characters(s)))
+card("L165", Ability("action", _writ_small, phases=("challenges",), target=A.CharacterTargets()))
 
 
 # L166 A Lannister Pays His Debts: response after you lose a challenge: kneel a House Lannister
@@ -612,8 +611,7 @@ def _dwarf(ctx, src, seat, target, ev):
     T.gain_power(ctx, _ctrl(ctx.state, target), 1, "L167", on=target)
 
 
-card("L167", Ability("action", _dwarf, target=lambda s, src, seat, ev: (
-    c for c in _standing_characters(s) if "noble" not in (M.info(s, c)["crests"] or ()))))
+card("L167", Ability("action", _dwarf, target=A.CharacterTargets(kneeling=False, not_crest="noble")))
 
 
 # L178 Shae: Challenges action, kneel Shae: kneel a character whose controller has more power than you.
@@ -654,7 +652,7 @@ def lannister_kneel_own(ctx, st, answer):
     E.kneel(ctx, answer[1][1], why="L188")
 
 
-card("L188", Ability("revealed", _allegations, target=lambda s, src, seat, ev: M.opponents(s["g"], seat)))
+card("L188", Ability("revealed", _allegations, target=A.opponent_seats))
 
 
 # L189 Mutual Blackmail: when revealed, with 2 or more opponents: choose one; this round neither of
@@ -666,7 +664,7 @@ def _blackmail(ctx, src, seat, target, ev):
 
 
 card("L189", Ability("revealed", _blackmail, when=lambda s, src, seat, ev: len(M.opponents(s["g"], seat)) >= 2,
-                     target=lambda s, src, seat, ev: M.opponents(s["g"], seat)))
+                     target=A.opponent_seats))
 
 
 # L190 Planning Ahead: there is no taxation phase this round. Read for the player who revealed it

@@ -168,8 +168,7 @@ def _arya(ctx, src, seat, target, ev):
 
 
 card("S7", Ability("action", _arya, cost=(("influence", 1),),
-                   target=lambda s, src, seat, ev: (i for i in M.characters(s) if i != src
-                                                    and M.keywords_among(s, i, ("stealth", "renown")))))
+                   target=A.CharacterTargets(other=True, keywords=("stealth", "renown"))))
 
 
 # S8 Robb Stark: Response after you win a military challenge he took part in: kill a character
@@ -290,7 +289,7 @@ def _honor_guard_back(ctx, src, seat, target, ev):
 card(("S17",),
      Ability("action", _honor_guard_in, phases=("challenges",), from_hand=True,
              when=lambda s, src, seat, ev: any(M.unique_blocked(s, o, src) is None for o in M.opponents(s["g"], seat)),
-             target=lambda s, src, seat, ev: M.opponents(s["g"], seat)),
+             target=A.opponent_seats),
      Ability("forced", _honor_guard_back, trigger=("won_challenge",), when=_honor_guard_back_when))
 
 
@@ -442,8 +441,7 @@ E.marshal_reducer("S139", 1, kind="character", icon="military")
 
 # S155 Distraction: Marshalling: kneel a character with a military icon.
 card("S155", Ability("action", lambda ctx, src, seat, t, ev: E.kneel(ctx, t, why="Distraction"), phases=("marshalling",),
-                     target=lambda s, src, seat, ev: (i for i in M.characters(s) if not s["g"]["cards"][i]["kneel"]
-                                                      and M.has_icon(s, i, "military"))))
+                     target=A.CharacterTargets(kneeling=False, icon="military")))
 
 
 # S156 Winter is Coming: Challenges (limit 1 a round): for this challenge, each House Stark player's
@@ -506,8 +504,7 @@ card("S160",
 
 # S177 Distinct Mastery: Any phase: stand a character with the Holy, Learned, Noble or War crest.
 card("S177", Ability("action", lambda ctx, src, seat, t, ev: E.stand(ctx, t, why="Distinct Mastery"),
-                     target=lambda s, src, seat, ev: (i for i in M.characters(s) if s["g"]["cards"][i]["kneel"]
-                                                      and M.info(s, i)["crests"])))
+                     target=A.CharacterTargets(kneeling=True, crested=True)))
 
 
 # === plots =========================================================================================
@@ -519,7 +516,7 @@ def _building_season(ctx, src, seat, target, ev):
     E.search(ctx, seat, "stark_location", "hand", "Building Season")
 
 
-card("S195", Ability("revealed", _building_season, target=lambda s, src, seat, ev: M.opponents(s["g"], seat)))
+card("S195", Ability("revealed", _building_season, target=A.opponent_seats))
 
 
 # S196 Mutual Enemies: When revealed, with 2 or more opponents: choose one; this round neither of you

@@ -52,10 +52,6 @@ def _draw(ctx, seat, n):
     flow.draw(ctx, seat, n, capped=True)
 
 
-def _opponents(state, src, seat, ev):
-    return M.opponents(state["g"], seat)
-
-
 def _self_only(state, src, seat, ev):
     return ev["card"] == src
 
@@ -85,10 +81,6 @@ def targ_choose(ctx, st, answer):
         return
     picked = answer[1][1] if answer[1][0] == "target" else None
     HANDLERS[st["then"]](ctx, st["seat"], picked, st["data"])
-
-
-def _kneeling_characters(state, src, seat, ev):
-    return [c for c in M.characters(state) if state["g"]["cards"][c]["kneel"]]
 
 
 def _attachments_in_play(state):
@@ -278,12 +270,12 @@ def _drogon(ctx, src, seat, target, ev):
 
 
 card("T111", Ability("action", _drogon, cost=(("gold", 2),), limit=("phase", 1),
-                     target=lambda s, src, seat, ev: M.characters(s)))
+                     target=A.CharacterTargets()))
 
 
 # T112 Viserion: Dominance: pay 4 gold to kill a kneeling character. Once per phase.
 card("T112", Ability("action", lambda ctx, src, seat, t, ev: T.kill(ctx, [t], seat, src=src), phases=("dominance",),
-                     cost=(("gold", 4),), limit=("phase", 1), target=_kneeling_characters))
+                     cost=(("gold", 4),), limit=("phase", 1), target=A.CharacterTargets(kneeling=True)))
 
 
 # T113 Strong Belwas: Response when a Noble character would be killed: pay 2 gold to save it.
@@ -326,7 +318,7 @@ card("T115")
 # to its owner's hand.
 card("T116", Ability("forced", lambda ctx, src, seat, t, ev: E.return_to_hand(ctx, t, why="Xaro Xoan Daxos"),
                      trigger=("played",), when=_self_only,
-                     target=lambda s, src, seat, ev: M.characters(s, seat)))
+                     target=A.CharacterTargets(mine=True)))
 
 
 # T117 Jhogo (Stealth): +2 STR while a Weapon attachment is on him.
@@ -356,7 +348,7 @@ def _honor_guard_back(ctx, src, seat, target, ev):
     flow.take_control(ctx, src, M.owner_of(src))
 
 
-card("T119", Ability("action", _honor_guard_in, phases=("challenges",), from_hand=True, target=_opponents),
+card("T119", Ability("action", _honor_guard_in, phases=("challenges",), from_hand=True, target=A.opponent_seats),
      Ability("forced", _honor_guard_back, trigger=("won_challenge",),
              when=lambda s, src, seat, ev: seat != M.owner_of(src) and ev["winner"] == seat
              and src in ev["participants"]))
@@ -509,7 +501,7 @@ def _illyrio_type(ctx, seat, picked, data):
     ctx.emit("gold_tax", seat=seat, on=data["opp"], type=picked)
 
 
-card("T152", Ability("action", _illyrio, phases=("challenges",), cost=(("kneel_self",),), target=_opponents))
+card("T152", Ability("action", _illyrio, phases=("challenges",), cost=(("kneel_self",),), target=A.opponent_seats))
 
 
 # T173 Dance With Dragons: Any Phase: kneel 1 influence to search your deck for a Dragon card, reveal
@@ -536,7 +528,7 @@ def _unburn(ctx, src, seat, t, ev):
     ctx.emit("returned_to_hand", seat=seat, card=src, frm="dead")
 
 
-card("T174", Ability("action", _burn, target=lambda s, src, seat, ev: M.characters(s)),
+card("T174", Ability("action", _burn, target=A.CharacterTargets()),
      Ability("action", _unburn, phases=("dominance",), from_dead=True, cost=(("gold", 2),)),
      Ability("action", _unburn, phases=("dominance",), from_dead=True, cost=(("influence", 1),)))
 
@@ -575,7 +567,7 @@ def _condemned_kill(ctx, seat, picked, data):
     T.kill(ctx, [picked], seat, src=data["src"])
 
 
-card("T202", Ability("revealed", _condemned, target=_opponents))
+card("T202", Ability("revealed", _condemned, target=A.opponent_seats))
 
 
 # T203 Counting Favors: When revealed, you and an opponent you choose each draw 3 cards.
@@ -584,7 +576,7 @@ def _counting_favors(ctx, src, seat, target, ev):
     _draw(ctx, seat, 3)
 
 
-card("T203", Ability("revealed", _counting_favors, target=_opponents))
+card("T203", Ability("revealed", _counting_favors, target=A.opponent_seats))
 
 
 # T204 Power and Wealth: your characters have +1 STR for each attachment on them.
