@@ -110,14 +110,25 @@ def give_gold(ctx, seat, to):
 _RESPONSES = {"s": "responses", "ev": None, "order": None, "i": 0, "passes": 0, "used": None}
 
 
-def trigger(ctx, ev, initiator):
+def trigger(ctx, ev, initiator, last=False):
     """Something happened that cards may respond to: forced effects, then a response window. Each is
     opened only when a card of this game has such an ability for the moment (abilities.waits_for):
     without one, the forced step would resolve nothing and the window would pass every seat unasked,
     so neither is queued (most triggers wait for one of the two only: phase_started for forced
-    effects, played for responses)."""
+    effects, played for responses).
+
+    `last`: the caller's step queues nothing and moves no card after this trigger, so its forced step
+    is the next step to run, once after_step has run (its watches note facts and move no card; a
+    victory it finds ends the game or leaves the choice of the winner as the only step). The cards
+    where the forced step would look are then where they are now, and it is not queued when none of
+    the moment's forced cards is there (abilities._may_force, the forced step's own first test): most
+    phases begin and most marshalled cards enter play with no forced ability able to answer."""
     g = ctx.g
-    forced_held, responses_held = abilities.waits_for(ctx.state, ev["e"])
+    state = ctx.state
+    e = ev["e"]
+    forced_held, responses_held = abilities.waits_for(state, e)
+    if forced_held and last:
+        forced_held = abilities._may_force(g, abilities.holders(state, "forced", e)[0], ev, e)
     window = None
     if responses_held:
         window = _RESPONSES.copy()  # made at its full size (see core.Ctx.ask), then filled in
@@ -250,9 +261,10 @@ def remove(ctx, st, answer):
             and not M.has_kw(ctx.state, i, proof)]
     for inst in gone:
         leave_play(ctx, inst, "dead" if st["how"] == "kill" else "discard", why=st["how"])
-    for inst in gone:
+    for k in range(len(gone)):  # the last card's trigger is this step's last move (trigger's `last`)
+        inst = gone[k]
         trigger(ctx, {"e": "killed" if st["how"] == "kill" else "discarded", "card": inst,
-                      "seat": M.owner_of(inst)}, st["by"])
+                      "seat": M.owner_of(inst)}, st["by"], k == len(gone) - 1)
 
 
 def save_choices(state, seat, target, how):
