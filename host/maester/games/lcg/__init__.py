@@ -48,10 +48,20 @@ VARIANT_NOTES = {
 OBSERVABLE = ("draws",)
 
 
+def _then_check(fn):
+    """Step `fn`, then the rules that hold at any moment (timing.after_step: victory, watches)."""
+    after = timing.after_step  # read once: in the compiled build a module's attribute is a Python look-up at every step
+
+    def run(ctx, st, answer):
+        fn(ctx, st, answer)
+        after(ctx)
+    return run
+
+
 class LCG(Game):
     name = "lcg"
     title = "A Game of Thrones: The Card Game"
-    steps = {name: timing.then_check(fn) for name, fn in STEPS.items()}
+    steps = {name: _then_check(fn) for name, fn in STEPS.items()}
 
     def check_config(self, config):
         config = dict(config)

@@ -452,16 +452,6 @@ def _steps_watch_nothing(state):
     return not watches and not totals_move
 
 
-def then_check(fn):
-    """Step `fn`, then the rules that hold at any moment (after_step: victory, watches): the LCG's
-    step table wraps each of its steps so. Here, beside after_step, the compiled build calls it in C
-    (timing.pxd) rather than through a Python call at every step."""
-    def run(ctx, st, answer):
-        fn(ctx, st, answer)
-        after_step(ctx)
-    return run
-
-
 def after_step(ctx):
     """Run after every step of the game (the LCG's step table wraps each, see __init__.py): the
     watches, then victory where a total could have risen without power being gained or moved (those
