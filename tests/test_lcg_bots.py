@@ -13,7 +13,9 @@ from maester.games.lcg import abilities as A
 from maester.games.lcg import flow as F
 from maester.games.lcg import model as M
 from maester.games.lcg import sampling as S
+from maester.games.lcg import timing as T
 from maester.games.lcg import titles
+from maester.games.lcg import LCG
 from maester.sim import play_one
 
 pytestmark = pytest.mark.usefixtures("shipped_data")  # conftest.py
@@ -466,6 +468,38 @@ def test_a_forced_trigger_passed_over_has_no_card_to_resolve(monkeypatch):
     monkeypatch.setattr(A, "_may_force", checked)
     _random_games_of_every_house(lambda state, result: None)
     assert seen[True] > 20 and seen[False] > 200
+
+
+def test_a_forced_step_left_out_by_a_last_trigger_would_have_found_no_card(monkeypatch):
+    """A trigger that is its step's last move (timing.trigger's `last`) queues no forced step when none
+    of the moment's forced cards is where run_forced looks, judged as the trigger happens: in random
+    games with all four Houses' decks, at the start of the step that runs next (where the forced step
+    would have run) none of them may be there either, or leaving it out would change the rules."""
+    trigger, steps = T.trigger, LCG.steps
+    left_out = []  # (g, held, ev) of the forced step left out by the last trigger, until the next step
+    checked = []
+
+    def watched(ctx, ev, initiator, last=False):
+        e = ev["e"]
+        held = A.holders(ctx.state, "forced", e)[0]
+        if last and held and not A._may_force(ctx.g, held, ev, e):
+            left_out.append((ctx.g, held, ev))
+        trigger(ctx, ev, initiator, last)
+
+    def next_step(fn):
+        def run(ctx, st, answer):
+            while left_out:
+                g, held, ev = left_out.pop()
+                assert g is ctx.g and not A._may_force(g, held, ev, ev["e"]), (ev, st)
+                checked.append(ev["e"])
+            fn(ctx, st, answer)
+        return run
+
+    monkeypatch.setattr(T, "trigger", watched)
+    for name, fn in list(steps.items()):
+        monkeypatch.setitem(steps, name, next_step(fn))
+    _random_games_of_every_house(lambda state, result: left_out.clear() if state["over"] else None)
+    assert {"phase_started", "entered_play", "plot_revealed", "killed"} <= set(checked) and len(checked) > 100
 
 
 def test_a_constant_ability_gives_nothing_to_a_card_outside_its_scope():

@@ -21,6 +21,6 @@ cpdef _pending_reduction(p)
 cpdef _take_gold(g, seat, amount)
 cpdef play_from_hand(ctx, seat, choice)
 cpdef pay_for(ctx, seat, inst)
-cpdef enter_play(ctx, seat, inst, how=*, announce=*)
+cpdef enter_play(ctx, seat, inst, how=*, announce=*, last=*)
 # Ends a challenge's, a phase's and a round's lasting effects and limits (from challenge, a Python call).
 cpdef end_scope(g, scope)

@@ -260,7 +260,8 @@ def phase(ctx, st, answer):
     g["phase"] = st["name"]
     ctx.record("phase", {"phase": st["name"], "round": g["round"]})  # emit's event, without its keywords
     # "At the beginning of the X phase" abilities (forced or responses) come before anything else.
-    T.trigger(ctx, {"e": "phase_started", "phase": st["name"]}, None)
+    # The last move of this step (T.trigger's `last`): a forced step is queued only if it can answer.
+    T.trigger(ctx, {"e": "phase_started", "phase": st["name"]}, None, True)
 
 
 def end_scope(g, scope):
@@ -354,8 +355,11 @@ def plot_reveal(ctx, st, answer):
         steps.append({"s": "choose_titles", "order": M.turn_order(g), "i": 0})
     ctx.push(*steps)
     abilities.resolve_together(ctx, revealed)  # first: the plots' "when revealed", in the first player's order
-    for seat in reversed(M.turn_order(g)):
-        T.trigger(ctx, {"e": "plot_revealed", "seat": seat, "card": g["players"][seat]["revealed"]}, seat)
+    order = M.turn_order(g)
+    for seat in reversed(order):
+        # The first player's, queued last, is this step's last move (T.trigger's `last`)
+        T.trigger(ctx, {"e": "plot_revealed", "seat": seat, "card": g["players"][seat]["revealed"]}, seat,
+                  seat == order[0])
 
 
 def initiative(state, seat):
@@ -627,6 +631,8 @@ def _take_gold(g, seat, amount):
 
 
 def play_from_hand(ctx, seat, choice):
+    """Play `choice`'s card from `seat`'s hand: the last move of marshal_turn's step, so the card's
+    entering play is its step's last trigger (T.trigger's `last`)."""
     g = ctx.g
     state = ctx.state
     kind, inst = choice[0], choice[1]
@@ -649,10 +655,10 @@ def play_from_hand(ctx, seat, choice):
         M.put(g, inst, "play")
         _hang(g, inst, choice[2])
         ctx.emit("marshalled", seat=seat, card=inst, on=choice[2])
-        T.trigger(ctx, {"e": "entered_play", "card": inst, "seat": seat}, seat)
+        T.trigger(ctx, {"e": "entered_play", "card": inst, "seat": seat}, seat, True)
         return
     ctx.emit("marshalled", seat=seat, card=inst)
-    enter_play(ctx, seat, inst, how="marshal", announce=False)
+    enter_play(ctx, seat, inst, how="marshal", announce=False, last=True)
 
 
 def pay_for(ctx, seat, inst):
@@ -667,7 +673,8 @@ def pay_for(ctx, seat, inst):
             p["reducers"] = [r for r in p["reducers"] if r not in used]
 
 
-def enter_play(ctx, seat, inst, how="put", announce=True):
+def enter_play(ctx, seat, inst, how="put", announce=True, last=False):
+    """`inst` enters play for `seat`; `last`: its caller's step does nothing after (T.trigger)."""
     g = ctx.g
     M.take_out(g, inst)
     g["cards"][inst]["ctrl"] = seat
@@ -675,7 +682,7 @@ def enter_play(ctx, seat, inst, how="put", announce=True):
     g["cards"][inst]["kneel"] = False
     if announce:
         ctx.emit("put_into_play", seat=seat, card=inst, how=how)
-    T.trigger(ctx, {"e": "entered_play", "card": inst, "seat": seat}, seat)
+    T.trigger(ctx, {"e": "entered_play", "card": inst, "seat": seat}, seat, last)
 
 
 def take_control(ctx, inst, seat):
@@ -715,7 +722,7 @@ def ambush_in(ctx, st, answer):
     ctx.emit("ambush", seat=st["seat"], card=st["card"])
     host = st.get("host")
     if host is None:
-        enter_play(ctx, st["seat"], st["card"], how="ambush")
+        enter_play(ctx, st["seat"], st["card"], how="ambush", last=True)  # this step's last move
         return
     g = ctx.g
     if g["cards"][host]["zone"] != "play":  # the host left play while the cost was paid: it stays in hand
@@ -724,7 +731,7 @@ def ambush_in(ctx, st, answer):
     g["cards"][st["card"]]["ctrl"] = st["seat"]
     M.put(g, st["card"], "play")
     attach(ctx, st["card"], host)
-    T.trigger(ctx, {"e": "entered_play", "card": st["card"], "seat": st["seat"]}, st["seat"])
+    T.trigger(ctx, {"e": "entered_play", "card": st["card"], "seat": st["seat"]}, st["seat"], True)
 
 
 @step

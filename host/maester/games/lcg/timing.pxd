@@ -13,7 +13,7 @@ cpdef list window_choices(state, seat, phase)
 cpdef window_prompt(phase)
 cpdef take_action(ctx, seat, choice, phase)
 cdef dict _RESPONSES
-cpdef trigger(ctx, ev, initiator)
+cpdef trigger(ctx, ev, initiator, last=*)
 cpdef round_answer(st, answer)
 cpdef _after_plan(state)
 cpdef _steps_watch_nothing(state)

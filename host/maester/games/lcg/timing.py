@@ -110,14 +110,25 @@ def give_gold(ctx, seat, to):
 _RESPONSES = {"s": "responses", "ev": None, "order": None, "i": 0, "passes": 0, "used": None}
 
 
-def trigger(ctx, ev, initiator):
+def trigger(ctx, ev, initiator, last=False):
     """Something happened that cards may respond to: forced effects, then a response window. Each is
     opened only when a card of this game has such an ability for the moment (abilities.waits_for):
     without one, the forced step would resolve nothing and the window would pass every seat unasked,
     so neither is queued (most triggers wait for one of the two only: phase_started for forced
-    effects, played for responses)."""
+    effects, played for responses).
+
+    `last`: the caller's step queues nothing and moves no card after this trigger, so its forced step
+    is the next step to run, once after_step has run (its watches note facts and move no card; a
+    victory it finds ends the game or leaves the choice of the winner as the only step). The cards
+    where the forced step would look are then where they are now, and it is not queued when none of
+    the moment's forced cards is there (abilities._may_force, the forced step's own first test): most
+    phases begin and most marshalled cards enter play with no forced ability able to answer."""
     g = ctx.g
-    forced_held, responses_held = abilities.waits_for(ctx.state, ev["e"])
+    state = ctx.state
+    e = ev["e"]
+    forced_held, responses_held = abilities.waits_for(state, e)
+    if forced_held and last:
+        forced_held = abilities._may_force(g, abilities.holders(state, "forced", e)[0], ev, e)
     window = None
     if responses_held:
         window = _RESPONSES.copy()  # made at its full size (see core.Ctx.ask), then filled in
@@ -250,9 +261,10 @@ def remove(ctx, st, answer):
             and not M.has_kw(ctx.state, i, proof)]
     for inst in gone:
         leave_play(ctx, inst, "dead" if st["how"] == "kill" else "discard", why=st["how"])
-    for inst in gone:
+    for k in range(len(gone)):  # the last card's trigger is this step's last move (trigger's `last`)
+        inst = gone[k]
         trigger(ctx, {"e": "killed" if st["how"] == "kill" else "discarded", "card": inst,
-                      "seat": M.owner_of(inst)}, st["by"])
+                      "seat": M.owner_of(inst)}, st["by"], k == len(gone) - 1)
 
 
 def save_choices(state, seat, target, how):
@@ -370,6 +382,7 @@ def check_victory(ctx):
         finish(ctx, winners)
         return
     g["victory_pending"] = True
+    _VICTORY_PENDING.add(id(g))  # after_step leaves the winner's choice the only step (_only_the_winner_left)
     ctx.push({"s": "choose_winner", "tied": winners})
 
 
@@ -386,13 +399,18 @@ TOTALS_CHANGE_BY_THEMSELVES = set()
 # config: model.game_codes) and those two tables, which card modules fill through watch() and
 # totals_change_by_themselves() as they are imported: each forgets the plans made before.
 _AFTER = M.PerGame()
-# [config, plan] of the game after_step last ran for (a whole game runs between two others' steps):
-# one look at its config instead of the PerGame lookup and a dict read per step. The config is held,
-# so its id is not reused while it is here; emptied with _AFTER.
+# [g, plan] of the game after_step last ran for (a whole game runs between two others' steps): one
+# look at the context's game (a field, compiled) instead of the PerGame lookup and a dict read per
+# step. The game is held, so its id is not reused while it is here; emptied with _AFTER.
 _AFTER_LAST = [None, None]
 # model.POWER_ARRIVED itself (one set, only ever changed in place): a module global is read at C speed,
 # a module's attribute is not
 _POWER_ARRIVED = M.POWER_ARRIVED
+# The ids of the games whose check_victory found players tied at the goal (g["victory_pending"]) and
+# whose steps after_step has not yet cut down to the choice of the winner: an empty set's test at
+# every step instead of a read of g. Once cut down, nothing but that choice runs (see
+# _only_the_winner_left), so a game's id is dropped at its first cut.
+_VICTORY_PENDING = set()
 
 
 def watch(code, fn):
@@ -412,9 +430,9 @@ def _forget_plans():
 
 def _after_plan(state):
     """after_step's plan for this game: (its watches, whether its totals change by themselves)."""
-    config = state["config"]
+    g = state["g"]
     last = _AFTER_LAST
-    if last[0] is config:
+    if last[0] is g:
         return last[1]
     answers = M.per_game_answers(_AFTER, state)
     plan = answers.get("plan")
@@ -422,7 +440,7 @@ def _after_plan(state):
         codes = M.game_codes(state)
         plan = answers["plan"] = (tuple([fn for code, fn in WATCHES.items() if code in codes]),
                                   not TOTALS_CHANGE_BY_THEMSELVES.isdisjoint(codes))
-    last[0] = config
+    last[0] = g
     last[1] = plan
     return plan
 
@@ -441,24 +459,27 @@ def after_step(ctx):
     game has a card whose constant ability changes totals (TOTALS_CHANGE_BY_THEMSELVES: Melisandre
     kneels). Totals only fall otherwise; checking after every step cost 5% of a random game. Players
     tied at the goal leave nothing else to play: the first player's choice of the winner is the only
-    decision left open. In most games (no watch, no such card) a step leaves it two set and dict
-    tests: it runs three times a decision."""
-    state = ctx.state
-    if state["over"]:
-        return
+    decision left open. In most games (no watch, no such card) a step leaves it an identity test and
+    two tests of empty sets: it runs three times a decision.
+
+    Once the game is over, only the watches must not run (they write to the game): check_victory and
+    the cut to the winner's choice do nothing then (its asks and stack are empty)."""
+    g = ctx.g
     last = _AFTER_LAST
     # _after_plan's own first test, made here: a call less at every step of a game
-    watches, totals_move = last[1] if last[0] is state["config"] else _after_plan(state)
-    for watch in watches:
-        watch(ctx)
-    g = ctx.g
+    watches, totals_move = last[1] if last[0] is g else _after_plan(ctx.state)
+    if watches and not ctx.state["over"]:
+        for watch in watches:
+            watch(ctx)
     arrived = _POWER_ARRIVED
     if arrived and id(g) in arrived:
         arrived.discard(id(g))
         check_victory(ctx)
     elif totals_move:
         check_victory(ctx)
-    if "victory_pending" in g and g["victory_pending"]:  # `in`, not g.get: a method call each step
+    pending = _VICTORY_PENDING
+    if pending and id(g) in pending:
+        pending.discard(id(g))
         _only_the_winner_left(ctx)
 
 
