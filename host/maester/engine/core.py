@@ -61,6 +61,7 @@ class Ctx:
     __slots__ = ("state", "g", "events", "_chance", "asked")
 
     def __init__(self, state, events):
+        # _apply sets these same fields itself (one context a decision, no __init__ call): keep both alike.
         self.state = state
         self.g = state["g"]
         self.events = events
