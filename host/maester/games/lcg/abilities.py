@@ -790,6 +790,7 @@ def hands_may_respond(state, e):
         for p in state["g"]["players"]:
             if key in p["hand_kinds"]:
                 may = True
+                break
         by_trigger[e] = may
     return may
 
