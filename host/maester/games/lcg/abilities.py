@@ -50,6 +50,7 @@ class _AbilityTable(dict):
         PILES.clear()
         HAND_KINDS.clear()
         _IN_GAME.forget()
+        _SHARED.clear()
         _WINDOWS[0] = (None, None, None)
 
 
@@ -432,8 +433,35 @@ _IN_GAME = M.PerGame()
 
 
 def _in_game(state):
-    """_IN_GAME's answers for this game (stamped with its count of instances)."""
-    return M.per_game_answers(_IN_GAME, state, len(state["g"]["cards"]))
+    """_IN_GAME's answers for this game (stamped with its count of instances), begun with those of
+    the games before it that had the same instances and card table (_shared_answers)."""
+    g = state["g"]
+    found = M.per_game_answers(_IN_GAME, state, len(g["cards"]))
+    if not found:
+        _shared_answers(state, found)
+    return found
+
+
+# (card table key, a game's instances in g["cards"] order) -> the answers of the first game that had
+# them (_IN_GAME's dict of that game): they depend on nothing else (above), and a game's instances
+# are named from its deck lists (flow._instances), so every game with the same deck lists at the same
+# seats asks the same of them. A new game starts with a copy of that dict: its entries (the dicts
+# by moment, by phase, the offers) are shared, so what one game works out the next finds made, and
+# the holders, moments and windows are worked out once a pair of deck lists instead of once a game.
+# Emptied when ABILITIES changes; a bounded number kept.
+_SHARED = {}
+
+
+def _shared_answers(state, found):
+    """Fill `found`, a game's empty _IN_GAME answers, from _SHARED (or make it the one shared)."""
+    key = (state["config"]["cards"], tuple(state["g"]["cards"]))
+    shared = _SHARED.get(key)
+    if shared is None:
+        if len(_SHARED) >= 64:
+            _SHARED.clear()  # a bound on memory: worked out again when asked
+        _SHARED[key] = found
+    elif shared is not found:
+        found.update(shared)
 
 
 def _entries(found, name):
