@@ -421,7 +421,7 @@ def _events_in_hand(state, seat, hand, in_hand):
 # What a game's windows read of its instances, worked out once a game (model.PerGame): {kind:
 # {moment: holders}, "moments": _moments (what holders' sets are made from), ("ambush", card table):
 # ambushers, "waits": {trigger: waits_for}, "hands respond": {trigger: hands_may_respond},
-# "action windows": {phase: _action_window},
+# "action windows": {phase: _action_window}, "in play": {seat: what _actions_in_play keeps},
 # ("offered", kind, moment): _offered's answers for that moment ({instance: {zone: abilities}})}. The
 # answers asked at every step are in dicts by string within it (_entries), not under tuple keys: a
 # tuple built and hashed at every ask cost more than a second look-up by a string. It depends on nothing but the game's instances and the table of abilities
@@ -663,16 +663,22 @@ def _actions_in_play(state, p, seat, window, phase):
     `seat`) could use from play in `phase`'s window (`window`: _action_window's), in the order it
     offers them: its cards in play in play order, then its revealed plot, each card's abilities
     used from there in index order (_offers_from_play). This depends on nothing but the seat's play
-    list and revealed plot (and the window's moment), so it is kept in the window for each seat with
-    a copy of them, and worked out again only when they changed: a list compared with its copy
-    costs less than its cards looked up, at every ask."""
+    list and revealed plot (and the window's moment), so it is kept for each seat with a copy of
+    them, by phase, and worked out again only when they changed: a list compared with its copy
+    costs less than its cards looked up, at every ask. The copies are shared by the windows of all
+    phases (the window's last entry is the game's one dict of them), so that a new phase's first
+    window, with the same cards in play, finds them unchanged too."""
     play = p["play"]
     revealed = p["revealed"]
     by_seat = window[6]
     kept = by_seat.get(seat)
-    if kept is not None and kept[1] == revealed and kept[0] == play:
-        return kept[2]
-    found = []
+    if kept is None or kept[1] != revealed or kept[0] != play:
+        kept = by_seat[seat] = (list(play), revealed, {})
+    by_phase = kept[2]
+    found = by_phase.get(phase)
+    if found is not None:
+        return found
+    found = by_phase[phase] = []
     from_play = window[5]
     for src in play:
         offered = from_play.get(src)
@@ -681,7 +687,6 @@ def _actions_in_play(state, p, seat, window, phase):
     offered = from_play.get(revealed)  # None, with no plot revealed, is no card's key
     if offered is not None:
         found += offered
-    by_seat[seat] = (list(play), revealed, found)
     return found
 
 
@@ -706,7 +711,7 @@ def _offers_from_play(state, held, phase):
 def _action_window(state, found, phase):
     """(held, piled, in_hand, ambushers, offers, from play, in play) for `phase`'s action window:
     holders' trio, _ambushers' set, _offers' dict, _offers_from_play's and {seat: what
-    _actions_in_play keeps}, kept together in the game's _IN_GAME answers (`found`) so that a window,
+    _actions_in_play keeps} (one dict for all phases), kept together in the game's _IN_GAME answers (`found`) so that a window,
     asked at nearly every decision, makes one look-up of them instead of several of the game's
     answers and their entries."""
     by_phase = _entries(found, "action windows")
@@ -714,7 +719,7 @@ def _action_window(state, found, phase):
     if window is None:
         trio = holders(state, "action", phase, found)
         window = by_phase[phase] = trio + (_ambushers(state), _offers(found, "action", phase),
-                                           _offers_from_play(state, trio[0], phase), {})
+                                           _offers_from_play(state, trio[0], phase), _entries(found, "in play"))
     return window
 
 
@@ -861,33 +866,42 @@ def cancel_choices(state, seat, ev):
 def legal_targets(state, seat, src, ab, ev=None):
     """The targets `ab` may choose: its own rule, minus every card immune to it."""
     cards = state["g"]["cards"]
-    shields = _shields(state)
+    guards = _guards(state, src)
+    shields = bool(guards) and _shields(state, guards)
     return [t for t in ab.target(state, src, seat, ev)
-            if not (isinstance(t, str) and t in cards and _protected(state, t, src, seat, shields))]
+            if not (guards and isinstance(t, str) and t in cards and _protected(state, t, src, seat, guards, shields))]
 
 
 def has_legal_target(state, seat, src, ab, ev=None):
     """Whether legal_targets would give anything: a window asks it of every ability it could offer,
     and stops at the first target no protection keeps out instead of judging every candidate. A
     CharacterTargets rule is judged here card by card (its test, then protection), so that the
-    window builds no list and calls no card file's Python."""
+    window builds no list and calls no card file's Python. The first card candidate that passes the
+    rule is legal outright when no protection could keep it out (_guards: a location's or an
+    attachment's ability)."""
     cards = state["g"]["cards"]
-    shields = None  # worked out at the first card candidate: most abilities find none, or no card
+    guards = shields = None  # worked out at the first card candidate: most abilities find none, or no card
     rule = ab.target
     if isinstance(rule, CharacterTargets):
         for t in _characters_for(state, rule, seat):
             if _fits(state, rule, t, src):
-                if shields is None:
-                    shields = _shields(state)
-                if not _protected(state, t, src, seat, shields):
+                if guards is None:
+                    guards = _guards(state, src)
+                    if not guards:
+                        return True
+                    shields = _shields(state, guards)
+                if not _protected(state, t, src, seat, guards, shields):
                     return True
         return False
     for t in rule(state, src, seat, ev):
         if not (isinstance(t, str) and t in cards):
             return True
-        if shields is None:
-            shields = _shields(state)
-        if not _protected(state, t, src, seat, shields):
+        if guards is None:
+            guards = _guards(state, src)
+            if not guards:
+                return True
+            shields = _shields(state, guards)
+        if not _protected(state, t, src, seat, guards, shields):
             return True
     return False
 
@@ -964,26 +978,44 @@ PROTECTIONS = frozenset(("immune_character", "immune_opponent_character", "immun
                          "untargetable_by_opponents"))
 
 
-def _shields(state):
-    """Whether anything but a card's printed keywords could protect it now: a lasting effect that
-    gives a protection, or a constant ability in play that can give one (model.nameable_in_play, kept
-    with the sources in play). Worked out once for a whole list of candidate targets; without either,
-    only the printed record needs reading (most windows: the keyword-giving cards in play give
-    Stealth or the like)."""
+# The protections of PROTECTIONS that model.immune_to and _shielded read against an ability of a card
+# of each printed type: none against a location's or an attachment's (most of the abilities with a
+# target that windows offer), so that their candidates' keywords are never read.
+_GUARDS = {"character": frozenset(("immune_character", "immune_opponent_character", "untargetable_by_opponents")),
+           "event": frozenset(("immune_events", "untargetable_by_opponents")),
+           "plot": frozenset(("immune_plots",))}
+_UNGUARDED = frozenset()
+
+
+def _guards(state, src):
+    """The protections that could keep a card out of the targets of an ability of `src` (_GUARDS)."""
+    try:  # a subscript, not get(): compiled, a dict's get() is a method call
+        return _GUARDS[M.info(state, src)["type"]]
+    except KeyError:
+        return _UNGUARDED
+
+
+def _shields(state, guards):
+    """Whether anything but a card's printed keywords could give it one of `guards` (_guards) now: a
+    lasting effect that gives one, or a constant ability in play that can (model.nameable_in_play,
+    kept with the sources in play). Worked out once for a whole list of candidate targets; without
+    either, only the printed record needs reading (most windows: the keyword-giving cards in play
+    give Stealth or the like, or a protection against another type of card)."""
     g = state["g"]
     for e in g["effects"]:
-        if e["kind"] == "keyword" and e["value"] in PROTECTIONS:
+        if e["kind"] == "keyword" and e["value"] in guards:
             return True
     named = M.nameable_in_play(g)
-    return named is None or not named.isdisjoint(PROTECTIONS)
+    return named is None or not named.isdisjoint(guards)
 
 
-def _protected(state, target, src, seat, shields=True):
-    """Whether `target` is immune to `src` or shielded from it: its keywords, worked out once for both.
-    With no `shields` (above) a card whose printed keywords hold no protection has none."""
-    if not shields and PROTECTIONS.isdisjoint(M.info(state, target)["keywords"] or ()):
+def _protected(state, target, src, seat, guards, shields=True):
+    """Whether `target` is immune to `src` or shielded from it: its keywords among `guards` (_guards:
+    all that immune_to and _shielded read against `src`), worked out once for both. With no `shields`
+    (above) a card whose printed keywords hold none of them has none."""
+    if not shields and guards.isdisjoint(M.info(state, target)["keywords"] or ()):
         return False
-    kws = M.keywords_among(state, target, PROTECTIONS)  # immune_to and _shielded read only these
+    kws = M.keywords_among(state, target, guards)
     if not kws:
         return False
     return M.immune_to(state, target, src, seat, kws) or _shielded(state, target, src, seat, kws)
