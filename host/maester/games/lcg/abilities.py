@@ -421,7 +421,7 @@ def _events_in_hand(state, seat, hand, in_hand):
 # What a game's windows read of its instances, worked out once a game (model.PerGame): {kind:
 # {moment: holders}, "moments": _moments (what holders' sets are made from), ("ambush", card table):
 # ambushers, "waits": {trigger: waits_for}, "hands respond": {trigger: hands_may_respond},
-# "action windows": {phase: _action_window}, "in play": {seat: what _actions_in_play keeps},
+# "action windows": {phase: _action_window},
 # ("offered", kind, moment): _offered's answers for that moment ({instance: {zone: abilities}})}. The
 # answers asked at every step are in dicts by string within it (_entries), not under tuple keys: a
 # tuple built and hashed at every ask cost more than a second look-up by a string. It depends on nothing but the game's instances and the table of abilities
@@ -663,22 +663,16 @@ def _actions_in_play(state, p, seat, window, phase):
     `seat`) could use from play in `phase`'s window (`window`: _action_window's), in the order it
     offers them: its cards in play in play order, then its revealed plot, each card's abilities
     used from there in index order (_offers_from_play). This depends on nothing but the seat's play
-    list and revealed plot (and the window's moment), so it is kept for each seat with a copy of
-    them, by phase, and worked out again only when they changed: a list compared with its copy
-    costs less than its cards looked up, at every ask. The copies are shared by the windows of all
-    phases (the window's last entry is the game's one dict of them), so that a new phase's first
-    window, with the same cards in play, finds them unchanged too."""
+    list and revealed plot (and the window's moment), so it is kept in the window for each seat with
+    a copy of them, and worked out again only when they changed: a list compared with its copy
+    costs less than its cards looked up, at every ask."""
     play = p["play"]
     revealed = p["revealed"]
     by_seat = window[6]
     kept = by_seat.get(seat)
-    if kept is None or kept[1] != revealed or kept[0] != play:
-        kept = by_seat[seat] = (list(play), revealed, {})
-    by_phase = kept[2]
-    found = by_phase.get(phase)
-    if found is not None:
-        return found
-    found = by_phase[phase] = []
+    if kept is not None and kept[1] == revealed and kept[0] == play:
+        return kept[2]
+    found = []
     from_play = window[5]
     for src in play:
         offered = from_play.get(src)
@@ -687,6 +681,7 @@ def _actions_in_play(state, p, seat, window, phase):
     offered = from_play.get(revealed)  # None, with no plot revealed, is no card's key
     if offered is not None:
         found += offered
+    by_seat[seat] = (list(play), revealed, found)
     return found
 
 
@@ -711,7 +706,7 @@ def _offers_from_play(state, held, phase):
 def _action_window(state, found, phase):
     """(held, piled, in_hand, ambushers, offers, from play, in play) for `phase`'s action window:
     holders' trio, _ambushers' set, _offers' dict, _offers_from_play's and {seat: what
-    _actions_in_play keeps} (one dict for all phases), kept together in the game's _IN_GAME answers (`found`) so that a window,
+    _actions_in_play keeps}, kept together in the game's _IN_GAME answers (`found`) so that a window,
     asked at nearly every decision, makes one look-up of them instead of several of the game's
     answers and their entries."""
     by_phase = _entries(found, "action windows")
@@ -719,7 +714,7 @@ def _action_window(state, found, phase):
     if window is None:
         trio = holders(state, "action", phase, found)
         window = by_phase[phase] = trio + (_ambushers(state), _offers(found, "action", phase),
-                                           _offers_from_play(state, trio[0], phase), _entries(found, "in play"))
+                                           _offers_from_play(state, trio[0], phase), {})
     return window
 
 
@@ -883,15 +878,16 @@ def has_legal_target(state, seat, src, ab, ev=None):
     guards = shields = None  # worked out at the first card candidate: most abilities find none, or no card
     rule = ab.target
     if isinstance(rule, CharacterTargets):
-        for t in _characters_for(state, rule, seat):
-            if _fits(state, rule, t, src):
-                if guards is None:
-                    guards = _guards(state, src)
-                    if not guards:
+        for chars in _character_groups(state, rule, seat):
+            for t in chars:
+                if _fits(state, rule, t, src):
+                    if guards is None:
+                        guards = _guards(state, src)
+                        if not guards:
+                            return True
+                        shields = _shields(state, guards)
+                    if not _protected(state, t, src, seat, guards, shields):
                         return True
-                    shields = _shields(state, guards)
-                if not _protected(state, t, src, seat, guards, shields):
-                    return True
         return False
     for t in rule(state, src, seat, ev):
         if not (isinstance(t, str) and t in cards):
@@ -946,6 +942,13 @@ def opponent_seats(state, src, seat, ev):
 def _characters_for(state, rule, seat):
     """The characters a CharacterTargets rule picks among, before its test."""
     return M.characters(state, seat) if rule.mine else M.characters(state)
+
+
+def _character_groups(state, rule, seat):
+    """_characters_for's cards, in the same order, as the kept tuples they are read from (one a seat,
+    model._characters_by_seat): has_legal_target reads them in place instead of a new list."""
+    by_seat = M._characters_by_seat(state)
+    return (by_seat[seat],) if rule.mine else by_seat
 
 
 def _fits(state, rule, inst, src):
