@@ -424,6 +424,63 @@ def test_a_character_target_rule_picks_what_the_card_rule_it_replaced_picked():
     assert len(found) >= 10  # most of those cards had targets to pick
 
 
+def test_legal_targets_keep_out_every_card_protected_from_the_source():
+    """legal_targets reads only the protections that could apply to an ability of its source's
+    type (abilities._guards: none against a location's or an attachment's): after every move of
+    random games with all four Houses' decks, for every ability with a target of every card and
+    each seat, it gives the rule's candidates less every card immune to the source (model.immune_to
+    with all its keywords) or shielded from it, in the same order."""
+    kept_out = set()
+
+    def check(state, result):
+        g = state["g"]
+        cards = g["cards"]
+        for src in cards:
+            for ab in A.ABILITIES.get(M.code(src), ()):
+                if ab.target is None or ab.kind != "action":
+                    continue
+                for seat in range(g["n"]):
+                    candidates = list(ab.target(state, src, seat, None))
+                    fresh = [t for t in candidates if not (isinstance(t, str) and t in cards and _protected_from(state, t, src, seat))]
+                    assert A.legal_targets(state, seat, src, ab) == fresh, (src, seat, g["round"], g["phase"])
+                    kept_out.update(M.code(src) for t in candidates if t not in fresh)
+
+    _random_games_of_every_house(check)
+    assert kept_out  # some card was kept out of some ability's targets
+
+
+def _protected_from(state, target, src, seat):
+    """Whether `target` is immune to, or shielded from, an ability of `src` used by `seat`, from all of
+    its keywords."""
+    kws = M.keywords(state, target)
+    shielded = "untargetable_by_opponents" in kws and M.info(state, src)["type"] in ("event", "character") \
+        and seat in M.opponents(state["g"], state["g"]["cards"][target]["ctrl"])
+    return M.immune_to(state, target, src, seat, kws) or shielded
+
+
+def test_a_game_finds_the_window_answers_of_an_earlier_game_with_its_deck_lists_unchanged():
+    """A game starts with the holders and action windows' answers of the last game with the same
+    instances and card table (abilities._shared_answers): in a second random game with the same
+    deck lists, after every move, every phase's window holds what a fresh look at the game's cards
+    finds (holders' sets, the actions each card offers from play)."""
+    asked = []
+
+    def check(state, result):
+        for phase in M.PHASES:
+            window = A._window_of(state, phase)
+            fresh = A._action_window(state, {}, phase)
+            assert window[:3] == fresh[:3] and window[5] == fresh[5], phase
+        first = A._SHARED[state["config"]["cards"], tuple(state["g"]["cards"])]  # the first game's answers
+        found = A._in_game(state)
+        assert found is not first and found["action windows"] is first["action windows"]
+        asked.append(1)
+
+    config = {"players": 2, "decks": ["stark", "lannister"]}
+    play_one("lcg", config, 3, "random")
+    play_one("lcg", config, 4, "random", on_step=check)
+    assert len(asked) > 100
+
+
 def test_the_seats_a_response_window_passes_over_have_no_response(monkeypatch):
     """A response window looks for the responses of the seats abilities.responders names only, and
     asks hand_may only when a deck list could hold a response (hands_may_respond): at every window
