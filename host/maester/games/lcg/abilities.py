@@ -418,7 +418,8 @@ def _events_in_hand(state, seat, hand, in_hand):
     return [h for h in held if not recs[h]["restrictions"] or _event_allowed(state, seat, h)]
 
 
-# What a game's windows read of its instances, worked out once a game (model.PerGame): {kind:
+# What a game's windows read of its instances, worked out once for the games with the same instances
+# (model.PerGame, _SHARED): {kind:
 # {moment: holders}, "moments": _moments (what holders' sets are made from), ("ambush", card table):
 # ambushers, "waits": {trigger: waits_for}, "hands respond": {trigger: hands_may_respond},
 # "action windows": {phase: _action_window},
@@ -447,8 +448,10 @@ def _in_game(state):
 # are named from its deck lists (flow._instances), so every game with the same deck lists at the same
 # seats asks the same of them. A new game starts with a copy of that dict: its entries (the dicts
 # by moment, by phase, the offers) are shared, so what one game works out the next finds made, and
-# the holders, moments and windows are worked out once a pair of deck lists instead of once a game.
-# Emptied when ABILITIES changes; a bounded number kept.
+# the holders, moments and windows are worked out once a pair of deck lists instead of once a game
+# (what a window keeps of a seat's cards in play, _actions_in_play, is checked against a copy of
+# them, so another game's stands only for the same cards). Emptied when ABILITIES changes; a bounded
+# number kept.
 _SHARED = {}
 
 
@@ -875,31 +878,29 @@ def has_legal_target(state, seat, src, ab, ev=None):
     rule is legal outright when no protection could keep it out (_guards: a location's or an
     attachment's ability)."""
     cards = state["g"]["cards"]
-    guards = shields = None  # worked out at the first card candidate: most abilities find none, or no card
+    kept = []  # _unprotected's guards and shields, worked out at the first card candidate: most abilities find none
     rule = ab.target
     if isinstance(rule, CharacterTargets):
         for chars in _character_groups(state, rule, seat):
             for t in chars:
-                if _fits(state, rule, t, src):
-                    if guards is None:
-                        guards = _guards(state, src)
-                        if not guards:
-                            return True
-                        shields = _shields(state, guards)
-                    if not _protected(state, t, src, seat, guards, shields):
-                        return True
+                if _fits(state, rule, t, src) and _unprotected(state, t, src, seat, kept):
+                    return True
         return False
     for t in rule(state, src, seat, ev):
-        if not (isinstance(t, str) and t in cards):
-            return True
-        if guards is None:
-            guards = _guards(state, src)
-            if not guards:
-                return True
-            shields = _shields(state, guards)
-        if not _protected(state, t, src, seat, guards, shields):
+        if not (isinstance(t, str) and t in cards) or _unprotected(state, t, src, seat, kept):
             return True
     return False
+
+
+def _unprotected(state, target, src, seat, kept):
+    """Whether card `target` is neither immune to `src` nor shielded from it (_protected), for
+    has_legal_target's candidates: `kept` is empty at the first one, then holds the guards and shields
+    worked out for it (_guards, _shields), the same for every candidate of one ability."""
+    if not kept:
+        guards = _guards(state, src)
+        kept += [guards, bool(guards) and _shields(state, guards)]
+    guards = kept[0]
+    return not guards or not _protected(state, target, src, seat, guards, kept[1])
 
 
 class CharacterTargets:
