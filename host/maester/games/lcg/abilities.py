@@ -348,10 +348,10 @@ def hand_may(state, seat, kind, at=None):
     if not p["hand"]:
         return False
     kinds = p["hand_kinds"]
-    key = _hand_key(kind, at)
     if kind == "action":  # an "any" phase action or an Ambush card may be played in every window
-        return "action:any" in kinds or key in kinds or "ambush" in kinds
-    return key in kinds
+        # the "any" phase first: most deck lists have one, and then no key is looked up for the phase
+        return "action:any" in kinds or _hand_key(kind, at) in kinds or "ambush" in kinds
+    return _hand_key(kind, at) in kinds
 
 
 # kind -> {moment: hand_may's key}: a window asks hand_may at nearly every decision, and its key is
