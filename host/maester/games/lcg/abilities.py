@@ -251,8 +251,9 @@ def payable(state, seat, src, ab):
         elif kind == "kneel":
             if len(kneelable(state, seat, c[2])) < c[1]:
                 return False
-    # A toll is due only for a card with attachments (tolls): the others' is 0, with no look-up.
-    if TOLLS and (toll_due(state, src) if c_src["att"] else 0) + gold > pool:
+    # A toll is due only for a card with attachments (tolls): the others' is 0, with no look-up, and
+    # then a pool (never below 0) covers a cost of no gold.
+    if TOLLS and (gold or c_src["att"]) and (toll_due(state, src) if c_src["att"] else 0) + gold > pool:
         return False
     if c_src["zone"] == "hand" and M.info(state, src)["type"] == "event" \
             and pool < gold + event_tax(state, src):
@@ -309,7 +310,9 @@ def available_influence(state, seat, need=None):
     p = g["players"][seat]
     total = 2 if p["title"] == "hand_of_the_king" and not g["title_used"].get("hand_of_the_king") else 0
     # Lists summed, not generator expressions: a cpdef function (abilities.pxd) may hold no closure.
-    if M.constant_sources(g, "influence"):
+    # The sources in play are looked for only in a game with a card that can answer influence
+    # (constant_answers, once a game): in most, none can.
+    if M.constant_answers(state, "influence") and M.constant_sources(g, "influence"):
         return total + sum([M.influence_of(state, i) for i in p["play"] if not cards[i]["kneel"]])
     recs = M.records(state)  # no constant ability in play answers influence: each card's is printed
     for i in p["play"]:

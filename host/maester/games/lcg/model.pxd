@@ -16,6 +16,11 @@ cdef class PerGame:
 
 cimport cython
 
+# the last game records() filled (model.py): read by info at every ask
+cdef object _filled_config
+cdef Py_ssize_t _filled_count
+cdef dict _filled_recs
+
 cpdef dict per_game_answers(PerGame per_game, state, stamp=*)
 cpdef records(state)
 cpdef info(state, inst)
@@ -24,12 +29,16 @@ cpdef partner(g, seat)
 cpdef opponents(g, seat)
 cpdef in_play(g, seat=*)
 cpdef characters(state, seat=*)
+@cython.locals(chars=frozenset)
 cpdef _characters_by_seat(state)
+@cython.locals(answers=dict)
+cpdef frozenset _character_instances(state)
 @cython.locals(by_key=dict)
 cpdef constant(state, inst, what)
 cpdef rare_constant(state, inst, what)
 @cython.locals(by_key=dict)
-cpdef constant_keywords_among(state, inst, wanted)
+cpdef constant_keywords_among(state, inst, wanted, list known)
+@cython.locals(anyone=tuple, own=frozenset, hosted=tuple, named=dict, effects=list, blanked=list)
 cpdef _summed(state, inst, what, split)
 cpdef reducers_in_play(state, seat)
 cpdef cost_reduction(state, seat, inst, in_play=*)
@@ -51,7 +60,8 @@ cpdef _with_changes(effects, inst, printed, gain_kind, lose_kind, extra)
 cpdef icons(state, inst)
 cpdef keywords(state, inst)
 cpdef has_kw(state, inst, kw)
-@cython.locals(effects=list, e=dict)
+@cython.locals(effects=list, e=dict, gained=tuple, lost=tuple, extra=dict, last=tuple, known=list,
+               named=frozenset)
 cpdef list keywords_among(state, inst, wanted)
 @cython.locals(answers=dict)
 cpdef constant_answers(state, what)

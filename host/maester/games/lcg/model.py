@@ -71,9 +71,13 @@ def table(state):
 # g["cards"] from setup on), and info() takes the slow path only for one it has not seen (_record).
 # A table's key is the hash of its content (cardtables.register), so a record found once stays true.
 RECORDS = {}
-# [config, count of instances, their records] of the last game records() filled: most asks are of
-# one game, and copy_state shares its config (model.PerGame's stamp, read with no call).
-_FILLED = [None, 0, None]
+# The config, the count of instances and the records of the last game records() filled: most asks are
+# of one game, and copy_state shares its config (model.PerGame's stamp, read with no call). Three module
+# variables, not a list: the compiled build makes them C variables (model.pxd), so that info's test
+# and its look-up of the instance are C reads of a typed dict.
+_filled_config = None
+_filled_count = 0
+_filled_recs = None
 
 
 def _table_records(key):
@@ -102,11 +106,11 @@ def _record(state, inst):
 def records(state):
     """{instance: its printed record} for the game's card table, a plain dict that holds every instance
     of the game (g["cards"]): fetch once, index per card."""
+    global _filled_config, _filled_count, _filled_recs
     config = state["config"]
     n = len(state["g"]["cards"])
-    filled = _FILLED
-    if filled[0] is config and filled[1] == n:
-        return filled[2]
+    if _filled_config is config and _filled_count == n:
+        return _filled_recs
     key = config["cards"]
     recs = _table_records(key)
     cards = cardtables.get(key)["cards"]
@@ -115,19 +119,18 @@ def records(state):
             c = code(inst)
             if c in cards:  # a code the table lacks raises KeyError when it is read, as before
                 recs[inst] = cards[c]
-    filled[0], filled[1], filled[2] = config, n, recs
+    _filled_config, _filled_count, _filled_recs = config, n, recs
     return recs
 
 
 def info(state, inst):
-    """The printed record of `inst`. Most asks are of the game records() filled last (_FILLED: its
-    config, which copy_state shares, and that config's table in RECORDS): one look-up of the instance
-    then, not four (the config, its table's key, RECORDS, the instance); any other game's reads its
-    table's key. A record not kept yet is looked up in the card table (_record)."""
-    filled = _FILLED
+    """The printed record of `inst`. Most asks are of the game records() filled last (_filled_config,
+    which copy_state shares, and that config's table in RECORDS, _filled_recs): one look-up of the
+    instance then, not four (the config, its table's key, RECORDS, the instance); any other game's reads
+    its table's key. A record not kept yet is looked up in the card table (_record)."""
     try:
-        if filled[0] is state["config"]:
-            return filled[2][inst]
+        if _filled_config is state["config"]:
+            return _filled_recs[inst]
         return RECORDS[state["config"]["cards"]][inst]
     except (KeyError, TypeError):
         return _record(state, inst)
@@ -328,10 +331,29 @@ def _characters_by_seat(state):
     moves = _TABLE_MOVES[0]
     if kept[0] is g and kept[1] == moves:
         return kept[2]
-    recs = records(state)
-    found = tuple([tuple([i for i in p["play"] if recs[i]["type"] == "character"]) for p in g["players"]])
+    chars = _character_instances(state)
+    found = tuple([tuple([i for i in p["play"] if i in chars]) for p in g["players"]])
     _CHARACTERS[0] = (g, moves, found)
     return found
+
+
+def _character_instances(state):
+    """The game's character instances, a frozenset worked out once a game (a printed type never
+    changes; stamped with the count of instances, all in g["cards"] from setup on): a card moving in
+    or out of play has _characters_by_seat read every card in play again, one set look-up each instead
+    of its record and type."""
+    g = state["g"]
+    answers = per_game_answers(_CHARACTER_INSTANCES, state, len(g["cards"]))
+    found = answers.get("characters")
+    if found is None:
+        recs = records(state)
+        # (a code its table lacks is left out here: reading it raises KeyError elsewhere, as records says)
+        found = answers["characters"] = frozenset([i for i in g["cards"]
+                                                   if i in recs and recs[i]["type"] == "character"])
+    return found
+
+
+_CHARACTER_INSTANCES = PerGame()
 
 
 # (game, _TABLE_MOVES, its characters by seat) of the last game characters() answered (the game held,
@@ -396,21 +418,13 @@ def constant(state, inst, what):
     return _summed(state, inst, what, split)
 
 
-def constant_keywords_among(state, inst, wanted):
-    """constant(state, inst, "keywords") for a reader of the keywords of `wanted` alone (keywords_among):
-    only the sources whose ability can name one of them (GIVES) are asked, so its gains and losses are
-    the same for those keywords. Random play: most keyword reads ask for one or two keywords that the
-    card's own ability, or the one ability that may give anyone something, never names. None when no
-    source in play can name any of them (known[3], _kept_sources): most reads, answered before `wanted`
-    is hashed to find its split (a reader's tuple is hashed afresh each time)."""
-    known = _kept_sources(state["g"])
-    named = known[3]
-    if named is not None:
-        for kw in wanted:  # a loop, not isdisjoint(): no method call in C
-            if kw in named:
-                break
-        else:
-            return None
+def constant_keywords_among(state, inst, wanted, known):
+    """constant(state, inst, "keywords") for a reader of the keywords of `wanted` alone (keywords_among),
+    `known` the sources in play (_kept_sources): only the sources whose ability can name one of them
+    (GIVES) are asked, so its gains and losses are the same for those keywords. Random play: most
+    keyword reads ask for one or two keywords that the card's own ability, or the one ability that may
+    give anyone something, never names; keywords_among asks this only when one in play can (known[3]),
+    before `wanted` is hashed to find its split (a reader's tuple is hashed afresh each time)."""
     by_key = known[2]
     split = by_key.get(wanted, _UNSPLIT)  # as in constant()
     if split is _UNSPLIT:
@@ -694,7 +708,8 @@ def keywords_among(state, inst, wanted):
     keyword set (a rule that tests a few keywords of a card: protections, Stalwart and Deathbound)."""
     gained = lost = ()
     blanked = False
-    effects = state["g"]["effects"]  # typed list, its records typed dicts (model.pxd): read in C
+    g = state["g"]
+    effects = g["effects"]  # typed list, its records typed dicts (model.pxd): read in C
     for e in effects:
         if e["target"] == inst:
             kind = e["kind"]
@@ -704,8 +719,19 @@ def keywords_among(state, inst, wanted):
                 gained += (e["value"],)
             elif kind == "lose_keyword":
                 lost += (e["value"],)
-    # Only the constant abilities in play that can name one of them are asked (most reads: none).
-    extra = constant_keywords_among(state, inst, wanted)
+    # Only the constant abilities in play that can name one of them are asked (most reads: none). The
+    # sources are read here, not in constant_keywords_among: most reads stop at the test, one call.
+    last = _LAST[0]  # _kept_sources' answer as it keeps it, when it stands (the same test)
+    known = last[3] if last[0] is g and last[1] == _SOURCE_MOVES[0] else _kept_sources(g)
+    named = known[3]  # the keywords they can name (None: any)
+    extra = None
+    if named is None:
+        extra = constant_keywords_among(state, inst, wanted, known)
+    else:
+        for kw in wanted:  # a loop, not isdisjoint(): no method call in C
+            if kw in named:
+                extra = constant_keywords_among(state, inst, wanted, known)
+                break
     if extra:  # folded into the lasting effects' gains and losses: one test of each below
         gained += tuple(extra.get("gain", ()))
         lost += tuple(extra.get("lose", ()))
