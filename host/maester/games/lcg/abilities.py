@@ -228,7 +228,6 @@ def _within_limit(g, src, idx, ab):
 def payable(state, seat, src, ab):
     g = state["g"]
     c_src = g["cards"][src]
-    pool = g["players"][seat]["gold"]  # read once: nothing here changes it
     gold = 0  # the ability's gold costs, summed in the same pass that tests each cost
     for c in ab.cost:
         kind = c[0]
@@ -236,7 +235,7 @@ def payable(state, seat, src, ab):
             gold += c[1]
             # The pool is part of the spendable gold: only a cost it cannot cover alone needs the
             # gold set on cards counted (a sum over the seat's cards in play).
-            if pool < c[1] and M.spendable_gold(g, seat) < c[1]:
+            if g["players"][seat]["gold"] < c[1] and M.spendable_gold(g, seat) < c[1]:
                 return False
         elif kind == "kneel_self":
             if c_src["kneel"]:
@@ -251,12 +250,17 @@ def payable(state, seat, src, ab):
         elif kind == "kneel":
             if len(kneelable(state, seat, c[2])) < c[1]:
                 return False
-    # A toll is due only for a card with attachments (tolls): the others' is 0, with no look-up, and
-    # then a pool (never below 0) covers a cost of no gold.
-    if TOLLS and (gold or c_src["att"]) and (toll_due(state, src) if c_src["att"] else 0) + gold > pool:
+    # What is left needs the pool only for gold: the gold costs, a toll (due only for a card with
+    # attachments: tolls) or the tax on an event played from hand. Most abilities have none of these,
+    # and a pool (never below 0) covers a cost of no gold: the pool is not read then.
+    att = c_src["att"]
+    in_hand = c_src["zone"] == "hand"
+    if not (gold or att or in_hand):
+        return True
+    pool = g["players"][seat]["gold"]  # read once: nothing here changes it
+    if TOLLS and (toll_due(state, src) if att else 0) + gold > pool:
         return False
-    if c_src["zone"] == "hand" and M.info(state, src)["type"] == "event" \
-            and pool < gold + event_tax(state, src):
+    if in_hand and M.info(state, src)["type"] == "event" and pool < gold + event_tax(state, src):
         return False
     return True
 
@@ -956,8 +960,12 @@ def _shields(state):
 def _protected(state, target, src, seat, shields=True):
     """Whether `target` is immune to `src` or shielded from it: its keywords, worked out once for both.
     With no `shields` (above) a card whose printed keywords hold no protection has none."""
-    if not shields and PROTECTIONS.isdisjoint(M.info(state, target)["keywords"] or ()):
-        return False
+    if not shields:
+        for kw in M.info(state, target)["keywords"] or ():  # a loop, not isdisjoint(): no method call in C
+            if kw in PROTECTIONS:
+                break
+        else:
+            return False
     kws = M.keywords_among(state, target, PROTECTIONS)  # immune_to and _shielded read only these
     if not kws:
         return False

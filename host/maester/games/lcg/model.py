@@ -399,6 +399,8 @@ def register_constant(code, fn, answers=None, to=None, gives=None):
         else:
             table[code] = value
     _KEPT.clear()
+    _IS_SOURCE.clear()
+    _ANSWERS_BY_CODES.clear()
     _CONSTANT_ANSWERS.forget()
     _FIXED_KEYWORDS.forget()
     _LAST[0] = (None, None, None, None)
@@ -628,14 +630,25 @@ def _split(known, what, wanted=None):
 
 
 def find_constant_sources(g):
-    """constant_sources worked out afresh."""
-    code_of = code
+    """constant_sources worked out afresh: whether a card in play has a constant ability is one look-up
+    of the instance (_IS_SOURCE), not its code and then CONSTANT."""
+    is_source = _IS_SOURCE  # a local typed dict (model.pxd): its .get is a C call
     out = []
     for p in g["players"]:
-        out += [i for i in p["play"] if code_of(i) in CONSTANT]
-        if p["revealed"] and code_of(p["revealed"]) in CONSTANT:
+        for i in p["play"]:
+            found = is_source.get(i)
+            if found is None:
+                found = is_source[i] = code(i) in CONSTANT
+            if found:
+                out.append(i)
+        if p["revealed"] and code(p["revealed"]) in CONSTANT:
             out.append(p["revealed"])
     return tuple(out)
+
+
+# {instance: whether its code has a constant ability (CONSTANT)}: an instance's code never changes, so
+# each is worked out once; emptied whenever a constant ability is registered (register_constant)
+_IS_SOURCE = {}
 
 
 # {constant sources in play: _kept_sources' answer}; emptied whenever a constant ability is registered
@@ -748,18 +761,35 @@ def keywords_among(state, inst, wanted):
 def constant_answers(state, what):
     """Whether some card of the game has a constant ability that can answer `what` (ANSWERS; a card
     without answers= can answer anything): worked out once a game, and again after a constant ability
-    is registered. Icons are answered by three cards of the pool, so most games never ask constant()."""
+    is registered. Icons are answered by three cards of the pool, so most games never ask constant().
+    A game's first ask of a `what` takes the answer of an earlier game with the same card codes
+    (_ANSWERS_BY_CODES): the codes are all it depends on, and most games repeat deck lists."""
     answers = per_game_answers(_CONSTANT_ANSWERS, state)
     try:  # keyed by `what` itself, a string: no tuple to build and hash at every ask
         return answers[what]
     except KeyError:
-        found = False
-        for c in game_codes(state):  # a loop, not any() over a generator: cpdef (model.pxd)
-            if c in CONSTANT and what in ANSWERS.get(c, (what,)):
-                found = True
-                break
+        codes = game_codes(state)
+        by_codes = _ANSWERS_BY_CODES  # a local typed dict (model.pxd): its .get is a C call
+        shared = by_codes.get(codes)
+        if shared is None:
+            if len(by_codes) >= 256:
+                by_codes.clear()  # a bound on memory: worked out again when asked
+            shared = by_codes[codes] = {}
+        found = shared.get(what)
+        if found is None:
+            found = False
+            for c in codes:  # a loop, not any() over a generator: cpdef (model.pxd)
+                if c in CONSTANT and what in ANSWERS.get(c, (what,)):
+                    found = True
+                    break
+            shared[what] = found
         answers[what] = found
         return found
+
+
+# {a game's card codes (game_codes): {what: constant_answers' answer}}, shared by the games with those
+# codes; emptied whenever a constant ability is registered (register_constant)
+_ANSWERS_BY_CODES = {}
 
 
 def has_icon(state, inst, icon):
