@@ -211,21 +211,35 @@ def may_have_kw(state, kw):
 def _fixed_keywords(state):
     """Every keyword printed on a card of the game or nameable by a constant ability of one (None: a
     constant ability names any), as a frozenset, worked out once a game: stamped with its count of
-    instances (all in g["cards"] from setup on), and again after a constant ability is registered."""
+    instances (all in g["cards"] from setup on), and again after a constant ability is registered. It
+    depends on the card table and the codes of the game's cards alone: a game takes the answer of an
+    earlier one with the same (_FIXED_BY_CODES; most games repeat deck lists)."""
     g = state["g"]
     answers = per_game_answers(_FIXED_KEYWORDS, state, len(g["cards"]))
     try:
         return answers["fixed"]
     except KeyError:
-        found = None
-        kws = _nameable_keywords(state)
-        if kws is not None:
-            recs = records(state)
-            for inst in g["cards"]:
-                kws.update(recs[inst]["keywords"] or ())
-            found = frozenset(kws)
+        key = (state["config"]["cards"], frozenset([code(i) for i in g["cards"]]))
+        by_codes = _FIXED_BY_CODES  # a local typed dict (model.pxd): its .get is a C call
+        found = by_codes.get(key, _UNSPLIT)
+        if found is _UNSPLIT:
+            found = None
+            kws = _nameable_keywords(state)
+            if kws is not None:
+                recs = records(state)
+                for inst in g["cards"]:
+                    kws.update(recs[inst]["keywords"] or ())
+                found = frozenset(kws)
+            if len(by_codes) >= 256:
+                by_codes.clear()  # a bound on memory: worked out again when asked
+            by_codes[key] = found
         answers["fixed"] = found
         return found
+
+
+# {(card-table key, a game's card codes): _fixed_keywords' answer}, shared by the games with those
+# codes; emptied whenever a constant ability is registered (register_constant)
+_FIXED_BY_CODES = {}
 
 
 def _nameable_keywords(state):
@@ -401,6 +415,7 @@ def register_constant(code, fn, answers=None, to=None, gives=None):
     _KEPT.clear()
     _IS_SOURCE.clear()
     _ANSWERS_BY_CODES.clear()
+    _FIXED_BY_CODES.clear()
     _CONSTANT_ANSWERS.forget()
     _FIXED_KEYWORDS.forget()
     _LAST[0] = (None, None, None, None)
@@ -488,7 +503,9 @@ def rare_constant(state, inst, what):
     return constant(state, inst, what) if constant_answers(state, what) else 0
 
 
-_UNSPLIT = object()  # constant()'s marker for a key not split yet (a split kept may be None)
+# constant()'s marker for a key not split yet (a split kept may be None), and _fixed_keywords' for codes
+# not seen yet
+_UNSPLIT = object()
 _SET_VALUED = ("icons", "keywords")  # constant() gathers {"gain"/"lose": set} for these, sums numbers for the rest
 
 
