@@ -322,8 +322,9 @@ def available_influence(state, seat, need=None):
     for i in p["play"]:
         if need is not None and total >= need:
             break
-        if not cards[i]["kneel"]:
-            total += recs[i]["influence"] or 0
+        influence = recs[i]["influence"]  # first: most cards have none, and then whether it kneels is not read
+        if influence and not cards[i]["kneel"]:
+            total += influence
     return total
 
 
@@ -909,8 +910,15 @@ def opponent_seats(state, src, seat, ev):
 
 
 def _characters_for(state, rule, seat):
-    """The characters a CharacterTargets rule picks among, before its test."""
-    return M.characters(state, seat) if rule.mine else M.characters(state)
+    """The characters a CharacterTargets rule picks among, before its test, in play order: model's kept
+    tuples themselves (_characters_by_seat), as its callers only look through them, not a list copied
+    from them (model.characters)."""
+    by_seat = M._characters_by_seat(state)
+    if rule.mine:
+        return by_seat[seat]
+    if len(by_seat) == 2:  # a joust: one tuple made of the two
+        return by_seat[0] + by_seat[1]
+    return tuple(M.characters(state))
 
 
 def _fits(state, rule, inst, src):
