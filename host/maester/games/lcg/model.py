@@ -423,7 +423,9 @@ def register_constant(code, fn, answers=None, to=None, gives=None):
 
 def constant(state, inst, what):
     """Sum what every constant ability in play gives `inst` for `what` (str, icons, keywords...)."""
-    known = _kept_sources(state["g"])
+    g = state["g"]
+    last = _LAST[0]  # _kept_sources' answer as it keeps it, when it stands (its own first test): no call
+    known = last[3] if last[0] is g and last[1] == _SOURCE_MOVES[0] else _kept_sources(g)
     # One look-up (.get with a marker: a kept split may be None), not `in` then a read: a key is hashed
     # once (a keyword reader's tuple is hashed afresh each time); a KeyError caught would cost more.
     by_key = known[2]
