@@ -67,7 +67,8 @@ cdef class CharacterTargets:
     cdef public bint more
 
 cpdef opponent_seats(state, src, seat, ev)
-cpdef list _characters_for(state, CharacterTargets rule, seat)
+@cython.locals(by_seat=tuple)
+cpdef tuple _characters_for(state, CharacterTargets rule, seat)
 cpdef tuple _character_groups(state, CharacterTargets rule, seat)
 cpdef bint _fits(state, CharacterTargets rule, inst, src)
 cpdef has_legal_target(state, seat, src, Ability ab, ev=*)

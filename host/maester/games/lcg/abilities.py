@@ -229,7 +229,6 @@ def _within_limit(g, src, idx, ab):
 def payable(state, seat, src, ab):
     g = state["g"]
     c_src = g["cards"][src]
-    pool = g["players"][seat]["gold"]  # read once: nothing here changes it
     gold = 0  # the ability's gold costs, summed in the same pass that tests each cost
     for c in ab.cost:
         kind = c[0]
@@ -237,7 +236,7 @@ def payable(state, seat, src, ab):
             gold += c[1]
             # The pool is part of the spendable gold: only a cost it cannot cover alone needs the
             # gold set on cards counted (a sum over the seat's cards in play).
-            if pool < c[1] and M.spendable_gold(g, seat) < c[1]:
+            if g["players"][seat]["gold"] < c[1] and M.spendable_gold(g, seat) < c[1]:
                 return False
         elif kind == "kneel_self":
             if c_src["kneel"]:
@@ -252,11 +251,17 @@ def payable(state, seat, src, ab):
         elif kind == "kneel":
             if len(kneelable(state, seat, c[2])) < c[1]:
                 return False
-    # A toll is due only for a card with attachments (tolls): the others' is 0, with no look-up.
-    if TOLLS and (toll_due(state, src) if c_src["att"] else 0) + gold > pool:
+    # What is left needs the pool only for gold: the gold costs, a toll (due only for a card with
+    # attachments: tolls) or the tax on an event played from hand. Most abilities have none of these,
+    # and a pool (never below 0) covers a cost of no gold: the pool is not read then.
+    att = c_src["att"]
+    in_hand = c_src["zone"] == "hand"
+    if not (gold or att or in_hand):
+        return True
+    pool = g["players"][seat]["gold"]  # read once: nothing here changes it
+    if TOLLS and (toll_due(state, src) if att else 0) + gold > pool:
         return False
-    if c_src["zone"] == "hand" and M.info(state, src)["type"] == "event" \
-            and pool < gold + event_tax(state, src):
+    if in_hand and M.info(state, src)["type"] == "event" and pool < gold + event_tax(state, src):
         return False
     return True
 
@@ -310,14 +315,17 @@ def available_influence(state, seat, need=None):
     p = g["players"][seat]
     total = 2 if p["title"] == "hand_of_the_king" and not g["title_used"].get("hand_of_the_king") else 0
     # Lists summed, not generator expressions: a cpdef function (abilities.pxd) may hold no closure.
-    if M.constant_sources(g, "influence"):
+    # The sources in play are looked for only in a game with a card that can answer influence
+    # (constant_answers, once a game): in most, none can.
+    if M.constant_answers(state, "influence") and M.constant_sources(g, "influence"):
         return total + sum([M.influence_of(state, i) for i in p["play"] if not cards[i]["kneel"]])
     recs = M.records(state)  # no constant ability in play answers influence: each card's is printed
     for i in p["play"]:
         if need is not None and total >= need:
             break
-        if not cards[i]["kneel"]:
-            total += recs[i]["influence"] or 0
+        influence = recs[i]["influence"]  # first: most cards have none, and then whether it kneels is not read
+        if influence and not cards[i]["kneel"]:
+            total += influence
     return total
 
 
@@ -941,8 +949,15 @@ def opponent_seats(state, src, seat, ev):
 
 
 def _characters_for(state, rule, seat):
-    """The characters a CharacterTargets rule picks among, before its test."""
-    return M.characters(state, seat) if rule.mine else M.characters(state)
+    """The characters a CharacterTargets rule picks among, before its test, in play order: model's kept
+    tuples themselves (_characters_by_seat), as its callers only look through them, not a list copied
+    from them (model.characters)."""
+    by_seat = M._characters_by_seat(state)
+    if rule.mine:
+        return by_seat[seat]
+    if len(by_seat) == 2:  # a joust: one tuple made of the two
+        return by_seat[0] + by_seat[1]
+    return tuple(M.characters(state))
 
 
 def _character_groups(state, rule, seat):
@@ -1017,8 +1032,12 @@ def _protected(state, target, src, seat, guards, shields=True):
     """Whether `target` is immune to `src` or shielded from it: its keywords among `guards` (_guards:
     all that immune_to and _shielded read against `src`), worked out once for both. With no `shields`
     (above) a card whose printed keywords hold none of them has none."""
-    if not shields and guards.isdisjoint(M.info(state, target)["keywords"] or ()):
-        return False
+    if not shields:
+        for kw in M.info(state, target)["keywords"] or ():  # a loop, not isdisjoint(): no method call in C
+            if kw in guards:
+                break
+        else:
+            return False
     kws = M.keywords_among(state, target, guards)
     if not kws:
         return False

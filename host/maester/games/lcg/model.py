@@ -71,9 +71,13 @@ def table(state):
 # g["cards"] from setup on), and info() takes the slow path only for one it has not seen (_record).
 # A table's key is the hash of its content (cardtables.register), so a record found once stays true.
 RECORDS = {}
-# [config, count of instances, their records] of the last game records() filled: most asks are of
-# one game, and copy_state shares its config (model.PerGame's stamp, read with no call).
-_FILLED = [None, 0, None]
+# The config, the count of instances and the records of the last game records() filled: most asks are
+# of one game, and copy_state shares its config (model.PerGame's stamp, read with no call). Three module
+# variables, not a list: the compiled build makes them C variables (model.pxd), so that info's test
+# and its look-up of the instance are C reads of a typed dict.
+_filled_config = None
+_filled_count = 0
+_filled_recs = None
 
 
 def _table_records(key):
@@ -102,11 +106,11 @@ def _record(state, inst):
 def records(state):
     """{instance: its printed record} for the game's card table, a plain dict that holds every instance
     of the game (g["cards"]): fetch once, index per card."""
+    global _filled_config, _filled_count, _filled_recs
     config = state["config"]
     n = len(state["g"]["cards"])
-    filled = _FILLED
-    if filled[0] is config and filled[1] == n:
-        return filled[2]
+    if _filled_config is config and _filled_count == n:
+        return _filled_recs
     key = config["cards"]
     recs = _table_records(key)
     cards = cardtables.get(key)["cards"]
@@ -115,19 +119,18 @@ def records(state):
             c = code(inst)
             if c in cards:  # a code the table lacks raises KeyError when it is read, as before
                 recs[inst] = cards[c]
-    filled[0], filled[1], filled[2] = config, n, recs
+    _filled_config, _filled_count, _filled_recs = config, n, recs
     return recs
 
 
 def info(state, inst):
-    """The printed record of `inst`. Most asks are of the game records() filled last (_FILLED: its
-    config, which copy_state shares, and that config's table in RECORDS): one look-up of the instance
-    then, not four (the config, its table's key, RECORDS, the instance); any other game's reads its
-    table's key. A record not kept yet is looked up in the card table (_record)."""
-    filled = _FILLED
+    """The printed record of `inst`. Most asks are of the game records() filled last (_filled_config,
+    which copy_state shares, and that config's table in RECORDS, _filled_recs): one look-up of the
+    instance then, not four (the config, its table's key, RECORDS, the instance); any other game's reads
+    its table's key. A record not kept yet is looked up in the card table (_record)."""
     try:
-        if filled[0] is state["config"]:
-            return filled[2][inst]
+        if _filled_config is state["config"]:
+            return _filled_recs[inst]
         return RECORDS[state["config"]["cards"]][inst]
     except (KeyError, TypeError):
         return _record(state, inst)
@@ -208,21 +211,35 @@ def may_have_kw(state, kw):
 def _fixed_keywords(state):
     """Every keyword printed on a card of the game or nameable by a constant ability of one (None: a
     constant ability names any), as a frozenset, worked out once a game: stamped with its count of
-    instances (all in g["cards"] from setup on), and again after a constant ability is registered."""
+    instances (all in g["cards"] from setup on), and again after a constant ability is registered. It
+    depends on the card table and the codes of the game's cards alone: a game takes the answer of an
+    earlier one with the same (_FIXED_BY_CODES; most games repeat deck lists)."""
     g = state["g"]
     answers = per_game_answers(_FIXED_KEYWORDS, state, len(g["cards"]))
     try:
         return answers["fixed"]
     except KeyError:
-        found = None
-        kws = _nameable_keywords(state)
-        if kws is not None:
-            recs = records(state)
-            for inst in g["cards"]:
-                kws.update(recs[inst]["keywords"] or ())
-            found = frozenset(kws)
+        key = (state["config"]["cards"], frozenset([code(i) for i in g["cards"]]))
+        by_codes = _FIXED_BY_CODES  # a local typed dict (model.pxd): its .get is a C call
+        found = by_codes.get(key, _UNSPLIT)
+        if found is _UNSPLIT:
+            found = None
+            kws = _nameable_keywords(state)
+            if kws is not None:
+                recs = records(state)
+                for inst in g["cards"]:
+                    kws.update(recs[inst]["keywords"] or ())
+                found = frozenset(kws)
+            if len(by_codes) >= 256:
+                by_codes.clear()  # a bound on memory: worked out again when asked
+            by_codes[key] = found
         answers["fixed"] = found
         return found
+
+
+# {(card-table key, a game's card codes): _fixed_keywords' answer}, shared by the games with those
+# codes; emptied whenever a constant ability is registered (register_constant)
+_FIXED_BY_CODES = {}
 
 
 def _nameable_keywords(state):
@@ -328,10 +345,29 @@ def _characters_by_seat(state):
     moves = _TABLE_MOVES[0]
     if kept[0] is g and kept[1] == moves:
         return kept[2]
-    recs = records(state)
-    found = tuple([tuple([i for i in p["play"] if recs[i]["type"] == "character"]) for p in g["players"]])
+    chars = _character_instances(state)
+    found = tuple([tuple([i for i in p["play"] if i in chars]) for p in g["players"]])
     _CHARACTERS[0] = (g, moves, found)
     return found
+
+
+def _character_instances(state):
+    """The game's character instances, a frozenset worked out once a game (a printed type never
+    changes; stamped with the count of instances, all in g["cards"] from setup on): a card moving in
+    or out of play has _characters_by_seat read every card in play again, one set look-up each instead
+    of its record and type."""
+    g = state["g"]
+    answers = per_game_answers(_CHARACTER_INSTANCES, state, len(g["cards"]))
+    found = answers.get("characters")
+    if found is None:
+        recs = records(state)
+        # (a code its table lacks is left out here: reading it raises KeyError elsewhere, as records says)
+        found = answers["characters"] = frozenset([i for i in g["cards"]
+                                                   if i in recs and recs[i]["type"] == "character"])
+    return found
+
+
+_CHARACTER_INSTANCES = PerGame()
 
 
 # (game, _TABLE_MOVES, its characters by seat) of the last game characters() answered (the game held,
@@ -377,6 +413,9 @@ def register_constant(code, fn, answers=None, to=None, gives=None):
         else:
             table[code] = value
     _KEPT.clear()
+    _IS_SOURCE.clear()
+    _ANSWERS_BY_CODES.clear()
+    _FIXED_BY_CODES.clear()
     _CONSTANT_ANSWERS.forget()
     _FIXED_KEYWORDS.forget()
     _LAST[0] = (None, None, None, None)
@@ -384,7 +423,9 @@ def register_constant(code, fn, answers=None, to=None, gives=None):
 
 def constant(state, inst, what):
     """Sum what every constant ability in play gives `inst` for `what` (str, icons, keywords...)."""
-    known = _kept_sources(state["g"])
+    g = state["g"]
+    last = _LAST[0]  # _kept_sources' answer as it keeps it, when it stands (its own first test): no call
+    known = last[3] if last[0] is g and last[1] == _SOURCE_MOVES[0] else _kept_sources(g)
     # One look-up (.get with a marker: a kept split may be None), not `in` then a read: a key is hashed
     # once (a keyword reader's tuple is hashed afresh each time); a KeyError caught would cost more.
     by_key = known[2]
@@ -396,21 +437,13 @@ def constant(state, inst, what):
     return _summed(state, inst, what, split)
 
 
-def constant_keywords_among(state, inst, wanted):
-    """constant(state, inst, "keywords") for a reader of the keywords of `wanted` alone (keywords_among):
-    only the sources whose ability can name one of them (GIVES) are asked, so its gains and losses are
-    the same for those keywords. Random play: most keyword reads ask for one or two keywords that the
-    card's own ability, or the one ability that may give anyone something, never names. None when no
-    source in play can name any of them (known[3], _kept_sources): most reads, answered before `wanted`
-    is hashed to find its split (a reader's tuple is hashed afresh each time)."""
-    known = _kept_sources(state["g"])
-    named = known[3]
-    if named is not None:
-        for kw in wanted:  # a loop, not isdisjoint(): no method call in C
-            if kw in named:
-                break
-        else:
-            return None
+def constant_keywords_among(state, inst, wanted, known):
+    """constant(state, inst, "keywords") for a reader of the keywords of `wanted` alone (keywords_among),
+    `known` the sources in play (_kept_sources): only the sources whose ability can name one of them
+    (GIVES) are asked, so its gains and losses are the same for those keywords. Random play: most
+    keyword reads ask for one or two keywords that the card's own ability, or the one ability that may
+    give anyone something, never names; keywords_among asks this only when one in play can (known[3]),
+    before `wanted` is hashed to find its split (a reader's tuple is hashed afresh each time)."""
     by_key = known[2]
     split = by_key.get(wanted, _UNSPLIT)  # as in constant()
     if split is _UNSPLIT:
@@ -472,7 +505,9 @@ def rare_constant(state, inst, what):
     return constant(state, inst, what) if constant_answers(state, what) else 0
 
 
-_UNSPLIT = object()  # constant()'s marker for a key not split yet (a split kept may be None)
+# constant()'s marker for a key not split yet (a split kept may be None), and _fixed_keywords' for codes
+# not seen yet
+_UNSPLIT = object()
 _SET_VALUED = ("icons", "keywords")  # constant() gathers {"gain"/"lose": set} for these, sums numbers for the rest
 
 
@@ -614,14 +649,25 @@ def _split(known, what, wanted=None):
 
 
 def find_constant_sources(g):
-    """constant_sources worked out afresh."""
-    code_of = code
+    """constant_sources worked out afresh: whether a card in play has a constant ability is one look-up
+    of the instance (_IS_SOURCE), not its code and then CONSTANT."""
+    is_source = _IS_SOURCE  # a local typed dict (model.pxd): its .get is a C call
     out = []
     for p in g["players"]:
-        out += [i for i in p["play"] if code_of(i) in CONSTANT]
-        if p["revealed"] and code_of(p["revealed"]) in CONSTANT:
+        for i in p["play"]:
+            found = is_source.get(i)
+            if found is None:
+                found = is_source[i] = code(i) in CONSTANT
+            if found:
+                out.append(i)
+        if p["revealed"] and code(p["revealed"]) in CONSTANT:
             out.append(p["revealed"])
     return tuple(out)
+
+
+# {instance: whether its code has a constant ability (CONSTANT)}: an instance's code never changes, so
+# each is worked out once; emptied whenever a constant ability is registered (register_constant)
+_IS_SOURCE = {}
 
 
 # {constant sources in play: _kept_sources' answer}; emptied whenever a constant ability is registered
@@ -694,7 +740,8 @@ def keywords_among(state, inst, wanted):
     keyword set (a rule that tests a few keywords of a card: protections, Stalwart and Deathbound)."""
     gained = lost = ()
     blanked = False
-    effects = state["g"]["effects"]  # typed list, its records typed dicts (model.pxd): read in C
+    g = state["g"]
+    effects = g["effects"]  # typed list, its records typed dicts (model.pxd): read in C
     for e in effects:
         if e["target"] == inst:
             kind = e["kind"]
@@ -704,8 +751,19 @@ def keywords_among(state, inst, wanted):
                 gained += (e["value"],)
             elif kind == "lose_keyword":
                 lost += (e["value"],)
-    # Only the constant abilities in play that can name one of them are asked (most reads: none).
-    extra = constant_keywords_among(state, inst, wanted)
+    # Only the constant abilities in play that can name one of them are asked (most reads: none). The
+    # sources are read here, not in constant_keywords_among: most reads stop at the test, one call.
+    last = _LAST[0]  # _kept_sources' answer as it keeps it, when it stands (the same test)
+    known = last[3] if last[0] is g and last[1] == _SOURCE_MOVES[0] else _kept_sources(g)
+    named = known[3]  # the keywords they can name (None: any)
+    extra = None
+    if named is None:
+        extra = constant_keywords_among(state, inst, wanted, known)
+    else:
+        for kw in wanted:  # a loop, not isdisjoint(): no method call in C
+            if kw in named:
+                extra = constant_keywords_among(state, inst, wanted, known)
+                break
     if extra:  # folded into the lasting effects' gains and losses: one test of each below
         gained += tuple(extra.get("gain", ()))
         lost += tuple(extra.get("lose", ()))
@@ -722,18 +780,35 @@ def keywords_among(state, inst, wanted):
 def constant_answers(state, what):
     """Whether some card of the game has a constant ability that can answer `what` (ANSWERS; a card
     without answers= can answer anything): worked out once a game, and again after a constant ability
-    is registered. Icons are answered by three cards of the pool, so most games never ask constant()."""
+    is registered. Icons are answered by three cards of the pool, so most games never ask constant().
+    A game's first ask of a `what` takes the answer of an earlier game with the same card codes
+    (_ANSWERS_BY_CODES): the codes are all it depends on, and most games repeat deck lists."""
     answers = per_game_answers(_CONSTANT_ANSWERS, state)
     try:  # keyed by `what` itself, a string: no tuple to build and hash at every ask
         return answers[what]
     except KeyError:
-        found = False
-        for c in game_codes(state):  # a loop, not any() over a generator: cpdef (model.pxd)
-            if c in CONSTANT and what in ANSWERS.get(c, (what,)):
-                found = True
-                break
+        codes = game_codes(state)
+        by_codes = _ANSWERS_BY_CODES  # a local typed dict (model.pxd): its .get is a C call
+        shared = by_codes.get(codes)
+        if shared is None:
+            if len(by_codes) >= 256:
+                by_codes.clear()  # a bound on memory: worked out again when asked
+            shared = by_codes[codes] = {}
+        found = shared.get(what)
+        if found is None:
+            found = False
+            for c in codes:  # a loop, not any() over a generator: cpdef (model.pxd)
+                if c in CONSTANT and what in ANSWERS.get(c, (what,)):
+                    found = True
+                    break
+            shared[what] = found
         answers[what] = found
         return found
+
+
+# {a game's card codes (game_codes): {what: constant_answers' answer}}, shared by the games with those
+# codes; emptied whenever a constant ability is registered (register_constant)
+_ANSWERS_BY_CODES = {}
 
 
 def has_icon(state, inst, icon):
