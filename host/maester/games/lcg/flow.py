@@ -417,8 +417,9 @@ def income(state, seat):
         for i in p["play"]:  # a loop, not sum() of a generator: cpdef (flow.pxd), income_bonus a C call
             total += M.income_bonus(state, i)
     else:  # no card in play can change an income (most marshalling phases): the printed ones, no constant asked
+        recs = M.records(state)  # every card in play has its record there (model.records): one look-up a card
         for i in p["play"]:
-            total += M.info(state, i)["income"] or 0
+            total += recs[i]["income"] or 0
     total += titles.income_bonus(state, seat)
     return max(0, total)
 
@@ -599,7 +600,7 @@ def marshal_turn(ctx, st, answer):
         st["stage"] = "play"
         gold = income(state, seat)
         _take_gold(g, seat, gold)
-        ctx.emit("income", seat=seat, gold=gold)
+        ctx.record("income", {"seat": seat, "gold": gold})  # emit's event, without its keywords
     if answer is not None:
         choice = answer[1]
         kind = choice[0]
@@ -614,11 +615,12 @@ def marshal_turn(ctx, st, answer):
         else:
             T.take_action(ctx, seat, choice, "marshalling")
         return
-    choices = marshal_choices(state, seat) + T.window_choices(state, seat, "marshalling")
+    choices = marshal_choices(state, seat)  # a new list, its own: extended here, not copied twice
+    choices.extend(T.window_choices(state, seat, "marshalling"))
     if not choices and not p["hand"]:
         return  # asked whenever the hand holds a card, playable or not: a skip would tell the table
-    ctx.ask(seat, "marshal", choices + [["done"]],
-            "Marshalling: %d gold in your pool" % p["gold"], public="is marshalling")
+    choices.append(["done"])
+    ctx.ask(seat, "marshal", choices, "Marshalling: %d gold in your pool" % p["gold"], public="is marshalling")
 
 
 def _take_gold(g, seat, amount):
@@ -642,7 +644,7 @@ def play_from_hand(ctx, seat, choice):
         M.take_out(g, inst)
         g["cards"][inst].update(zone="dup", on=host)
         g["cards"][host]["dups"] = g["cards"][host]["dups"] + [inst]  # a new list: model.dropped
-        ctx.emit("duplicate", seat=seat, card=inst, on=host)
+        ctx.record("duplicate", {"seat": seat, "card": inst, "on": host})
         return
     pay_for(ctx, seat, inst)
     # "After you play X from your hand" responses: queued first, so they come after entering play.
@@ -654,10 +656,10 @@ def play_from_hand(ctx, seat, choice):
         M.take_out(g, inst)
         M.put(g, inst, "play")
         _hang(g, inst, choice[2])
-        ctx.emit("marshalled", seat=seat, card=inst, on=choice[2])
+        ctx.record("marshalled", {"seat": seat, "card": inst, "on": choice[2]})
         T.trigger(ctx, {"e": "entered_play", "card": inst, "seat": seat}, seat, True)
         return
-    ctx.emit("marshalled", seat=seat, card=inst)
+    ctx.record("marshalled", {"seat": seat, "card": inst})
     enter_play(ctx, seat, inst, how="marshal", announce=False, last=True)
 
 

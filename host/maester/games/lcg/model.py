@@ -925,19 +925,25 @@ def plays_grown(copies, players):
     anew). What is worked out from the cards in play is then extended by the cards just played (a
     marshal ask follows the seat's last card played) instead of read again from all of them."""
     out = []
-    for i, p in enumerate(players):
-        now = p["play"]
+    grew = False
+    for i in range(len(players)):  # an index, not enumerate(): typed C loops (model.pxd)
+        now = players[i]["play"]
         old = copies[i]
-        if now == old:
+        n = len(old)
+        if len(now) == n:  # the same length: the same list, or changed otherwise
+            if now != old:
+                return None
             out.append(())
-            continue
-        n = _grown(old, now)
-        if n < 0:
+        elif len(now) < n or now[:n] != old:
             return None
-        out.append(now[n:])
-    for i, new in enumerate(out):
-        if new:
-            copies[i] += new
+        else:
+            out.append(now[n:])
+            grew = True
+    if grew:
+        for i in range(len(out)):
+            if out[i]:
+                old = copies[i]
+                old.extend(out[i])
     return out
 
 
@@ -965,9 +971,11 @@ def names_taken(state, seat):
         answers[seat] = ([list(p["play"]) for p in players], list(players[seat]["dead"]), taken)
         return taken
     taken = kept[2]
-    recs = records(state)
+    recs = None
     for s, new in enumerate(grown):
         for other in new:
+            if recs is None:
+                recs = records(state)  # read only when a card joined
             if s == seat:  # the first reason is "control" for any card of its own play list
                 taken[recs[other]["name"]] = "control"
             elif owner_of(other) == seat:
