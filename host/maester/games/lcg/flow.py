@@ -620,7 +620,22 @@ def marshal_turn(ctx, st, answer):
     if not choices and not p["hand"]:
         return  # asked whenever the hand holds a card, playable or not: a skip would tell the table
     choices.append(["done"])
-    ctx.ask(seat, "marshal", choices, "Marshalling: %d gold in your pool" % p["gold"], public="is marshalling")
+    ctx.ask(seat, "marshal", choices, _marshal_prompt(p["gold"]), public="is marshalling")
+
+
+# {gold in the pool: the marshal ask's prompt}: a few amounts recur all game, so each is formatted once
+_PROMPTS = {}
+
+
+def _marshal_prompt(gold):
+    """The marshal ask's prompt for `gold` in the pool (formatting it cost more than the look-up)."""
+    prompts = _PROMPTS  # a local typed dict (flow.pxd): its get() is a C call
+    prompt = prompts.get(gold)
+    if prompt is None:
+        if len(prompts) >= 256:
+            prompts.clear()  # a bound on memory
+        prompt = prompts[gold] = "Marshalling: %d gold in your pool" % gold
+    return prompt
 
 
 def _take_gold(g, seat, amount):
@@ -667,12 +682,13 @@ def pay_for(ctx, seat, inst):
     """Pay `inst`'s gold cost to play it from hand; the "next card costs less" reductions it used
     are spent."""
     g = ctx.g
-    M.pay_gold(g, seat, M.gold_cost(ctx.state, seat, inst))
+    state = ctx.state
     p = g["players"][seat]
-    if p["reducers"]:  # none pending (most plays): none to match against the card
-        used = M.matching_reducers(ctx.state, seat, inst)
-        if used:
-            p["reducers"] = [r for r in p["reducers"] if r not in used]
+    # The reductions it uses, matched once: for its price (model.reduced_gold_cost) and to spend them.
+    used = M.matching_reducers(state, seat, inst) if p["reducers"] else None  # none pending (most plays)
+    M.pay_gold(g, seat, M.reduced_gold_cost(state, seat, inst, M.printed_gold_cost(state, seat, inst), None, used))
+    if used:
+        p["reducers"] = [r for r in p["reducers"] if r not in used]
 
 
 def enter_play(ctx, seat, inst, how="put", announce=True, last=False):

@@ -1061,16 +1061,19 @@ def gold_cost(state, seat, inst, in_play=None):
     return reduced_gold_cost(state, seat, inst, printed_gold_cost(state, seat, inst), in_play)
 
 
-def reduced_gold_cost(state, seat, inst, cost, in_play=None):
+def reduced_gold_cost(state, seat, inst, cost, in_play=None, matching=None):
     """gold_cost from `inst`'s printed_gold_cost `cost`, for a caller that keeps it (flow's marshal
-    facts, worked out once a game)."""
+    facts, worked out once a game); `matching`: matching_reducers, when the caller has it (flow.pay_for
+    spends them)."""
     p = state["g"]["players"][seat]
     if in_play is None:  # found here once (most often none), for cost_reduction too
         in_play = reducers_in_play(state, seat)
     if in_play or code(inst) in REDUCERS:  # else nothing makes it cheaper
         cost -= cost_reduction(state, seat, inst, in_play)
     if p["reducers"]:
-        for r in matching_reducers(state, seat, inst):  # a loop, not sum() of a generator: gold_cost is cpdef
+        if matching is None:
+            matching = matching_reducers(state, seat, inst)
+        for r in matching:  # a loop, not sum() of a generator: gold_cost is cpdef
             cost -= r["amount"]
     return max(0, cost)
 
