@@ -436,9 +436,9 @@ _MARSHAL_FACTS = M.PerGame()
 _FACTS_BY_CODE = {}
 
 
-def _marshal_facts(state, seat, inst):
-    """What marshalling reads of `inst` in `seat`'s hand that stays the same all game (_printed_facts),
-    kept for the card's code (_FACTS_BY_CODE)."""
+def _facts_by_code(state, seat):
+    """{card code: _printed_facts} for `seat`'s House on the game's table (_FACTS_BY_CODE), found once
+    for every card of a hand marshalling has not read yet."""
     key = (state["config"]["cards"], state["g"]["players"][seat]["house"])
     tables = _FACTS_BY_CODE  # a local typed dict (flow.pxd): its get() is a C call, not a method looked up
     by_code = tables.get(key)
@@ -446,6 +446,12 @@ def _marshal_facts(state, seat, inst):
         if len(tables) >= 64:
             tables.clear()
         by_code = tables[key] = {}
+    return by_code
+
+
+def _marshal_facts(state, seat, inst, by_code):
+    """What marshalling reads of `inst` in `seat`'s hand that stays the same all game (_printed_facts),
+    kept for the card's code in `by_code` (_facts_by_code)."""
     c = M.code(inst)
     facts = by_code.get(c, False)
     if facts is False:
@@ -530,13 +536,15 @@ def marshal_choices(state, seat):
     known = per_seat.get(key)
     if known is None:
         known = per_seat[key] = {}
-    copies = gold = reducers = self_reducing = pending = taken = hosts = None
+    copies = gold = reducers = self_reducing = pending = taken = hosts = by_code = None
     pool = p["gold"]
     hosts_kws = {}
     for inst in p["hand"]:
         facts = known.get(inst, False)
         if facts is False:
-            facts = known[inst] = _marshal_facts(state, seat, inst)
+            if by_code is None:
+                by_code = _facts_by_code(state, seat)
+            facts = known[inst] = _marshal_facts(state, seat, inst, by_code)
         if facts is None:
             continue
         kind, unique, copy_key, name, printed_cost, limited, needs, c = facts
@@ -608,8 +616,9 @@ def marshal_turn(ctx, st, answer):
             return
         # After an action, every other player may act before this one goes on (rulebook); queued
         # first so that what the action itself triggers resolves before.
-        ctx.push({"s": "window", "phase": "marshalling", "turn": (seat + 1) % g["n"], "passes": 1,
-                  "tag": "after"}, st)
+        after = _AFTER_PLAY.copy()  # made at its full size, not grown key by key (compiled: as core.Ctx.ask)
+        after["turn"] = (seat + 1) % g["n"]
+        ctx.push(after, st)
         if kind in ("marshal", "attach", "duplicate"):
             play_from_hand(ctx, seat, choice)
         else:
@@ -636,6 +645,10 @@ def _marshal_prompt(gold):
             prompts.clear()  # a bound on memory
         prompt = prompts[gold] = "Marshalling: %d gold in your pool" % gold
     return prompt
+
+
+# The window after a marshalling action, but for whose turn it opens on (marshal_turn).
+_AFTER_PLAY = {"s": "window", "phase": "marshalling", "turn": None, "passes": 1, "tag": "after"}
 
 
 def _take_gold(g, seat, amount):
