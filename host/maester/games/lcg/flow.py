@@ -647,7 +647,7 @@ def _marshal_prompt(gold):
     return prompt
 
 
-# The window after a marshalling action, but for whose turn it opens on (marshal_turn).
+# The window step after a marshalling action (marshal_turn), but the seat whose turn it opens on.
 _AFTER_PLAY = {"s": "window", "phase": "marshalling", "turn": None, "passes": 1, "tag": "after"}
 
 
