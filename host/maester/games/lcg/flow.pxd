@@ -6,18 +6,25 @@ cimport maester.games.lcg.model as M
 cimport maester.games.lcg.timing as T
 cimport cython
 
+cdef dict _AFTER_PLAY  # marshal_turn's window step, copied (a C call)
+
 # Marshalling's own helpers, asked once a marshal question or play: C calls from marshal_turn (a
 # Python call of a module function cost more than several of the look-ups they make).
 cpdef income(state, seat)
 @cython.locals(by_code=dict, tables=dict)
-cpdef _marshal_facts(state, seat, inst)
+cpdef _facts_by_code(state, seat)
+@cython.locals(by_code=dict)
+cpdef _marshal_facts(state, seat, inst, by_code)
 cpdef _printed_facts(state, seat, inst, c)
+@cython.locals(kept=tuple, by_att=dict, recs=dict, grown=list, answers=dict)
 cpdef _kept_hosts(state)
 @cython.locals(by_att=dict)
 cpdef _hosts_for(kept, att, needs)
-@cython.locals(known=dict, per_seat=dict)
+@cython.locals(known=dict, per_seat=dict, out=list, taken=dict, copies=dict, self_reducing=dict, hosts_kws=dict)
 cpdef marshal_choices(state, seat)
 cpdef _pending_reduction(p)
+@cython.locals(prompts=dict)
+cpdef _marshal_prompt(gold)
 cpdef _take_gold(g, seat, amount)
 cpdef play_from_hand(ctx, seat, choice)
 cpdef pay_for(ctx, seat, inst)

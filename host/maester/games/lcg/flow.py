@@ -417,8 +417,9 @@ def income(state, seat):
         for i in p["play"]:  # a loop, not sum() of a generator: cpdef (flow.pxd), income_bonus a C call
             total += M.income_bonus(state, i)
     else:  # no card in play can change an income (most marshalling phases): the printed ones, no constant asked
+        recs = M.records(state)  # every card in play has its record there (model.records): one look-up a card
         for i in p["play"]:
-            total += M.info(state, i)["income"] or 0
+            total += recs[i]["income"] or 0
     total += titles.income_bonus(state, seat)
     return max(0, total)
 
@@ -435,9 +436,9 @@ _MARSHAL_FACTS = M.PerGame()
 _FACTS_BY_CODE = {}
 
 
-def _marshal_facts(state, seat, inst):
-    """What marshalling reads of `inst` in `seat`'s hand that stays the same all game (_printed_facts),
-    kept for the card's code (_FACTS_BY_CODE)."""
+def _facts_by_code(state, seat):
+    """{card code: _printed_facts} for `seat`'s House on the game's table (_FACTS_BY_CODE), found once
+    for every card of a hand marshalling has not read yet."""
     key = (state["config"]["cards"], state["g"]["players"][seat]["house"])
     tables = _FACTS_BY_CODE  # a local typed dict (flow.pxd): its get() is a C call, not a method looked up
     by_code = tables.get(key)
@@ -445,6 +446,12 @@ def _marshal_facts(state, seat, inst):
         if len(tables) >= 64:
             tables.clear()
         by_code = tables[key] = {}
+    return by_code
+
+
+def _marshal_facts(state, seat, inst, by_code):
+    """What marshalling reads of `inst` in `seat`'s hand that stays the same all game (_printed_facts),
+    kept for the card's code in `by_code` (_facts_by_code)."""
     c = M.code(inst)
     facts = by_code.get(c, False)
     if facts is False:
@@ -529,13 +536,15 @@ def marshal_choices(state, seat):
     known = per_seat.get(key)
     if known is None:
         known = per_seat[key] = {}
-    copies = gold = reducers = self_reducing = pending = taken = hosts = None
+    copies = gold = reducers = self_reducing = pending = taken = hosts = by_code = None
     pool = p["gold"]
     hosts_kws = {}
     for inst in p["hand"]:
         facts = known.get(inst, False)
         if facts is False:
-            facts = known[inst] = _marshal_facts(state, seat, inst)
+            if by_code is None:
+                by_code = _facts_by_code(state, seat)
+            facts = known[inst] = _marshal_facts(state, seat, inst, by_code)
         if facts is None:
             continue
         kind, unique, copy_key, name, printed_cost, limited, needs, c = facts
@@ -599,7 +608,7 @@ def marshal_turn(ctx, st, answer):
         st["stage"] = "play"
         gold = income(state, seat)
         _take_gold(g, seat, gold)
-        ctx.emit("income", seat=seat, gold=gold)
+        ctx.record("income", {"seat": seat, "gold": gold})  # emit's event, without its keywords
     if answer is not None:
         choice = answer[1]
         kind = choice[0]
@@ -607,18 +616,39 @@ def marshal_turn(ctx, st, answer):
             return
         # After an action, every other player may act before this one goes on (rulebook); queued
         # first so that what the action itself triggers resolves before.
-        ctx.push({"s": "window", "phase": "marshalling", "turn": (seat + 1) % g["n"], "passes": 1,
-                  "tag": "after"}, st)
+        after = _AFTER_PLAY.copy()  # made at its full size, not grown key by key (compiled: as core.Ctx.ask)
+        after["turn"] = (seat + 1) % g["n"]
+        ctx.push(after, st)
         if kind in ("marshal", "attach", "duplicate"):
             play_from_hand(ctx, seat, choice)
         else:
             T.take_action(ctx, seat, choice, "marshalling")
         return
-    choices = marshal_choices(state, seat) + T.window_choices(state, seat, "marshalling")
+    choices = marshal_choices(state, seat)  # a new list, its own: extended here, not copied twice
+    choices.extend(T.window_choices(state, seat, "marshalling"))
     if not choices and not p["hand"]:
         return  # asked whenever the hand holds a card, playable or not: a skip would tell the table
-    ctx.ask(seat, "marshal", choices + [["done"]],
-            "Marshalling: %d gold in your pool" % p["gold"], public="is marshalling")
+    choices.append(["done"])
+    ctx.ask(seat, "marshal", choices, _marshal_prompt(p["gold"]), public="is marshalling")
+
+
+# {gold in the pool: the marshal ask's prompt}: a few amounts recur all game, so each is formatted once
+_PROMPTS = {}
+
+
+def _marshal_prompt(gold):
+    """The marshal ask's prompt for `gold` in the pool (formatting it cost more than the look-up)."""
+    prompts = _PROMPTS  # a local typed dict (flow.pxd): its get() is a C call
+    prompt = prompts.get(gold)
+    if prompt is None:
+        if len(prompts) >= 256:
+            prompts.clear()  # a bound on memory
+        prompt = prompts[gold] = "Marshalling: %d gold in your pool" % gold
+    return prompt
+
+
+# The window step after a marshalling action (marshal_turn), but the seat whose turn it opens on.
+_AFTER_PLAY = {"s": "window", "phase": "marshalling", "turn": None, "passes": 1, "tag": "after"}
 
 
 def _take_gold(g, seat, amount):
@@ -642,7 +672,7 @@ def play_from_hand(ctx, seat, choice):
         M.take_out(g, inst)
         g["cards"][inst].update(zone="dup", on=host)
         g["cards"][host]["dups"] = g["cards"][host]["dups"] + [inst]  # a new list: model.dropped
-        ctx.emit("duplicate", seat=seat, card=inst, on=host)
+        ctx.record("duplicate", {"seat": seat, "card": inst, "on": host})
         return
     pay_for(ctx, seat, inst)
     # "After you play X from your hand" responses: queued first, so they come after entering play.
@@ -654,10 +684,10 @@ def play_from_hand(ctx, seat, choice):
         M.take_out(g, inst)
         M.put(g, inst, "play")
         _hang(g, inst, choice[2])
-        ctx.emit("marshalled", seat=seat, card=inst, on=choice[2])
+        ctx.record("marshalled", {"seat": seat, "card": inst, "on": choice[2]})
         T.trigger(ctx, {"e": "entered_play", "card": inst, "seat": seat}, seat, True)
         return
-    ctx.emit("marshalled", seat=seat, card=inst)
+    ctx.record("marshalled", {"seat": seat, "card": inst})
     enter_play(ctx, seat, inst, how="marshal", announce=False, last=True)
 
 
@@ -665,12 +695,13 @@ def pay_for(ctx, seat, inst):
     """Pay `inst`'s gold cost to play it from hand; the "next card costs less" reductions it used
     are spent."""
     g = ctx.g
-    M.pay_gold(g, seat, M.gold_cost(ctx.state, seat, inst))
+    state = ctx.state
     p = g["players"][seat]
-    if p["reducers"]:  # none pending (most plays): none to match against the card
-        used = M.matching_reducers(ctx.state, seat, inst)
-        if used:
-            p["reducers"] = [r for r in p["reducers"] if r not in used]
+    # The reductions it uses, matched once: for its price (model.reduced_gold_cost) and to spend them.
+    used = M.matching_reducers(state, seat, inst) if p["reducers"] else None  # none pending (most plays)
+    M.pay_gold(g, seat, M.reduced_gold_cost(state, seat, inst, M.printed_gold_cost(state, seat, inst), None, used))
+    if used:
+        p["reducers"] = [r for r in p["reducers"] if r not in used]
 
 
 def enter_play(ctx, seat, inst, how="put", announce=True, last=False):

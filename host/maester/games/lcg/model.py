@@ -1000,19 +1000,25 @@ def plays_grown(copies, players):
     anew). What is worked out from the cards in play is then extended by the cards just played (a
     marshal ask follows the seat's last card played) instead of read again from all of them."""
     out = []
-    for i, p in enumerate(players):
-        now = p["play"]
+    grew = False
+    for i in range(len(players)):  # an index, not enumerate(): typed C loops (model.pxd)
+        now = players[i]["play"]
         old = copies[i]
-        if now == old:
+        n = len(old)
+        if len(now) == n:  # the same length: the same list, or changed otherwise
+            if now != old:
+                return None
             out.append(())
-            continue
-        n = _grown(old, now)
-        if n < 0:
+        elif len(now) < n or now[:n] != old:
             return None
-        out.append(now[n:])
-    for i, new in enumerate(out):
-        if new:
-            copies[i] += new
+        else:
+            out.append(now[n:])
+            grew = True
+    if grew:
+        for i in range(len(out)):
+            if out[i]:
+                old = copies[i]
+                old.extend(out[i])
     return out
 
 
@@ -1040,9 +1046,11 @@ def names_taken(state, seat):
         answers[seat] = ([list(p["play"]) for p in players], list(players[seat]["dead"]), taken)
         return taken
     taken = kept[2]
-    recs = records(state)
+    recs = None
     for s, new in enumerate(grown):
         for other in new:
+            if recs is None:
+                recs = records(state)  # read only when a card joined
             if s == seat:  # the first reason is "control" for any card of its own play list
                 taken[recs[other]["name"]] = "control"
             elif owner_of(other) == seat:
@@ -1128,16 +1136,19 @@ def gold_cost(state, seat, inst, in_play=None):
     return reduced_gold_cost(state, seat, inst, printed_gold_cost(state, seat, inst), in_play)
 
 
-def reduced_gold_cost(state, seat, inst, cost, in_play=None):
+def reduced_gold_cost(state, seat, inst, cost, in_play=None, matching=None):
     """gold_cost from `inst`'s printed_gold_cost `cost`, for a caller that keeps it (flow's marshal
-    facts, worked out once a game)."""
+    facts, worked out once a game); `matching`: matching_reducers, when the caller has it (flow.pay_for
+    spends them)."""
     p = state["g"]["players"][seat]
     if in_play is None:  # found here once (most often none), for cost_reduction too
         in_play = reducers_in_play(state, seat)
     if in_play or code(inst) in REDUCERS:  # else nothing makes it cheaper
         cost -= cost_reduction(state, seat, inst, in_play)
     if p["reducers"]:
-        for r in matching_reducers(state, seat, inst):  # a loop, not sum() of a generator: gold_cost is cpdef
+        if matching is None:
+            matching = matching_reducers(state, seat, inst)
+        for r in matching:  # a loop, not sum() of a generator: gold_cost is cpdef
             cost -= r["amount"]
     return max(0, cost)
 
