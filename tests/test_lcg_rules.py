@@ -1462,9 +1462,9 @@ def test_the_order_of_play_of_the_answers_never_changes_whether_the_order_matter
     # or pass ORDER_ANSWERS, exactly as played depth first to the end.
     met = []
 
-    def both(state, order, seen=None):
+    def both(state, order, seen=None, first_answers=True):
         expected = _endings_depth_first(copy_state(state), order)
-        found = endings(state, order, seen)
+        found = endings(state, order, seen, first_answers)
         # After a first order (`seen`), an ending it never reached settles that the order matters.
         differs = expected is None or (seen is not None and any(e not in seen for e in expected))
         assert (found is None) == differs and (found is None or ordering._same(found, expected))
@@ -1473,10 +1473,41 @@ def test_the_order_of_play_of_the_answers_never_changes_whether_the_order_matter
 
     endings = ordering._endings
     monkeypatch.setattr(ordering, "_endings", both)
+    # Every order's whole tree played (none settled on its first answers first: ordering._first_answers).
+    monkeypatch.setattr(ordering, "FIRST_ANSWERS_AT", 10 ** 9)
     for seed in (*range(8), 16):  # seed 16: a second order that ends as the first did
         play_one("lcg", {"players": 2, "variants": []}, seed, "random")
     # trees past ORDER_ANSWERS, trees played to their ends, second orders ending alike and not
     assert {(True, False), (False, False), (True, True), (False, True)} <= set(met)
+
+
+def test_the_first_answers_settle_whether_the_order_matters_as_the_whole_trees_do(monkeypatch):
+    # _endings plays a tree whose first question has FIRST_ANSWERS_AT answers or more its first answers
+    # down first, on the sample itself (ordering._first_answers), and the whole tree only when that
+    # path leaves it open: at every ordering met in random and heuristic games, order_matters must
+    # answer as it does with every tree played whole.
+    settled = []
+
+    def first(state, tried, seen):
+        found = first_answers(state, tried, seen)
+        settled.append(found is None)
+        return found
+
+    def both(state, steps):
+        monkeypatch.setattr(ordering, "FIRST_ANSWERS_AT", at)
+        found = order_matters(state, steps)
+        monkeypatch.setattr(ordering, "FIRST_ANSWERS_AT", 10 ** 9)  # every tree played whole
+        assert order_matters(state, steps) == found
+        return found
+
+    first_answers, order_matters, at = ordering._first_answers, ordering.order_matters, ordering.FIRST_ANSWERS_AT
+    monkeypatch.setattr(ordering, "_first_answers", first)
+    monkeypatch.setattr(ordering, "order_matters", both)
+    for seed in range(12):
+        play_one("lcg", {"players": 2, "variants": []}, seed, "random")
+    for seed in range(5):  # heuristic seed 4: a first-answers path that leaves it open
+        play_one("lcg", {"players": 2, "variants": []}, seed, "heuristic")
+    assert True in settled and False in settled  # paths that settled it, and paths that left it open
 
 
 def test_an_ordering_sample_is_drawn_without_the_stack_and_the_questions(monkeypatch):
