@@ -23,3 +23,6 @@ cpdef _cancel_window_opens(state, src)
 # its state and game as struct fields rather than attributes (and g, a dict local, in C).
 @cython.locals(g=dict, last=list)
 cpdef after_step(Ctx ctx)
+cpdef _asks_nobody(state, ev, e, used=*)
+@cython.locals(stack=list, top=dict)
+cpdef _drop_idle_steps(state)

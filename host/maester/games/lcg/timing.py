@@ -122,13 +122,27 @@ def trigger(ctx, ev, initiator, last=False):
     victory it finds ends the game or leaves the choice of the winner as the only step). The cards
     where the forced step would look are then where they are now, and it is not queued when none of
     the moment's forced cards is there (abilities._may_force, the forced step's own first test): most
-    phases begin and most marshalled cards enter play with no forced ability able to answer."""
+    phases begin and most marshalled cards enter play with no forced ability able to answer.
+
+    Without a forced step, the window is then the next step to run too, on the table as it is now: it
+    is not queued when no seat would be asked in it (_asks_nobody); and when this trigger queues
+    nothing, the steps already on top of the stack run next on this same table, so those of them that
+    would do nothing (an earlier trigger's window or forced step: the "played" window under a marshalled
+    card's entering play) are dropped now instead (_drop_idle_steps). Either asks nothing and emits
+    nothing when it runs, and after_step, run after this step, would find after it what it finds now."""
     g = ctx.g
     state = ctx.state
     e = ev["e"]
     forced_held, responses_held = abilities.waits_for(state, e)
-    if forced_held and last:
-        forced_held = abilities._may_force(g, abilities.holders(state, "forced", e)[0], ev, e)
+    if last and not state["asks"]:  # open asks (another seat's decision) would run before the stack
+        if forced_held:
+            forced_held = abilities._may_force(g, abilities.holders(state, "forced", e)[0], ev, e)
+        if not forced_held:
+            if responses_held and _asks_nobody(state, ev, e):
+                responses_held = False
+            if not responses_held:
+                _drop_idle_steps(state)
+                return
     window = None
     if responses_held:
         window = _RESPONSES.copy()  # made at its full size (see core.Ctx.ask), then filled in
@@ -141,6 +155,52 @@ def trigger(ctx, ev, initiator, last=False):
         ctx.push({"s": "forced", "ev": ev})
     elif window is not None:
         ctx.push(window)
+
+
+def _asks_nobody(state, ev, e, used=None):
+    """Whether a response window for `ev` run now would pass every seat without a question: the seats
+    that may have a response (abilities.responders) have none usable but those in `used` (the window's
+    own, when it has gone round before), and no seat's hand might hold one (hand_may, asked only when a
+    deck list has such a card). The window's own tests of each seat, without the window."""
+    may = abilities.responders(state, ev)
+    n = state["g"]["n"]
+    if may:
+        for seat in range(n):
+            if seat in may:
+                choices = abilities.response_choices(state, seat, ev)
+                if used:
+                    choices = [c for c in choices if c[1:3] not in used]
+                if choices:
+                    return False
+    if abilities.hands_may_respond(state, e):
+        for seat in range(n):
+            if abilities.hand_may(state, seat, "response", e):
+                return False
+    return True
+
+
+def _drop_idle_steps(state):
+    """Drop the response windows and forced steps on top of the stack that would ask, emit and change
+    nothing if run now (trigger says when they would run next, on this table): a window that would
+    pass every seat it has left without a question, a forced step whose cards are none of them where
+    one could be used (abilities._may_force). Stops at the first other step."""
+    stack = state["stack"]
+    g = state["g"]
+    while stack:
+        top = stack[-1]
+        kind = top["s"]
+        ev = top.get("ev")
+        if kind == "responses":
+            if top["passes"] < len(top["order"]) and not _asks_nobody(state, ev, ev["e"], top["used"]):
+                return
+        elif kind == "forced":
+            e = ev["e"]
+            held = abilities.holders(state, "forced", e)[0]
+            if held and abilities._may_force(g, held, ev, e):
+                return
+        else:
+            return
+        stack.pop()
 
 
 @step
