@@ -26,3 +26,4 @@ cpdef after_step(Ctx ctx)
 cpdef _asks_nobody(state, ev, e, used=*)
 @cython.locals(stack=list, top=dict)
 cpdef _drop_idle_steps(state)
+cdef dict _WOULD

@@ -292,11 +292,16 @@ def remove(ctx, st, answer):
                 ctx.emit("saved", card=target, by="duplicate", dup=dup)
             else:
                 ctx.push(st)
-                abilities.start(ctx, seat, choice, ev={"e": "would_" + st["how"], "card": target})
+                abilities.start(ctx, seat, choice, ev={"e": _WOULD[st["how"]], "card": target})
                 return
+    # Whether any card of the game has a save for this moment (holders; every card hand_may could name
+    # for it is among them): without one, a card with no duplicate to discard instead asks nobody, and
+    # is passed over without its round of seats (most kills: a save is in few decks).
+    savers = st["saveable"] and bool(abilities.holders(ctx.state, "save", _WOULD[st["how"]])[0])
     while st["saveable"] and st["i"] < len(insts):
         target = insts[st["i"]]
-        if g["cards"][target]["zone"] != "play":
+        c = g["cards"][target]
+        if c["zone"] != "play" or (not savers and st["order"] is None and not c["dups"]):
             st["i"] += 1
             continue
         if st["order"] is None:
@@ -309,7 +314,7 @@ def remove(ctx, st, answer):
             continue
         seat = st["order"][st["turn"] % len(st["order"])]
         choices = save_choices(ctx.state, seat, target, st["how"])
-        if choices or abilities.hand_may(ctx.state, seat, "save", "would_" + st["how"]):
+        if choices or abilities.hand_may(ctx.state, seat, "save", _WOULD[st["how"]]):
             ctx.ask(seat, "save", choices + [["pass"]], "Save %s from being %s?" % (
                 M.info(ctx.state, target)["name"], "killed" if st["how"] == "kill" else "discarded"),
                 public="may save a card", card=target)
@@ -325,6 +330,9 @@ def remove(ctx, st, answer):
         inst = gone[k]
         trigger(ctx, {"e": "killed" if st["how"] == "kill" else "discarded", "card": inst,
                       "seat": M.owner_of(inst)}, st["by"], k == len(gone) - 1)
+
+
+_WOULD = {"kill": "would_kill", "discard": "would_discard"}  # a removal's save moment, by how it removes
 
 
 def save_choices(state, seat, target, how):
