@@ -16,6 +16,7 @@ cdef class Ability:
     cdef public object from_hand, from_dead, from_discard
 
 cpdef ability_of(src, idx)
+cdef dict _LIMIT_KEYS
 cpdef limit_key(src, idx)
 cpdef _within_limit(g, src, idx, Ability ab)
 cpdef payable(state, seat, src, Ability ab)

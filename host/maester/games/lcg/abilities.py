@@ -216,7 +216,23 @@ def ability_of(src, idx):
 
 
 def limit_key(src, idx):
-    return "%s/%d" % (src, idx)
+    """The key of ability `idx` of `src` in g["limits"] ("<instance>/<index>"), made once an ability
+    (_LIMIT_KEYS): every ability used counts its uses under it, and formatting it cost more than two
+    look-ups."""
+    try:  # subscripts, not get(): compiled, a dict's get() is a method call
+        return _LIMIT_KEYS[src][idx]
+    except KeyError:
+        if len(_LIMIT_KEYS) >= 4096:
+            _LIMIT_KEYS.clear()  # a bound on memory: made again when asked
+        key = "%s/%d" % (src, idx)
+        try:
+            _LIMIT_KEYS[src][idx] = key
+        except KeyError:
+            _LIMIT_KEYS[src] = {idx: key}
+        return key
+
+
+_LIMIT_KEYS = {}  # instance -> {ability index: limit_key's answer}
 
 
 def _within_limit(g, src, idx, ab):
