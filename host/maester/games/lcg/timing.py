@@ -205,7 +205,13 @@ def _drop_idle_steps(state):
 
 @step
 def forced(ctx, st, answer):
+    state = ctx.state
+    stack = state["stack"]
+    queued = len(stack)
     abilities.run_forced(ctx, st["ev"])
+    if len(stack) == queued and not state["asks"]:
+        # Nothing to resolve: the steps below run next on this same table (trigger's _drop_idle_steps)
+        _drop_idle_steps(state)
 
 
 def round_answer(st, answer):
@@ -259,6 +265,8 @@ def responses(ctx, st, answer):
         i += 1
     st["i"] = i
     st["passes"] = passes
+    if not state["asks"]:  # the window closed: the steps below run next on this same table
+        _drop_idle_steps(state)
 
 
 # --- kills and discards from play, with their save window ------------------------------------------
