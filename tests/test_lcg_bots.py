@@ -502,59 +502,6 @@ def test_a_forced_step_left_out_by_a_last_trigger_would_have_found_no_card(monke
     assert {"phase_started", "entered_play", "plot_revealed", "killed"} <= set(checked) and len(checked) > 100
 
 
-def test_a_response_window_said_to_ask_nobody_would_ask_nobody(monkeypatch):
-    """timing._asks_nobody (a window left out by a last trigger, or dropped from the top of the stack,
-    when it says so) must agree with the window itself: in random games with all four Houses' decks,
-    whenever it says a window for the moment would ask nobody, such a window run then (on a copy of
-    the table, with the seats' responses already used) must pass every seat without a question."""
-    asks_nobody = T._asks_nobody
-    said = {True: 0, False: 0}
-
-    def checked(state, ev, e, used=None):
-        nobody = asks_nobody(state, ev, e, used)
-        if nobody:
-            table = dict(state, g=json.loads(json.dumps(state["g"])), stack=[], asks=[])
-            window = {"s": "responses", "ev": ev, "order": M.left_of(table["g"], table["g"]["first"]), "i": 0,
-                      "passes": 0, "used": list(used or [])}
-            ctx = core.Ctx(table, [])
-            LCG.steps["responses"](ctx, window, None)
-            assert not table["asks"] and ctx.events == [], ev
-        said[nobody] += 1
-        return nobody
-
-    monkeypatch.setattr(T, "_asks_nobody", checked)
-    _random_games_of_every_house(lambda state, result: None)
-    assert said[True] > 100 and said[False] > 20
-
-
-def test_a_step_dropped_as_idle_would_have_asked_and_changed_nothing(monkeypatch):
-    """timing._drop_idle_steps drops the response windows and forced steps on top of the stack that
-    would do nothing if run now (they would run next, on this table: a last trigger that queues
-    nothing, a forced step that resolves nothing, a window that closes). In random games with all four
-    Houses' decks, each step it drops, run in its place on a copy of the table, must ask nothing, emit
-    nothing, queue nothing and change nothing of the game, or dropping it would change the rules."""
-    drop = T._drop_idle_steps
-    ran = []
-
-    def checked(state):
-        stack = state["stack"]
-        before = list(stack)
-        drop(state)
-        left = len(stack)
-        g = json.loads(json.dumps(state["g"]))
-        table = dict(state, g=g, stack=list(stack), asks=[])
-        for st in reversed(before[left:]):  # the top first, as they would have run
-            ctx = core.Ctx(table, [])
-            LCG.steps[st["s"]](ctx, json.loads(json.dumps(st)), None)
-            assert not ctx.asked and not table["asks"] and ctx.events == [], st
-            assert table["stack"] == stack and g == state["g"], st
-            ran.append(st["s"])
-
-    monkeypatch.setattr(T, "_drop_idle_steps", checked)
-    _random_games_of_every_house(lambda state, result: None)
-    assert {"responses", "forced"} <= set(ran) and len(ran) > 100
-
-
 def test_a_constant_ability_gives_nothing_to_a_card_outside_its_scope():
     """A card's constant ability declared to give only to itself, to the card it is attached to or to
     cards of one name (constant_for to=) is called for those cards only (model.constant): asked for

@@ -257,8 +257,8 @@ def defenders(ctx, st, answer):
                 if not M.has_kw(ctx.state, i, "no_kneel_defend"):
                     g["cards"][i]["kneel"] = True
             ctx.emit("defenders", seat=seat, cards=mine)
-            if mine:  # this step's last move (T.trigger's `last`)
-                T.trigger(ctx, {"e": "defenders_declared", "seat": seat, "cards": mine}, seat, True)
+            if mine:
+                T.trigger(ctx, {"e": "defenders_declared", "seat": seat, "cards": mine}, seat)
             return
         ch["defenders"].append(choice[1])
         if A.TOLLS:

@@ -19,11 +19,11 @@ cpdef _after_plan(state)
 cpdef _steps_watch_nothing(state)
 cpdef list _pay_costs(ctx, st, cost, src, seat)
 cpdef _cancel_window_opens(state, src)
+# The module globals after_step reads at every step, as C variables (a module global is otherwise
+# a look-up in the module's dict): one list and two sets, only ever changed in place.
+cdef list _AFTER_LAST
+cdef set _POWER_ARRIVED, _VICTORY_PENDING
 # The engine's own context (core.pxd's extension type): after_step runs after every step, and reads
 # its state and game as struct fields rather than attributes (and g, a dict local, in C).
 @cython.locals(g=dict, last=list)
 cpdef after_step(Ctx ctx)
-cpdef _asks_nobody(state, ev, e, used=*)
-@cython.locals(stack=list, top=dict)
-cpdef _drop_idle_steps(state)
-cdef dict _WOULD

@@ -122,27 +122,13 @@ def trigger(ctx, ev, initiator, last=False):
     victory it finds ends the game or leaves the choice of the winner as the only step). The cards
     where the forced step would look are then where they are now, and it is not queued when none of
     the moment's forced cards is there (abilities._may_force, the forced step's own first test): most
-    phases begin and most marshalled cards enter play with no forced ability able to answer.
-
-    Without a forced step, the window is then the next step to run too, on the table as it is now: it
-    is not queued when no seat would be asked in it (_asks_nobody); and when this trigger queues
-    nothing, the steps already on top of the stack run next on this same table, so those of them that
-    would do nothing (an earlier trigger's window or forced step: the "played" window under a marshalled
-    card's entering play) are dropped now instead (_drop_idle_steps). Either asks nothing and emits
-    nothing when it runs, and after_step, run after this step, would find after it what it finds now."""
+    phases begin and most marshalled cards enter play with no forced ability able to answer."""
     g = ctx.g
     state = ctx.state
     e = ev["e"]
     forced_held, responses_held = abilities.waits_for(state, e)
-    if last and not state["asks"]:  # open asks (another seat's decision) would run before the stack
-        if forced_held:
-            forced_held = abilities._may_force(g, abilities.holders(state, "forced", e)[0], ev, e)
-        if not forced_held:
-            if responses_held and _asks_nobody(state, ev, e):
-                responses_held = False
-            if not responses_held:
-                _drop_idle_steps(state)
-                return
+    if forced_held and last:
+        forced_held = abilities._may_force(g, abilities.holders(state, "forced", e)[0], ev, e)
     window = None
     if responses_held:
         window = _RESPONSES.copy()  # made at its full size (see core.Ctx.ask), then filled in
@@ -157,61 +143,9 @@ def trigger(ctx, ev, initiator, last=False):
         ctx.push(window)
 
 
-def _asks_nobody(state, ev, e, used=None):
-    """Whether a response window for `ev` run now would pass every seat without a question: the seats
-    that may have a response (abilities.responders) have none usable but those in `used` (the window's
-    own, when it has gone round before), and no seat's hand might hold one (hand_may, asked only when a
-    deck list has such a card). The window's own tests of each seat, without the window."""
-    may = abilities.responders(state, ev)
-    n = state["g"]["n"]
-    if may:
-        for seat in range(n):
-            if seat in may:
-                choices = abilities.response_choices(state, seat, ev)
-                if used:
-                    choices = [c for c in choices if c[1:3] not in used]
-                if choices:
-                    return False
-    if abilities.hands_may_respond(state, e):
-        for seat in range(n):
-            if abilities.hand_may(state, seat, "response", e):
-                return False
-    return True
-
-
-def _drop_idle_steps(state):
-    """Drop the response windows and forced steps on top of the stack that would ask, emit and change
-    nothing if run now (trigger says when they would run next, on this table): a window that would
-    pass every seat it has left without a question, a forced step whose cards are none of them where
-    one could be used (abilities._may_force). Stops at the first other step."""
-    stack = state["stack"]
-    g = state["g"]
-    while stack:
-        top = stack[-1]
-        kind = top["s"]
-        ev = top.get("ev")
-        if kind == "responses":
-            if top["passes"] < len(top["order"]) and not _asks_nobody(state, ev, ev["e"], top["used"]):
-                return
-        elif kind == "forced":
-            e = ev["e"]
-            held = abilities.holders(state, "forced", e)[0]
-            if held and abilities._may_force(g, held, ev, e):
-                return
-        else:
-            return
-        stack.pop()
-
-
 @step
 def forced(ctx, st, answer):
-    state = ctx.state
-    stack = state["stack"]
-    queued = len(stack)
     abilities.run_forced(ctx, st["ev"])
-    if len(stack) == queued and not state["asks"]:
-        # Nothing to resolve: the steps below run next on this same table (trigger's _drop_idle_steps)
-        _drop_idle_steps(state)
 
 
 def round_answer(st, answer):
@@ -265,8 +199,6 @@ def responses(ctx, st, answer):
         i += 1
     st["i"] = i
     st["passes"] = passes
-    if not state["asks"]:  # the window closed: the steps below run next on this same table
-        _drop_idle_steps(state)
 
 
 # --- kills and discards from play, with their save window ------------------------------------------
@@ -300,16 +232,11 @@ def remove(ctx, st, answer):
                 ctx.emit("saved", card=target, by="duplicate", dup=dup)
             else:
                 ctx.push(st)
-                abilities.start(ctx, seat, choice, ev={"e": _WOULD[st["how"]], "card": target})
+                abilities.start(ctx, seat, choice, ev={"e": "would_" + st["how"], "card": target})
                 return
-    # Whether any card of the game has a save for this moment (holders; every card hand_may could name
-    # for it is among them): without one, a card with no duplicate to discard instead asks nobody, and
-    # is passed over without its round of seats (most kills: a save is in few decks).
-    savers = st["saveable"] and bool(abilities.holders(ctx.state, "save", _WOULD[st["how"]])[0])
     while st["saveable"] and st["i"] < len(insts):
         target = insts[st["i"]]
-        c = g["cards"][target]
-        if c["zone"] != "play" or (not savers and st["order"] is None and not c["dups"]):
+        if g["cards"][target]["zone"] != "play":
             st["i"] += 1
             continue
         if st["order"] is None:
@@ -322,7 +249,7 @@ def remove(ctx, st, answer):
             continue
         seat = st["order"][st["turn"] % len(st["order"])]
         choices = save_choices(ctx.state, seat, target, st["how"])
-        if choices or abilities.hand_may(ctx.state, seat, "save", _WOULD[st["how"]]):
+        if choices or abilities.hand_may(ctx.state, seat, "save", "would_" + st["how"]):
             ctx.ask(seat, "save", choices + [["pass"]], "Save %s from being %s?" % (
                 M.info(ctx.state, target)["name"], "killed" if st["how"] == "kill" else "discarded"),
                 public="may save a card", card=target)
@@ -338,9 +265,6 @@ def remove(ctx, st, answer):
         inst = gone[k]
         trigger(ctx, {"e": "killed" if st["how"] == "kill" else "discarded", "card": inst,
                       "seat": M.owner_of(inst)}, st["by"], k == len(gone) - 1)
-
-
-_WOULD = {"kill": "would_kill", "discard": "would_discard"}  # a removal's save moment, by how it removes
 
 
 def save_choices(state, seat, target, how):
