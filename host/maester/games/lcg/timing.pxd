@@ -13,12 +13,14 @@ cpdef list window_choices(state, seat, phase)
 cpdef window_prompt(phase)
 cpdef take_action(ctx, seat, choice, phase)
 cdef dict _RESPONSES
-cpdef trigger(ctx, ev, initiator, last=*)
+cpdef trigger(Ctx ctx, ev, initiator, last=*)
 cpdef round_answer(st, answer)
 cpdef _after_plan(state)
 cpdef _steps_watch_nothing(state)
 cpdef list _pay_costs(ctx, st, cost, src, seat)
 cpdef _cancel_window_opens(state, src)
+@cython.locals(g=dict, ab=abilities.Ability, cards=dict, c_src=dict, limits=dict)
+cpdef _resolve_ability(Ctx ctx, dict st, answer)
 # The module globals after_step reads at every step, as C variables (a module global is otherwise
 # a look-up in the module's dict): one list and two sets, only ever changed in place.
 cdef list _AFTER_LAST

@@ -518,6 +518,13 @@ def finish(ctx, winners):
 def ability(ctx, st, answer):
     """Target, costs, the cancel window, the effect; an event then goes to its owner's discard
     pile (or dead pile with Deathbound, unless it was cancelled)."""
+    _resolve_ability(ctx, st, answer)
+
+
+def _resolve_ability(ctx, st, answer):
+    """The ability step's work, in a function of its own: the compiled build types its context, step,
+    game and ability (timing.pxd), so that the fields it reads of each are C reads, where a step's
+    handler (called by name, a Python function) reads them as attributes and generic look-ups."""
     g = ctx.g
     state = ctx.state
     src, seat = st["src"], st["seat"]
