@@ -15,6 +15,10 @@ cpdef take_action(ctx, seat, choice, phase)
 cdef dict _RESPONSES
 cpdef trigger(Ctx ctx, ev, initiator, last=*)
 cpdef round_answer(st, answer)
+# Compiled, a card leaving play is a C call from the kill step and the costs (its context typed: its
+# event recorded by a C call too)
+@cython.locals(g=dict, c=dict)
+cpdef leave_play(Ctx ctx, inst, dest, why=*)
 cpdef _after_plan(state)
 cpdef _steps_watch_nothing(state)
 cpdef list _pay_costs(ctx, st, cost, src, seat)

@@ -315,7 +315,7 @@ def leave_play(ctx, inst, dest, why="discard"):
     # Its own effects go with it, and those that last while their source is in play (Milk of the Poppy).
     g["effects"] = [e for e in g["effects"] if e["target"] != inst and not (e["until"] == "source" and e["src"] == inst)]
     M.put(g, inst, dest, top=top)
-    ctx.emit("left_play", card=inst, to=dest, why=why)
+    ctx.record("left_play", {"card": inst, "to": dest, "why": why})  # emit's event, without its keywords
 
 
 # --- power and victory -----------------------------------------------------------------------------
