@@ -15,6 +15,10 @@ cpdef take_action(ctx, seat, choice, phase)
 cdef dict _RESPONSES
 cpdef trigger(Ctx ctx, ev, initiator, last=*)
 cpdef round_answer(st, answer)
+@cython.locals(order=list, n=Py_ssize_t, i=Py_ssize_t, passes=Py_ssize_t)
+cpdef _go_round(Ctx ctx, dict st, answer)
+@cython.locals(g=dict, insts=list)
+cpdef _remove(Ctx ctx, dict st, answer)
 # Compiled, a card leaving play is a C call from the kill step and the costs (its context typed: its
 # event recorded by a C call too)
 @cython.locals(g=dict, c=dict)

@@ -161,6 +161,12 @@ def round_answer(st, answer):
 
 @step
 def responses(ctx, st, answer):
+    _go_round(ctx, st, answer)
+
+
+def _go_round(ctx, st, answer):
+    """The response window step's work, in a function of its own: compiled, its context, step and
+    counts are typed (timing.pxd), as for the ability step (_resolve_ability)."""
     order = st["order"]
     n = len(order)
     if answer is not None:
@@ -212,6 +218,12 @@ def kill(ctx, insts, by, src=None, saveable=True, how="kill"):
 
 @step
 def remove(ctx, st, answer):
+    _remove(ctx, st, answer)
+
+
+def _remove(ctx, st, answer):
+    """The kill or discard step's work, in a function of its own: compiled, its context, step and
+    game are typed (timing.pxd), as for the ability step (_resolve_ability)."""
     g = ctx.g
     insts = st["insts"]
     if answer is not None:
