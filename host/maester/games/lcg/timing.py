@@ -411,10 +411,11 @@ TOTALS_CHANGE_BY_THEMSELVES = set()
 # config: model.game_codes) and those two tables, which card modules fill through watch() and
 # totals_change_by_themselves() as they are imported: each forgets the plans made before.
 _AFTER = M.PerGame()
-# [g, plan] of the game after_step last ran for (a whole game runs between two others' steps): one
-# look at the context's game (a field, compiled) instead of the PerGame lookup and a dict read per
-# step. The game is held, so its id is not reused while it is here; emptied with _AFTER.
-_AFTER_LAST = [None, None]
+# [g, plan, its watches, whether its totals change by themselves] of the game after_step last ran for
+# (a whole game runs between two others' steps): one look at the context's game (a field, compiled)
+# instead of the PerGame lookup and a dict read per step. The game is held, so its id is not reused
+# while it is here; emptied with _AFTER.
+_AFTER_LAST = [None, None, (), False]
 # model.POWER_ARRIVED itself (one set, only ever changed in place): a module global is read at C speed,
 # a module's attribute is not
 _POWER_ARRIVED = M.POWER_ARRIVED
@@ -437,7 +438,7 @@ def totals_change_by_themselves(code):
 
 def _forget_plans():
     _AFTER.forget()
-    _AFTER_LAST[0] = _AFTER_LAST[1] = None
+    _AFTER_LAST[:] = [None, None, (), False]
 
 
 def _after_plan(state):
@@ -454,6 +455,7 @@ def _after_plan(state):
                                   not TOTALS_CHANGE_BY_THEMSELVES.isdisjoint(codes))
     last[0] = g
     last[1] = plan
+    last[2], last[3] = plan
     return plan
 
 
@@ -478,8 +480,11 @@ def after_step(ctx):
     the cut to the winner's choice do nothing then (its asks and stack are empty)."""
     g = ctx.g
     last = _AFTER_LAST
-    # _after_plan's own first test, made here: a call less at every step of a game
-    watches, totals_move = last[1] if last[0] is g else _after_plan(ctx.state)
+    # _after_plan's own first test, made here: a call less at every step of a game; its plan's two
+    # parts read from their own slots (no tuple unpacked at every step)
+    if last[0] is not g:
+        _after_plan(ctx.state)
+    watches = last[2]
     if watches and not ctx.state["over"]:
         for watch in watches:
             watch(ctx)
@@ -487,7 +492,7 @@ def after_step(ctx):
     if arrived and id(g) in arrived:
         arrived.discard(id(g))
         check_victory(ctx)
-    elif totals_move:
+    elif last[3]:  # its totals change by themselves
         check_victory(ctx)
     pending = _VICTORY_PENDING
     if pending and id(g) in pending:
