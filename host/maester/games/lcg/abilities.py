@@ -535,15 +535,16 @@ def _offered(state, offers, src, kind, at):
 
 
 def waits_for(state, e):
-    """(forced, responses): whether a card of this game has a forced ability, and whether one has a
-    response, for trigger `e` (holders), worked out once a game beside them. A trigger that no card
-    of the game waits for opens no window: each seat would be passed for without a question (a
-    hand's events and cards are among the holders, and so is every card hand_may could name)."""
+    """(forced, responses): the cards of this game with a forced ability for trigger `e` (holders: a
+    frozenset, empty when none, which trigger hands to _may_force without looking them up again), and
+    whether one has a response, worked out once a game beside them. A trigger that no card of the
+    game waits for opens no window: each seat would be passed for without a question (a hand's events
+    and cards are among the holders, and so is every card hand_may could name)."""
     found = _in_game(state)
     by_trigger = _entries(found, "waits")
     pair = by_trigger.get(e)
     if pair is None:
-        pair = by_trigger[e] = (bool(holders(state, "forced", e, found)[0]),
+        pair = by_trigger[e] = (holders(state, "forced", e, found)[0],
                                 bool(holders(state, "response", e, found)[0]))
     return pair
 

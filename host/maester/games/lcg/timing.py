@@ -128,7 +128,7 @@ def trigger(ctx, ev, initiator, last=False):
     e = ev["e"]
     forced_held, responses_held = abilities.waits_for(state, e)
     if forced_held and last:
-        forced_held = abilities._may_force(g, abilities.holders(state, "forced", e)[0], ev, e)
+        forced_held = abilities._may_force(g, forced_held, ev, e)
     window = None
     if responses_held:
         window = _RESPONSES.copy()  # made at its full size (see core.Ctx.ask), then filled in
