@@ -772,13 +772,16 @@ def response_choices(state, seat, ev):
 def responders(state, ev):
     """The seats that may have a response to `ev` now (a seat may be named more than once), all others
     having none: the controller of each card of the game with a response to the moment (holders) that
-    is in play, the owner of each in a revealed plot's slot, a hand or a discard pile (the zones and
-    sides response_choices reads, as put keeps them), and the owner of the card that left play by a
-    kill or a discard if it has one. A window asks it once for all its seats, and most moments' few
-    held cards are all in decks: no seat's play list, hand or pile is read then."""
+    is in play, the owner of each in a revealed plot's slot, in a hand if it is used from there (an
+    event, or a card with a from_hand ability: holders' third set) or in a discard pile if it is used
+    from there (its second set, and PILES) (the zones, sides and cards response_choices reads, as put
+    keeps them), and the owner of the card that left play by a kill or a discard if it has one. A
+    window asks it once for all its seats, and most moments' few held cards are all in decks, or are
+    characters in a hand or a discard pile, whose responses are used from play only: no seat's play
+    list, hand or pile is read then."""
     e = ev["e"]
     seats = []
-    held = holders(state, "response", e)[0]
+    held, piled, in_hand = holders(state, "response", e)
     if not held:
         return seats
     if e in _LEAVING_PLAY and ev["card"] in held:
@@ -787,9 +790,17 @@ def responders(state, ev):
     sides = _RESPONDING_SIDE
     for inst in held:
         c = cards[inst]
-        side = sides.get(c["zone"])
-        if side is not None:
-            seats.append(c[side])
+        zone = c["zone"]
+        side = sides.get(zone)
+        if side is None:
+            continue
+        if zone == "hand":
+            if inst not in in_hand:
+                continue
+        elif zone == "discard":
+            if inst not in piled or not _piles_of(inst)[1]:
+                continue
+        seats.append(c[side])
     return seats
 
 
