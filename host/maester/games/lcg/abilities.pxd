@@ -61,6 +61,8 @@ cdef frozenset _IN_PLAY_ZONES, _LEAVING_PLAY
 cpdef list responders(state, ev)
 @cython.locals(by_trigger=dict)
 cpdef hands_may_respond(state, e)
+@cython.locals(cards=dict, c=dict)
+cpdef list savers(state, at)
 cpdef cancel_choices(state, seat, ev)
 cdef class CharacterTargets:
     cdef public object mine, kneeling, other, keywords, crested, not_crest, house, max_str, icon

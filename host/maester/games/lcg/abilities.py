@@ -831,6 +831,27 @@ _IN_PLAY_ZONES = frozenset(("play", "revealed"))  # where run_forced finds sourc
 _LEAVING_PLAY = frozenset(("killed", "discarded"))  # the triggers whose card may answer from where it went
 
 
+def savers(state, at):
+    """The seats that may have a save for moment `at` ("would_kill", "would_discard") now (a seat may
+    be named more than once), all others having none: the controller of each card of the game with a
+    save for it (holders) in play, the owner of each in a revealed plot's slot, or in a hand if it is
+    used from there (the cards save_choices reads, as put keeps them). A kill's save round asks it once
+    for all its seats and cards: most games' save cards are in decks, or none is."""
+    seats = []
+    held, _, in_hand = holders(state, "save", at)
+    if not held:
+        return seats
+    cards = state["g"]["cards"]
+    for inst in held:
+        c = cards[inst]
+        zone = c["zone"]
+        if zone == "play":
+            seats.append(c["ctrl"])
+        elif zone == "revealed" or (zone == "hand" and inst in in_hand):
+            seats.append(c["owner"])
+    return seats
+
+
 def save_choices(state, seat, target, how):
     ev = {"e": "would_" + how, "card": target}
     held, _, in_hand = holders(state, "save", ev["e"])

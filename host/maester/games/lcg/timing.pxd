@@ -19,7 +19,7 @@ cpdef round_answer(st, answer)
 cpdef _go_round(Ctx ctx, dict st, answer)
 @cython.locals(g=dict, insts=list)
 cpdef _remove(Ctx ctx, dict st, answer)
-cpdef list save_choices(state, seat, target, how)
+cpdef list save_choices(state, seat, target, how, list savers)
 # Compiled, a card leaving play is a C call from the kill step and the costs (its context typed: its
 # event recorded by a C call too)
 @cython.locals(g=dict, c=dict)

@@ -246,6 +246,9 @@ def _remove(ctx, st, answer):
                 ctx.push(st)
                 abilities.start(ctx, seat, choice, ev={"e": "would_" + st["how"], "card": target})
                 return
+    # The seats with a save card where they could use it, found once for the round of each card: the
+    # others' cards in play and hands are not read for each card and seat (nothing moves meanwhile)
+    savers = abilities.savers(ctx.state, "would_" + st["how"]) if st["saveable"] else []
     while st["saveable"] and st["i"] < len(insts):
         target = insts[st["i"]]
         if g["cards"][target]["zone"] != "play":
@@ -260,7 +263,7 @@ def _remove(ctx, st, answer):
             st["order"] = None
             continue
         seat = st["order"][st["turn"] % len(st["order"])]
-        choices = save_choices(ctx.state, seat, target, st["how"])
+        choices = save_choices(ctx.state, seat, target, st["how"], savers)
         if choices or abilities.hand_may(ctx.state, seat, "save", "would_" + st["how"]):
             ctx.ask(seat, "save", choices + [["pass"]], "Save %s from being %s?" % (
                 M.info(ctx.state, target)["name"], "killed" if st["how"] == "kill" else "discarded"),
@@ -279,13 +282,16 @@ def _remove(ctx, st, answer):
                       "seat": M.owner_of(inst)}, st["by"], k == len(gone) - 1)
 
 
-def save_choices(state, seat, target, how):
+def save_choices(state, seat, target, how, savers):
+    """`seat`'s ways to save `target`: a duplicate of it, then its save abilities, looked for only if
+    it is among `savers` (abilities.savers)."""
     g = state["g"]
     out = []
     c = g["cards"][target]
     if c["ctrl"] == seat and M.owner_of(target) == seat:
         out += [["dup", d] for d in c["dups"]]
-    out += abilities.save_choices(state, seat, target, how)
+    if seat in savers:
+        out += abilities.save_choices(state, seat, target, how)
     return out
 
 
