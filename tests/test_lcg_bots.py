@@ -433,8 +433,8 @@ def test_the_seats_a_response_window_passes_over_have_no_response(monkeypatch):
     responders, hands_may_respond = A.responders, A.hands_may_respond
     passed_over = []
 
-    def checked(state, ev):
-        may = responders(state, ev)
+    def checked(state, ev, found=None):
+        may = responders(state, ev, found)
         for seat in range(state["g"]["n"]):
             if seat not in may:
                 assert A.response_choices(state, seat, ev) == [], (ev, seat)

@@ -744,9 +744,12 @@ def ambush_hosts(state, seat, src):
     return [h for h in M.in_play(state["g"]) if M.attach_ok(state, seat, src, h)]
 
 
-def response_choices(state, seat, ev):
+def response_choices(state, seat, ev, found=None):
+    """`seat`'s usable responses to `ev`. A window that has the game's answers (_in_game) passes them
+    (`found`) to this, responders and hands_may_respond, rather than have each look them up."""
     e = ev["e"]
-    found = _in_game(state)
+    if found is None:
+        found = _in_game(state)
     held, piled, in_hand = holders(state, "response", e, found)
     if not held:
         return []  # no card of this game has a response to this moment
@@ -769,7 +772,7 @@ def response_choices(state, seat, ev):
     return out
 
 
-def responders(state, ev):
+def responders(state, ev, found=None):
     """The seats that may have a response to `ev` now (a seat may be named more than once), all others
     having none: the controller of each card of the game with a response to the moment (holders) that
     is in play, the owner of each in a revealed plot's slot, in a hand if it is used from there (an
@@ -781,7 +784,7 @@ def responders(state, ev):
     list, hand or pile is read then."""
     e = ev["e"]
     seats = []
-    held, piled, in_hand = holders(state, "response", e)
+    held, piled, in_hand = holders(state, "response", e, found)
     if not held:
         return seats
     if e in _LEAVING_PLAY and ev["card"] in held:
@@ -804,12 +807,13 @@ def responders(state, ev):
     return seats
 
 
-def hands_may_respond(state, e):
+def hands_may_respond(state, e, found=None):
     """Whether any seat's deck list has a card that could be used from a hand in response to `e`
     (hand_may's question of every seat, without the hand): the players' hand_kinds are worked out
     once, at setup, from their deck lists, so this is too, once a game beside the holders. A
     response window asks hand_may only when it is so."""
-    found = _in_game(state)
+    if found is None:
+        found = _in_game(state)
     by_trigger = _entries(found, "hands respond")
     may = by_trigger.get(e)
     if may is None:

@@ -187,11 +187,12 @@ def _go_round(ctx, st, answer):
     e = ev["e"]
     i = st["i"]
     passes = st["passes"]
-    may = abilities.responders(state, ev)
-    hands_may = abilities.hands_may_respond(state, e)  # else hand_may is False for every seat
+    found = abilities._in_game(state)  # the game's answers, looked up once for the three below
+    may = abilities.responders(state, ev, found)
+    hands_may = abilities.hands_may_respond(state, e, found)  # else hand_may is False for every seat
     while passes < n:
         seat = order[i % n]
-        choices = abilities.response_choices(state, seat, ev) if seat in may else []
+        choices = abilities.response_choices(state, seat, ev, found) if seat in may else []
         if choices:
             used = st["used"]
             choices = [c for c in choices if c[1:3] not in used]
