@@ -15,6 +15,8 @@ cpdef take_action(ctx, seat, choice, phase)
 cdef dict _RESPONSES
 cpdef trigger(Ctx ctx, ev, initiator, last=*)
 cpdef round_answer(st, answer)
+cdef dict _RESPONSE_PROMPTS
+cpdef response_prompt(e)
 @cython.locals(order=list, n=Py_ssize_t, i=Py_ssize_t, passes=Py_ssize_t)
 cpdef _go_round(Ctx ctx, dict st, answer)
 @cython.locals(g=dict, insts=list)

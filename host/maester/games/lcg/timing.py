@@ -199,13 +199,23 @@ def _go_round(ctx, st, answer):
         if choices or (hands_may and abilities.hand_may(state, seat, "response", e)):
             st["i"] = i
             st["passes"] = passes
-            ctx.ask(seat, "response", choices + [["pass"]], "Respond to %s, or pass" % e.replace("_", " "),
-                    public="may respond")
+            ctx.ask(seat, "response", choices + [["pass"]], response_prompt(e), public="may respond")
             return
         passes += 1
         i += 1
     st["i"] = i
     st["passes"] = passes
+
+
+_RESPONSE_PROMPTS = {}  # trigger -> a response window's question, made once a trigger
+
+
+def response_prompt(e):
+    try:  # a subscript, not get(): compiled, a dict's get() is a method call
+        return _RESPONSE_PROMPTS[e]
+    except KeyError:
+        prompt = _RESPONSE_PROMPTS[e] = "Respond to %s, or pass" % e.replace("_", " ")
+        return prompt
 
 
 # --- kills and discards from play, with their save window ------------------------------------------
