@@ -490,8 +490,8 @@ def test_the_seats_a_response_window_passes_over_have_no_response(monkeypatch):
     responders, hands_may_respond = A.responders, A.hands_may_respond
     passed_over = []
 
-    def checked(state, ev):
-        may = responders(state, ev)
+    def checked(state, ev, found=None):
+        may = responders(state, ev, found)
         for seat in range(state["g"]["n"]):
             if seat not in may:
                 assert A.response_choices(state, seat, ev) == [], (ev, seat)
@@ -503,6 +503,28 @@ def test_the_seats_a_response_window_passes_over_have_no_response(monkeypatch):
     monkeypatch.setattr(A, "responders", checked)
     _random_games_of_every_house(lambda state, result: None)
     assert len(set(passed_over)) >= 5 and len(passed_over) > 200
+
+
+def test_the_seats_a_save_round_passes_over_have_no_save(monkeypatch):
+    """A kill or discard looks for the save abilities of the seats abilities.savers names only: at
+    every save round of random games with all four Houses' decks, every other seat must have no save
+    ability for any card in play (the full look at its cards), or passing it over would change the
+    questions."""
+    savers = A.savers
+    passed_over = []
+
+    def checked(state, at):
+        may = savers(state, at)
+        for seat in range(state["g"]["n"]):
+            if seat not in may:
+                for target in M.in_play(state["g"]):
+                    assert A.save_choices(state, seat, target, at[len("would_"):]) == [], (at, seat, target)
+                passed_over.append(at)
+        return may
+
+    monkeypatch.setattr(A, "savers", checked)
+    _random_games_of_every_house(lambda state, result: None)
+    assert len(passed_over) > 50
 
 
 def test_a_forced_trigger_passed_over_has_no_card_to_resolve(monkeypatch):

@@ -16,6 +16,7 @@ cdef class Ability:
     cdef public object from_hand, from_dead, from_discard
 
 cpdef ability_of(src, idx)
+cdef dict _LIMIT_KEYS
 cpdef limit_key(src, idx)
 cpdef _within_limit(g, src, idx, Ability ab)
 cpdef payable(state, seat, src, Ability ab)
@@ -54,13 +55,15 @@ cpdef _offered(state, dict offers, src, kind, at)
 @cython.locals(ambushers=frozenset)
 cpdef list action_choices(state, seat, phase)
 cpdef _event_allowed(state, seat, src)
-cpdef list response_choices(state, seat, ev)
+cpdef list response_choices(state, seat, ev, dict found=*)
 cdef dict _RESPONDING_SIDE
 cdef frozenset _IN_PLAY_ZONES, _LEAVING_PLAY
 @cython.locals(cards=dict, c=dict, sides=dict)
-cpdef list responders(state, ev)
+cpdef list responders(state, ev, dict found=*)
 @cython.locals(by_trigger=dict)
-cpdef hands_may_respond(state, e)
+cpdef hands_may_respond(state, e, dict found=*)
+@cython.locals(cards=dict, c=dict)
+cpdef list savers(state, at)
 cpdef cancel_choices(state, seat, ev)
 cdef class CharacterTargets:
     cdef public object mine, kneeling, other, keywords, crested, not_crest, house, max_str, icon

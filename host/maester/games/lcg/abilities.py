@@ -217,7 +217,23 @@ def ability_of(src, idx):
 
 
 def limit_key(src, idx):
-    return "%s/%d" % (src, idx)
+    """The key of ability `idx` of `src` in g["limits"] ("<instance>/<index>"), made once an ability
+    (_LIMIT_KEYS): every ability used counts its uses under it, and formatting it cost more than two
+    look-ups."""
+    try:  # subscripts, not get(): compiled, a dict's get() is a method call
+        return _LIMIT_KEYS[src][idx]
+    except KeyError:
+        if len(_LIMIT_KEYS) >= 4096:
+            _LIMIT_KEYS.clear()  # a bound on memory: made again when asked
+        key = "%s/%d" % (src, idx)
+        try:
+            _LIMIT_KEYS[src][idx] = key
+        except KeyError:
+            _LIMIT_KEYS[src] = {idx: key}
+        return key
+
+
+_LIMIT_KEYS = {}  # instance -> {ability index: limit_key's answer}
 
 
 def _within_limit(g, src, idx, ab):
@@ -558,15 +574,16 @@ def _offered(state, offers, src, kind, at):
 
 
 def waits_for(state, e):
-    """(forced, responses): whether a card of this game has a forced ability, and whether one has a
-    response, for trigger `e` (holders), worked out once a game beside them. A trigger that no card
-    of the game waits for opens no window: each seat would be passed for without a question (a
-    hand's events and cards are among the holders, and so is every card hand_may could name)."""
+    """(forced, responses): the cards of this game with a forced ability for trigger `e` (holders: a
+    frozenset, empty when none, which trigger hands to _may_force without looking them up again), and
+    whether one has a response, worked out once a game beside them. A trigger that no card of the
+    game waits for opens no window: each seat would be passed for without a question (a hand's events
+    and cards are among the holders, and so is every card hand_may could name)."""
     found = _in_game(state)
     by_trigger = _entries(found, "waits")
     pair = by_trigger.get(e)
     if pair is None:
-        pair = by_trigger[e] = (bool(holders(state, "forced", e, found)[0]),
+        pair = by_trigger[e] = (holders(state, "forced", e, found)[0],
                                 bool(holders(state, "response", e, found)[0]))
     return pair
 
@@ -766,9 +783,12 @@ def ambush_hosts(state, seat, src):
     return [h for h in M.in_play(state["g"]) if M.attach_ok(state, seat, src, h)]
 
 
-def response_choices(state, seat, ev):
+def response_choices(state, seat, ev, found=None):
+    """`seat`'s usable responses to `ev`. A window that has the game's answers (_in_game) passes them
+    (`found`) to this, responders and hands_may_respond, rather than have each look them up."""
     e = ev["e"]
-    found = _in_game(state)
+    if found is None:
+        found = _in_game(state)
     held, piled, in_hand = holders(state, "response", e, found)
     if not held:
         return []  # no card of this game has a response to this moment
@@ -791,16 +811,19 @@ def response_choices(state, seat, ev):
     return out
 
 
-def responders(state, ev):
+def responders(state, ev, found=None):
     """The seats that may have a response to `ev` now (a seat may be named more than once), all others
     having none: the controller of each card of the game with a response to the moment (holders) that
-    is in play, the owner of each in a revealed plot's slot, a hand or a discard pile (the zones and
-    sides response_choices reads, as put keeps them), and the owner of the card that left play by a
-    kill or a discard if it has one. A window asks it once for all its seats, and most moments' few
-    held cards are all in decks: no seat's play list, hand or pile is read then."""
+    is in play, the owner of each in a revealed plot's slot, in a hand if it is used from there (an
+    event, or a card with a from_hand ability: holders' third set) or in a discard pile if it is used
+    from there (its second set, and PILES) (the zones, sides and cards response_choices reads, as put
+    keeps them), and the owner of the card that left play by a kill or a discard if it has one. A
+    window asks it once for all its seats, and most moments' few held cards are all in decks, or are
+    characters in a hand or a discard pile, whose responses are used from play only: no seat's play
+    list, hand or pile is read then."""
     e = ev["e"]
     seats = []
-    held = holders(state, "response", e)[0]
+    held, piled, in_hand = holders(state, "response", e, found)
     if not held:
         return seats
     if e in _LEAVING_PLAY and ev["card"] in held:
@@ -809,18 +832,27 @@ def responders(state, ev):
     sides = _RESPONDING_SIDE
     for inst in held:
         c = cards[inst]
-        side = sides.get(c["zone"])
-        if side is not None:
-            seats.append(c[side])
+        zone = c["zone"]
+        side = sides.get(zone)
+        if side is None:
+            continue
+        if zone == "hand":
+            if inst not in in_hand:
+                continue
+        elif zone == "discard":
+            if inst not in piled or not _piles_of(inst)[1]:
+                continue
+        seats.append(c[side])
     return seats
 
 
-def hands_may_respond(state, e):
+def hands_may_respond(state, e, found=None):
     """Whether any seat's deck list has a card that could be used from a hand in response to `e`
     (hand_may's question of every seat, without the hand): the players' hand_kinds are worked out
     once, at setup, from their deck lists, so this is too, once a game beside the holders. A
     response window asks hand_may only when it is so."""
-    found = _in_game(state)
+    if found is None:
+        found = _in_game(state)
     by_trigger = _entries(found, "hands respond")
     may = by_trigger.get(e)
     if may is None:
@@ -840,6 +872,27 @@ def hands_may_respond(state, e):
 _RESPONDING_SIDE = {"play": "ctrl", "revealed": "owner", "hand": "owner", "discard": "owner"}
 _IN_PLAY_ZONES = frozenset(("play", "revealed"))  # where run_forced finds sources (_may_force)
 _LEAVING_PLAY = frozenset(("killed", "discarded"))  # the triggers whose card may answer from where it went
+
+
+def savers(state, at):
+    """The seats that may have a save for moment `at` ("would_kill", "would_discard") now (a seat may
+    be named more than once), all others having none: the controller of each card of the game with a
+    save for it (holders) in play, the owner of each in a revealed plot's slot, or in a hand if it is
+    used from there (the cards save_choices reads, as put keeps them). A kill's save round asks it once
+    for all its seats and cards: most games' save cards are in decks, or none is."""
+    seats = []
+    held, _, in_hand = holders(state, "save", at)
+    if not held:
+        return seats
+    cards = state["g"]["cards"]
+    for inst in held:
+        c = cards[inst]
+        zone = c["zone"]
+        if zone == "play":
+            seats.append(c["ctrl"])
+        elif zone == "revealed" or (zone == "hand" and inst in in_hand):
+            seats.append(c["owner"])
+    return seats
 
 
 def save_choices(state, seat, target, how):

@@ -128,7 +128,7 @@ def trigger(ctx, ev, initiator, last=False):
     e = ev["e"]
     forced_held, responses_held = abilities.waits_for(state, e)
     if forced_held and last:
-        forced_held = abilities._may_force(g, abilities.holders(state, "forced", e)[0], ev, e)
+        forced_held = abilities._may_force(g, forced_held, ev, e)
     window = None
     if responses_held:
         window = _RESPONSES.copy()  # made at its full size (see core.Ctx.ask), then filled in
@@ -161,6 +161,12 @@ def round_answer(st, answer):
 
 @step
 def responses(ctx, st, answer):
+    _go_round(ctx, st, answer)
+
+
+def _go_round(ctx, st, answer):
+    """The response window step's work, in a function of its own: compiled, its context, step and
+    counts are typed (timing.pxd), as for the ability step (_resolve_ability)."""
     order = st["order"]
     n = len(order)
     if answer is not None:
@@ -181,24 +187,35 @@ def responses(ctx, st, answer):
     e = ev["e"]
     i = st["i"]
     passes = st["passes"]
-    may = abilities.responders(state, ev)
-    hands_may = abilities.hands_may_respond(state, e)  # else hand_may is False for every seat
+    found = abilities._in_game(state)  # the game's answers, looked up once for the three below
+    may = abilities.responders(state, ev, found)
+    hands_may = abilities.hands_may_respond(state, e, found)  # else hand_may is False for every seat
     while passes < n:
         seat = order[i % n]
-        choices = abilities.response_choices(state, seat, ev) if seat in may else []
+        choices = abilities.response_choices(state, seat, ev, found) if seat in may else []
         if choices:
             used = st["used"]
             choices = [c for c in choices if c[1:3] not in used]
         if choices or (hands_may and abilities.hand_may(state, seat, "response", e)):
             st["i"] = i
             st["passes"] = passes
-            ctx.ask(seat, "response", choices + [["pass"]], "Respond to %s, or pass" % e.replace("_", " "),
-                    public="may respond")
+            ctx.ask(seat, "response", choices + [["pass"]], response_prompt(e), public="may respond")
             return
         passes += 1
         i += 1
     st["i"] = i
     st["passes"] = passes
+
+
+_RESPONSE_PROMPTS = {}  # trigger -> a response window's question, made once a trigger
+
+
+def response_prompt(e):
+    try:  # a subscript, not get(): compiled, a dict's get() is a method call
+        return _RESPONSE_PROMPTS[e]
+    except KeyError:
+        prompt = _RESPONSE_PROMPTS[e] = "Respond to %s, or pass" % e.replace("_", " ")
+        return prompt
 
 
 # --- kills and discards from play, with their save window ------------------------------------------
@@ -212,6 +229,12 @@ def kill(ctx, insts, by, src=None, saveable=True, how="kill"):
 
 @step
 def remove(ctx, st, answer):
+    _remove(ctx, st, answer)
+
+
+def _remove(ctx, st, answer):
+    """The kill or discard step's work, in a function of its own: compiled, its context, step and
+    game are typed (timing.pxd), as for the ability step (_resolve_ability)."""
     g = ctx.g
     insts = st["insts"]
     if answer is not None:
@@ -234,6 +257,9 @@ def remove(ctx, st, answer):
                 ctx.push(st)
                 abilities.start(ctx, seat, choice, ev={"e": "would_" + st["how"], "card": target})
                 return
+    # The seats with a save card where they could use it, found once for the round of each card: the
+    # others' cards in play and hands are not read for each card and seat (nothing moves meanwhile)
+    savers = abilities.savers(ctx.state, "would_" + st["how"]) if st["saveable"] else []
     while st["saveable"] and st["i"] < len(insts):
         target = insts[st["i"]]
         if g["cards"][target]["zone"] != "play":
@@ -248,7 +274,7 @@ def remove(ctx, st, answer):
             st["order"] = None
             continue
         seat = st["order"][st["turn"] % len(st["order"])]
-        choices = save_choices(ctx.state, seat, target, st["how"])
+        choices = save_choices(ctx.state, seat, target, st["how"], savers)
         if choices or abilities.hand_may(ctx.state, seat, "save", "would_" + st["how"]):
             ctx.ask(seat, "save", choices + [["pass"]], "Save %s from being %s?" % (
                 M.info(ctx.state, target)["name"], "killed" if st["how"] == "kill" else "discarded"),
@@ -267,13 +293,16 @@ def remove(ctx, st, answer):
                       "seat": M.owner_of(inst)}, st["by"], k == len(gone) - 1)
 
 
-def save_choices(state, seat, target, how):
+def save_choices(state, seat, target, how, savers):
+    """`seat`'s ways to save `target`: a duplicate of it, then its save abilities, looked for only if
+    it is among `savers` (abilities.savers)."""
     g = state["g"]
     out = []
     c = g["cards"][target]
     if c["ctrl"] == seat and M.owner_of(target) == seat:
         out += [["dup", d] for d in c["dups"]]
-    out += abilities.save_choices(state, seat, target, how)
+    if seat in savers:
+        out += abilities.save_choices(state, seat, target, how)
     return out
 
 
@@ -315,7 +344,7 @@ def leave_play(ctx, inst, dest, why="discard"):
     # Its own effects go with it, and those that last while their source is in play (Milk of the Poppy).
     g["effects"] = [e for e in g["effects"] if e["target"] != inst and not (e["until"] == "source" and e["src"] == inst)]
     M.put(g, inst, dest, top=top)
-    ctx.emit("left_play", card=inst, to=dest, why=why)
+    ctx.record("left_play", {"card": inst, "to": dest, "why": why})  # emit's event, without its keywords
 
 
 # --- power and victory -----------------------------------------------------------------------------
@@ -399,10 +428,11 @@ TOTALS_CHANGE_BY_THEMSELVES = set()
 # config: model.game_codes) and those two tables, which card modules fill through watch() and
 # totals_change_by_themselves() as they are imported: each forgets the plans made before.
 _AFTER = M.PerGame()
-# [g, plan] of the game after_step last ran for (a whole game runs between two others' steps): one
-# look at the context's game (a field, compiled) instead of the PerGame lookup and a dict read per
-# step. The game is held, so its id is not reused while it is here; emptied with _AFTER.
-_AFTER_LAST = [None, None]
+# [g, plan, its watches, whether its totals change by themselves] of the game after_step last ran for
+# (a whole game runs between two others' steps): one look at the context's game (a field, compiled)
+# instead of the PerGame lookup and a dict read per step. The game is held, so its id is not reused
+# while it is here; emptied with _AFTER.
+_AFTER_LAST = [None, None, (), False]
 # model.POWER_ARRIVED itself (one set, only ever changed in place): a module global is read at C speed,
 # a module's attribute is not
 _POWER_ARRIVED = M.POWER_ARRIVED
@@ -425,7 +455,7 @@ def totals_change_by_themselves(code):
 
 def _forget_plans():
     _AFTER.forget()
-    _AFTER_LAST[0] = _AFTER_LAST[1] = None
+    _AFTER_LAST[:] = [None, None, (), False]
 
 
 def _after_plan(state):
@@ -442,6 +472,7 @@ def _after_plan(state):
                                   not TOTALS_CHANGE_BY_THEMSELVES.isdisjoint(codes))
     last[0] = g
     last[1] = plan
+    last[2], last[3] = plan
     return plan
 
 
@@ -466,8 +497,11 @@ def after_step(ctx):
     the cut to the winner's choice do nothing then (its asks and stack are empty)."""
     g = ctx.g
     last = _AFTER_LAST
-    # _after_plan's own first test, made here: a call less at every step of a game
-    watches, totals_move = last[1] if last[0] is g else _after_plan(ctx.state)
+    # _after_plan's own first test, made here: a call less at every step of a game; its plan's two
+    # parts read from their own slots (no tuple unpacked at every step)
+    if last[0] is not g:
+        _after_plan(ctx.state)
+    watches = last[2]
     if watches and not ctx.state["over"]:
         for watch in watches:
             watch(ctx)
@@ -475,7 +509,7 @@ def after_step(ctx):
     if arrived and id(g) in arrived:
         arrived.discard(id(g))
         check_victory(ctx)
-    elif totals_move:
+    elif last[3]:  # its totals change by themselves
         check_victory(ctx)
     pending = _VICTORY_PENDING
     if pending and id(g) in pending:
@@ -518,6 +552,13 @@ def finish(ctx, winners):
 def ability(ctx, st, answer):
     """Target, costs, the cancel window, the effect; an event then goes to its owner's discard
     pile (or dead pile with Deathbound, unless it was cancelled)."""
+    _resolve_ability(ctx, st, answer)
+
+
+def _resolve_ability(ctx, st, answer):
+    """The ability step's work, in a function of its own: the compiled build types its context, step,
+    game and ability (timing.pxd), so that the fields it reads of each are C reads, where a step's
+    handler (called by name, a Python function) reads them as attributes and generic look-ups."""
     g = ctx.g
     state = ctx.state
     src, seat = st["src"], st["seat"]
