@@ -15,7 +15,7 @@ cdef dict _ASK_PUBLIC
 
 cdef class Ctx:
     cdef public object state, g, events, _chance
-    cdef public bint asked
+    cdef public bint asked, ended
     cpdef record(self, kind, dict fields, vis=*)
 
 cpdef find_ask(state, ask_id)

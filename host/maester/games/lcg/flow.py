@@ -254,7 +254,8 @@ def phase(ctx, st, answer):
     g = ctx.g
     end_scope(g, "phase")
     for p in g["players"]:
-        p["reducers"] = []  # "this phase" cost reductions end with it
+        if p["reducers"]:
+            p["reducers"] = []  # "this phase" cost reductions end with it (most phases: none to end)
     if "str_changed" in g:  # the STRs that changed in the phase that ends (timing.WATCHES); no method call
         del g["str_changed"]
     g["phase"] = st["name"]
@@ -750,9 +751,14 @@ def ambush_host(ctx, st, answer):
 # --- dominance, standing, taxation ------------------------------------------------------------------
 
 def dominance_total(state, seat):
+    """Standing characters' STR plus gold (a loop, not sum() of a generator: cpdef, flow.pxd)."""
     g = state["g"]
-    return sum(M.strength(state, i) for i in M.characters(state, seat) if not g["cards"][i]["kneel"]) \
-        + g["players"][seat]["gold"]
+    cards = g["cards"]
+    total = g["players"][seat]["gold"]
+    for i in M.characters(state, seat):
+        if not cards[i]["kneel"]:
+            total += M.strength(state, i)
+    return total
 
 
 @step
