@@ -186,11 +186,24 @@ class Game:
 
 
 GAMES = {}
+# A game's name -> (the game, its steps, its after_step): what _apply reads of the game at every
+# decision, read off it once (two attribute look-ups of the game a decision, through its class).
+_RUNNING = {}
 
 
 def register(game):
     GAMES[game.name] = game
+    _RUNNING.pop(game.name, None)  # a game registered again is read again
     return game
+
+
+def _running(name):
+    """(game, steps, after_step) of the registered game `name`."""
+    found = _RUNNING.get(name)
+    if found is None:
+        game = GAMES[name]
+        found = _RUNNING[name] = (game, game.steps, game.after_step)
+    return found
 
 
 def get_game(name):
@@ -382,7 +395,7 @@ def answer(state, ask, choice, quiet=False):
 
 def _apply(state, ask, choice, forced, quiet=False):
     """Apply the matched `choice` (one of `ask`'s own, or OUT_OF_TIME) of an open `ask`."""
-    game = GAMES[state["game"]]
+    game, steps, after = _running(state["game"])
     asks = state["asks"]
     if asks[0] is ask:  # nearly always the one open ask: no method call
         del asks[0]
@@ -403,10 +416,10 @@ def _apply(state, ask, choice, forced, quiet=False):
     if choice is OUT_OF_TIME:
         _out_of_time(game, ctx, ask["seat"])
     elif forced is None:  # the live path: nothing to replay, so no context to enter
-        _answer(game, ctx, ask, choice)
+        _answer(steps, after, ctx, ask, choice)
     else:
         with _forcing(state, forced):
-            _answer(game, ctx, ask, choice)
+            _answer(steps, after, ctx, ask, choice)
     state["_outcomes"] = []
     result = Applied.__new__(Applied)  # compiled, the struct filled in without __init__'s argument parsing
     result.events = () if quiet else events
@@ -427,12 +440,11 @@ def _out_of_time(game, ctx, seat):
     ctx.emit("out_of_time", seat=seat, winners=others)
 
 
-def _answer(game, ctx, ask, choice):
-    """Re-run the waiting step with the answer, then the pipeline to the next decision."""
+def _answer(steps, after, ctx, ask, choice):
+    """Re-run the waiting step with the answer, then the pipeline to the next decision (`steps` and
+    `after`: the game's, _running)."""
     state = ctx.state
     step = state["stack"].pop()
-    steps = game.steps
-    after = game.after_step
     steps[step["s"]](ctx, step, (ask, choice))
     if after is not None:
         after(ctx)
@@ -448,8 +460,7 @@ def _run(game, ctx):
 
 
 def _run_steps(ctx, steps, after):
-    """_run with the game's steps and after_step already read (_answer has them: two attribute look-ups
-    of the game a decision fewer)."""
+    """_run with the game's steps and after_step already read (_answer has them from _running)."""
     state = ctx.state
     stack = state["stack"]
     asks = state["asks"]
