@@ -103,8 +103,11 @@ def draw(ctx, seat, n, capped=False):
     for inst in drawn:
         g["cards"][inst]["zone"] = "hand"
         p["hand"].append(inst)
-    ctx.emit("drew", seat=seat, count=n)
-    ctx.emit("drew_cards", vis=[seat], seat=seat, cards=drawn)
+    # The round's own events are made only when kept: a quiet command's (bots' games, core.answer)
+    # keeps none, and emit's keywords alone were most of what a phase's step did.
+    if ctx.events is not None:
+        ctx.record("drew", {"seat": seat, "count": n})
+        ctx.record("drew_cards", {"seat": seat, "cards": drawn}, [seat])
 
 
 def may_draw(state, seat):
@@ -238,7 +241,8 @@ def round_start(ctx, st, answer):
         p.update(drawn_extra=0, limited_played=False, limited_response=False, challenges_made=[],
                  oppose_bonus=False, chosen=None)
     g["title_used"] = {}
-    ctx.emit("round", round=g["round"])
+    if ctx.events is not None:  # made only when kept (draw)
+        ctx.record("round", {"round": g["round"]})
     ctx.push({"s": "phase", "name": "plot"}, {"s": "plot_choose"}, {"s": "plot_chosen_window"}, {"s": "plot_reveal"},
              {"s": "phase", "name": "draw"}, {"s": "draw_phase"},
              {"s": "phase", "name": "marshalling"}, {"s": "marshalling"},
@@ -259,7 +263,8 @@ def phase(ctx, st, answer):
     if "str_changed" in g:  # the STRs that changed in the phase that ends (timing.WATCHES); no method call
         del g["str_changed"]
     g["phase"] = st["name"]
-    ctx.record("phase", {"phase": st["name"], "round": g["round"]})  # emit's event, without its keywords
+    if ctx.events is not None:  # made only when kept (draw)
+        ctx.record("phase", {"phase": st["name"], "round": g["round"]})
     # "At the beginning of the X phase" abilities (forced or responses) come before anything else.
     # The last move of this step (T.trigger's `last`): a forced step is queued only if it can answer.
     T.trigger(ctx, {"e": "phase_started", "phase": st["name"]}, None, True)
@@ -302,7 +307,8 @@ def plot_choose(ctx, st, answer):
     if answer is not None:
         ask, choice = answer
         g["players"][ask["seat"]]["chosen"] = choice[1]
-        ctx.emit("plot_chosen", seat=ask["seat"])
+        if ctx.events is not None:  # made only when kept (draw)
+            ctx.record("plot_chosen", {"seat": ask["seat"]})
         return  # the other seats' asks stay open; this step waits on top until they are answered
     for seat in range(g["n"]):
         p = g["players"][seat]
@@ -331,7 +337,8 @@ def plot_reveal(ctx, st, answer):
                 M.move(g, p["revealed"], "used")
             M.move(g, p["chosen"], "revealed")
             p["chosen"] = None
-        ctx.emit("plots_revealed", plots=[p["revealed"] for p in g["players"]])
+        if ctx.events is not None:  # made only when kept (draw)
+            ctx.record("plots_revealed", {"plots": [p["revealed"] for p in g["players"]]})
         totals = [initiative(state, s) for s in range(g["n"])]
         best = max(totals)
         tied = [s for s in range(g["n"]) if totals[s] == best]
@@ -340,12 +347,14 @@ def plot_reveal(ctx, st, answer):
             tied = [s for s in tied if M.total_power(g, s) == least]
         winner = tied[0] if len(tied) == 1 else tied[ctx.chance.below(len(tied))]
         g["initiative"] = winner
-        ctx.emit("initiative", seat=winner, totals=totals)
+        if ctx.events is not None:  # made only when kept (draw)
+            ctx.record("initiative", {"seat": winner, "totals": totals})
         ctx.ask(winner, "first_player", [["first", s] for s in range(g["n"])],
                 "You won initiative: choose the first player", public="chooses the first player")
         return
     g["first"] = answer[1][1]
-    ctx.emit("first_player", seat=g["first"])
+    if ctx.events is not None:  # made only when kept (draw)
+        ctx.record("first_player", {"seat": g["first"]})
     T.open_window(ctx, "plot")  # queued first: it opens after the plots, their triggers and titles
     revealed = []
     for seat in M.turn_order(g):
@@ -771,7 +780,8 @@ def dominance(ctx, st, answer):
     best = max(totals)
     winners = [s for s in range(g["n"]) if totals[s] == best]
     winner = winners[0] if len(winners) == 1 else None
-    ctx.emit("dominance", totals=totals, winner=winner)
+    if ctx.events is not None:  # made only when kept (draw)
+        ctx.record("dominance", {"totals": totals, "winner": winner})
     T.open_window(ctx, "dominance")
     if winner is not None:
         T.trigger(ctx, {"e": "won_dominance", "seat": winner}, winner)
@@ -813,7 +823,8 @@ def standing(ctx, st, answer):
         if c["kneel"] and inst not in held:
             c["kneel"] = False
             stood.append(inst)
-    ctx.emit("stood")
+    if ctx.events is not None:  # made only when kept (draw)
+        ctx.record("stood", {})
     T.trigger(ctx, {"e": "stood_in_standing", "cards": sorted(stood)}, None)
     T.open_window(ctx, "standing")
 
@@ -826,7 +837,8 @@ def taxation(ctx, st, answer):
             g["bank"]["gold"] += p["gold"]
             p["gold"] = 0
     g["skip_taxation"] = {}
-    ctx.emit("taxed")
+    if ctx.events is not None:  # made only when kept (draw)
+        ctx.record("taxed", {})
     T.open_window(ctx, "taxation")
 
 
