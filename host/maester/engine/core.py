@@ -395,7 +395,10 @@ def answer(state, ask, choice, quiet=False):
 
 def _apply(state, ask, choice, forced, quiet=False):
     """Apply the matched `choice` (one of `ask`'s own, or OUT_OF_TIME) of an open `ask`."""
-    game, steps, after = _running(state["game"])
+    try:  # a subscript: no call (in Python, a frame) a decision
+        game, steps, after = _RUNNING[state["game"]]
+    except KeyError:
+        game, steps, after = _running(state["game"])
     asks = state["asks"]
     if asks[0] is ask:  # nearly always the one open ask: no method call
         del asks[0]

@@ -30,6 +30,7 @@ def setup(ctx, config):
         "titles_taken_last": [], "initiative": None,
     })
     codes = []  # each seat's deck list: the codes of its cards
+    cards = g["cards"]
     for seat in range(n):
         deck = decks[seat] if isinstance(decks[seat], dict) else dict(table["decks"][decks[seat]], name=decks[seat])
         codes.append(tuple(deck["draw"]) + tuple(deck["plots"]))
@@ -44,11 +45,12 @@ def setup(ctx, config):
             # literal of eight keys is grown as they go in), with lists of its own.
             made = {"owner": seat, "ctrl": seat, "zone": zone, "kneel": False, "power": 0, "att": None,
                     "dups": None, "on": None}
-            for inst in _instances(deck[part], seat):
-                c = g["cards"][inst] = made.copy()
+            found = _instances(deck[part], seat)
+            for inst in found:
+                c = cards[inst] = made.copy()
                 c["att"] = []
                 c["dups"] = []
-                p[zone].append(inst)
+            p[zone] = list(found)  # the zone's list made at once (it was empty)
         if g["observe_draws"]:
             p["deck"].sort()  # a real shuffled deck: the host knows what is in it, not its order
         else:
@@ -237,9 +239,13 @@ def setup_reveal(ctx, st, answer):
 def round_start(ctx, st, answer):
     g = ctx.g
     g["round"] += 1
-    for p in g["players"]:
-        p.update(drawn_extra=0, limited_played=False, limited_response=False, challenges_made=[],
-                 oppose_bonus=False, chosen=None)
+    for p in g["players"]:  # each set in place: no keywords' dict and method call a seat a round
+        p["drawn_extra"] = 0
+        p["limited_played"] = False
+        p["limited_response"] = False
+        p["challenges_made"] = []
+        p["oppose_bonus"] = False
+        p["chosen"] = None
     g["title_used"] = {}
     if ctx.events is not None:  # made only when kept (draw)
         ctx.record("round", {"round": g["round"]})
@@ -813,16 +819,18 @@ def power_to(ctx, st, answer):
 @step
 def standing(ctx, st, answer):
     g = ctx.g
+    state = ctx.state
     held = {e["target"] for e in g["effects"] if e["kind"] == "no_stand"}  # kept kneeling this round
-    held |= {i for i in M.in_play(g) if g["cards"][i]["kneel"]
-             and M.rare_constant(ctx.state, i, "no_stand")}  # a constant says so (Noose and Swordpoint)
     stood = []
     cards = g["cards"]
-    for inst in M.in_play(g):  # the play lists, not every card of the game (a card is in play only by model.put)
-        c = cards[inst]
-        if c["kneel"] and inst not in held:
-            c["kneel"] = False
+    # One pass over the play lists (not every card of the game: a card is in play only by model.put):
+    # a kneeling card stays so if an effect holds it, or a constant says so (Noose and Swordpoint),
+    # asked only of the kneeling cards no effect holds; nothing stands before every card is asked.
+    for inst in M.in_play(g):
+        if cards[inst]["kneel"] and inst not in held and not M.rare_constant(state, inst, "no_stand"):
             stood.append(inst)
+    for inst in stood:
+        cards[inst]["kneel"] = False
     if ctx.events is not None:  # made only when kept (draw)
         ctx.record("stood", {})
     T.trigger(ctx, {"e": "stood_in_standing", "cards": sorted(stood)}, None)
