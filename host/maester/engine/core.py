@@ -70,7 +70,7 @@ class Ctx:
         self.events = events
         self._chance = None
         self.asked = False
-        self.ended = state["over"]
+        self.ended = state.get("over", False)  # a bare state of a test's may have no "over" yet
 
     @property
     def chance(self):
