@@ -108,18 +108,17 @@ def play_one(game, config, seed, bot_kind, on_step=None, think_ms=50, playouts=N
     while not state["over"]:
         ask = state["asks"][0]
         seat = ask["seat"]
-        bot = bots[seat]
         if timing is None:  # three clock reads a decision are 2% of a random game's
             key = random_keys[seat]
             if key is not None:
                 result = core.answer(state, ask, bots_mod.random_pick(key, ask), quiet)
             elif blind[seat]:
-                result = core.answer(state, ask, bot.choose(None, ask), quiet)
+                result = core.answer(state, ask, bots[seat].choose(None, ask), quiet)
             else:
-                result = core.answer(state, ask, decide(bot, state, seat, ask, view), quiet)
+                result = core.answer(state, ask, decide(bots[seat], state, seat, ask, view), quiet)
         else:
             t0 = clock()
-            choice = decide(bot, state, seat, ask, view)
+            choice = decide(bots[seat], state, seat, ask, view)
             t1 = clock()
             result = core.answer(state, ask, choice, quiet)
             engine_s += clock() - t1
