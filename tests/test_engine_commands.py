@@ -196,3 +196,37 @@ def test_mutated_commands_never_change_the_state_and_never_raise(data, index, mo
     if exactly_legal(state, command):
         return  # the mutation landed on another legal command: nothing to refuse
     refused_and_unchanged(state, command)
+
+
+def test_a_step_that_ends_the_game_asks_and_queues_nothing_after():
+    """The engine reads whether the game ended off its context (Ctx.ended, set with state["over"] by
+    Ctx.end): a step that ends the game and then asks or pushes leaves no open decision and no step,
+    and no further step runs."""
+    ran = []
+
+    def turn(ctx, st, answer):
+        if answer is None:
+            ctx.ask(0, "turn", [["end"]], "End the game.")
+            return
+        ctx.end({"winners": [0]})
+        assert ctx.ask(1, "turn", [["end"]], "Too late.") is None
+        ctx.push({"s": "after"})
+
+    def after(ctx, st, answer):
+        ran.append(st)
+
+    class Ender(core.Game):
+        name = "test_ender"
+        steps = {"turn": turn, "after": after}
+
+        def setup(self, ctx, config):
+            ctx.push({"s": "turn"}, {"s": "after"})
+
+    core.register(Ender())
+    try:
+        state, _ = core.new_game("test_ender", {"players": 2}, 0)
+        result = core.answer(state, state["asks"][0], state["asks"][0]["choices"][0])
+    finally:
+        core.GAMES.pop("test_ender")  # the test's own game: not left beside the real ones
+    assert result.ok and state["over"] and state["result"]["winners"] == [0]
+    assert state["asks"] == [] and state["stack"] == [] and ran == []

@@ -12,7 +12,8 @@ import traceback
 
 from . import cluster as dask_cluster, parallel
 from .engine import core
-from .engine.bots import BOT_KINDS, card_info, decide, make_bot
+from .engine import bots as bots_mod
+from .engine.bots import BOT_KINDS, RandomBot, card_info, decide, make_bot
 from .games import DECK_GAMES, DEFAULT_PLAYERS, PLAYERS
 
 
@@ -99,21 +100,25 @@ def play_one(game, config, seed, bot_kind, on_step=None, think_ms=50, playouts=N
     # The bots hand back their ask's own choice, so core.answer skips building and matching a command
     # (compiled, a C call: sim.pxd).
     view, clock = core.view, time.perf_counter
-    # A bot that reads neither a view nor the state (the random bot) is asked directly, not via decide.
+    # A bot that reads neither a view nor the state is asked directly, not via decide; the random bot's
+    # pick is made here from its stream (bots.random_pick: compiled, a C call, no method call).
     blind = [not (b.uses_view or b.uses_state) for b in bots]
+    random_keys = [b.key if type(b) is RandomBot else None for b in bots]
     quiet = on_step is None  # no one reads the events: the engine keeps none
     while not state["over"]:
         ask = state["asks"][0]
         seat = ask["seat"]
-        bot = bots[seat]
         if timing is None:  # three clock reads a decision are 2% of a random game's
-            if blind[seat]:
-                result = core.answer(state, ask, bot.choose(None, ask), quiet)
+            key = random_keys[seat]
+            if key is not None:
+                result = core.answer(state, ask, bots_mod.random_pick(key, ask), quiet)
+            elif blind[seat]:
+                result = core.answer(state, ask, bots[seat].choose(None, ask), quiet)
             else:
-                result = core.answer(state, ask, decide(bot, state, seat, ask, view), quiet)
+                result = core.answer(state, ask, decide(bots[seat], state, seat, ask, view), quiet)
         else:
             t0 = clock()
-            choice = decide(bot, state, seat, ask, view)
+            choice = decide(bots[seat], state, seat, ask, view)
             t1 = clock()
             result = core.answer(state, ask, choice, quiet)
             engine_s += clock() - t1

@@ -27,9 +27,15 @@ class RandomBot:
         return chance.draw(self.key, ask["id"], n)
 
     def choose(self, view, ask):
-        choices = ask["choices"]
-        # self.below, one call fewer; compiled, draw is a C call (bots.pxd)
-        return choices[chance.draw(self.key, ask["id"], len(choices))]
+        return random_pick(self.key, ask)
+
+
+def random_pick(key, ask):
+    """The random bot's choice for `ask` from its stream `key` (RandomBot.below, one call fewer;
+    compiled, draw is a C call: bots.pxd). sim's play loop calls it itself for a RandomBot: a C call,
+    not a method's (a random game makes one a decision)."""
+    choices = ask["choices"]
+    return choices[chance.draw(key, ask["id"], len(choices))]
 
 
 class HeuristicBase(RandomBot):

@@ -11,11 +11,11 @@ cdef class Rejected:
 cdef class Applied:
     cdef public object events, outcomes
 
-cdef dict _ASK_PUBLIC
+cdef dict _ASK_PUBLIC, _RUNNING
 
 cdef class Ctx:
     cdef public object state, g, events, _chance
-    cdef public bint asked
+    cdef public bint asked, ended
     cpdef record(self, kind, dict fields, vis=*)
 
 cpdef find_ask(state, ask_id)
@@ -30,7 +30,9 @@ cpdef answer(state, ask, choice, bint quiet=*)
 @cython.locals(ctx=Ctx, result=Applied, asks=list)
 cpdef _apply(state, ask, choice, forced, bint quiet=*)
 
-cpdef _answer(game, Ctx ctx, ask, choice)
+cpdef tuple _running(name)
+
+cpdef _answer(dict steps, after, Ctx ctx, ask, choice)
 
 cpdef _run(game, Ctx ctx)
 

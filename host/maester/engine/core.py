@@ -58,7 +58,10 @@ _ASK_PUBLIC = dict.fromkeys(("id", "seat", "kind", "choices", "prompt", "public"
 class Ctx:
     """What a step handler works with: the state, the game data, chance, events and asks."""
 
-    __slots__ = ("state", "g", "events", "_chance", "asked")
+    # `ended` is state["over"] kept where the engine reads it at every step, push and ask (a field,
+    # not a look-up of the state): the game ends only through this context (end, core._out_of_time),
+    # which sets both.
+    __slots__ = ("state", "g", "events", "_chance", "asked", "ended")
 
     def __init__(self, state, events):
         # _apply sets these same fields itself (one context a decision, no __init__ call): keep both alike.
@@ -67,6 +70,7 @@ class Ctx:
         self.events = events
         self._chance = None
         self.asked = False
+        self.ended = state.get("over", False)  # a bare state of a test's may have no "over" yet
 
     @property
     def chance(self):
@@ -78,9 +82,8 @@ class Ctx:
 
     def push(self, *steps):
         """Queue steps to run next, in the order given, before anything already queued."""
-        state = self.state
-        if not state["over"]:
-            stack = state["stack"]
+        if not self.ended:
+            stack = self.state["stack"]
             # One append a step, the last first: most pushes are of one to three steps, for which
             # this beats extend(reversed(steps)) and its iterator (compiled, a C loop over the tuple).
             for i in range(len(steps) - 1, -1, -1):
@@ -88,9 +91,9 @@ class Ctx:
 
     def ask(self, seat, kind, choices, prompt, public=None, **data):
         """Open a decision for `seat`. The current step is re-run with the answer."""
-        state = self.state
-        if state["over"]:
+        if self.ended:
             return None  # the game ended in the middle of this step: nothing more is asked
+        state = self.state
         ask_id = state["next_id"]
         if public is None:  # five keys: the room of Python's smallest dict
             ask = {"id": ask_id, "seat": seat, "kind": kind, "choices": choices, "prompt": prompt}
@@ -114,7 +117,8 @@ class Ctx:
 
     def emit(self, kind, vis=None, **data):
         """Record an event. `vis` is None for everyone, a list of seats, or REFEREE."""
-        self.record(kind, data, vis)
+        if self.events is not None:  # a quiet command keeps no events: record's own test, a call sooner
+            self.record(kind, data, vis)
 
     def record(self, kind, fields, vis=None):
         """emit() for a caller that has the event's fields in a dict of its own, which becomes the
@@ -129,6 +133,7 @@ class Ctx:
         events.append(fields)
 
     def end(self, result):
+        self.ended = True
         self.state["over"] = True
         self.state["result"] = result
         self.state["stack"].clear()
@@ -181,11 +186,24 @@ class Game:
 
 
 GAMES = {}
+# A game's name -> (the game, its steps, its after_step): what _apply reads of the game at every
+# decision, read off it once (two attribute look-ups of the game a decision, through its class).
+_RUNNING = {}
 
 
 def register(game):
     GAMES[game.name] = game
+    _RUNNING.pop(game.name, None)  # a game registered again is read again
     return game
+
+
+def _running(name):
+    """(game, steps, after_step) of the registered game `name`."""
+    found = _RUNNING.get(name)
+    if found is None:
+        game = GAMES[name]
+        found = _RUNNING[name] = (game, game.steps, game.after_step)
+    return found
 
 
 def get_game(name):
@@ -377,7 +395,10 @@ def answer(state, ask, choice, quiet=False):
 
 def _apply(state, ask, choice, forced, quiet=False):
     """Apply the matched `choice` (one of `ask`'s own, or OUT_OF_TIME) of an open `ask`."""
-    game = GAMES[state["game"]]
+    try:  # a subscript: no call (in Python, a frame) a decision
+        game, steps, after = _RUNNING[state["game"]]
+    except KeyError:
+        game, steps, after = _running(state["game"])
     asks = state["asks"]
     if asks[0] is ask:  # nearly always the one open ask: no method call
         del asks[0]
@@ -394,13 +415,14 @@ def _apply(state, ask, choice, forced, quiet=False):
     ctx.events = events
     ctx._chance = None
     ctx.asked = False
+    ctx.ended = False  # an open ask was matched: the game is not over
     if choice is OUT_OF_TIME:
         _out_of_time(game, ctx, ask["seat"])
     elif forced is None:  # the live path: nothing to replay, so no context to enter
-        _answer(game, ctx, ask, choice)
+        _answer(steps, after, ctx, ask, choice)
     else:
         with _forcing(state, forced):
-            _answer(game, ctx, ask, choice)
+            _answer(steps, after, ctx, ask, choice)
     state["_outcomes"] = []
     result = Applied.__new__(Applied)  # compiled, the struct filled in without __init__'s argument parsing
     result.events = () if quiet else events
@@ -412,6 +434,7 @@ def _out_of_time(game, ctx, seat):
     """The game ends: `seat`'s clock ran out, and every other seat shares the win."""
     state = ctx.state
     others = [s for s in range(game.seat_count(state)) if s != seat]
+    ctx.ended = True
     state["over"] = True
     state["result"] = {"winners": others, "out_of_time": seat}
     state["stack"].clear()
@@ -420,16 +443,15 @@ def _out_of_time(game, ctx, seat):
     ctx.emit("out_of_time", seat=seat, winners=others)
 
 
-def _answer(game, ctx, ask, choice):
-    """Re-run the waiting step with the answer, then the pipeline to the next decision."""
+def _answer(steps, after, ctx, ask, choice):
+    """Re-run the waiting step with the answer, then the pipeline to the next decision (`steps` and
+    `after`: the game's, _running)."""
     state = ctx.state
     step = state["stack"].pop()
-    steps = game.steps
-    after = game.after_step
     steps[step["s"]](ctx, step, (ask, choice))
     if after is not None:
         after(ctx)
-    if (ctx.asked or state["asks"]) and not state["over"]:
+    if (ctx.asked or state["asks"]) and not ctx.ended:
         # A step with open asks (new ones, or other seats' of a simultaneous decision) waits on top.
         state["stack"].append(step)
     _run_steps(ctx, steps, after)
@@ -441,18 +463,17 @@ def _run(game, ctx):
 
 
 def _run_steps(ctx, steps, after):
-    """_run with the game's steps and after_step already read (_answer has them: two attribute look-ups
-    of the game a decision fewer)."""
+    """_run with the game's steps and after_step already read (_answer has them from _running)."""
     state = ctx.state
     stack = state["stack"]
     asks = state["asks"]
-    while stack and not asks and not state["over"]:
+    while stack and not asks and not ctx.ended:
         step = stack.pop()
         ctx.asked = False
         steps[step["s"]](ctx, step, None)
         if after is not None:
             after(ctx)
-        if ctx.asked and not state["over"]:
+        if ctx.asked and not ctx.ended:
             stack.append(step)
 
 

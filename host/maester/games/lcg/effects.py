@@ -20,7 +20,8 @@ def kneel(ctx, inst, why=None):
     c = ctx.g["cards"][inst]
     if c["zone"] == "play" and not c["kneel"]:
         c["kneel"] = True
-        ctx.emit("knelt", card=inst, why=why)
+        if ctx.events is not None:  # made only when kept: a quiet command keeps none (flow.draw)
+            ctx.record("knelt", {"card": inst, "why": why})
 
 
 def stand(ctx, inst, why=None):
@@ -173,7 +174,8 @@ def add_reducer_if(ctx, seat, amount, src, houses=None, kind=None, icon=None):
     character; Shadowblack Lane: one with an intrigue icon). marshal_reducer registers the usual cards."""
     ctx.g["players"][seat]["reducers"].append({"amount": amount, "house": list(houses) if houses else None,
                                                "kind": kind, "icon": icon, "src": src})
-    ctx.emit("reducer", seat=seat, card=src, amount=amount)
+    if ctx.events is not None:  # made only when kept (flow.draw)
+        ctx.record("reducer", {"seat": seat, "card": src, "amount": amount})
 
 
 # --- a location played onto its owner's House card (the four Chambers) -----------------------------

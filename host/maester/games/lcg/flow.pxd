@@ -29,5 +29,7 @@ cpdef _take_gold(g, seat, amount)
 cpdef play_from_hand(ctx, seat, choice)
 cpdef pay_for(ctx, seat, inst)
 cpdef enter_play(ctx, seat, inst, how=*, announce=*, last=*)
+# Dominance's total of a seat, once a seat a dominance phase (a C call from dominance).
+cpdef dominance_total(state, seat)
 # Ends a challenge's, a phase's and a round's lasting effects and limits (from challenge, a Python call).
 cpdef end_scope(g, scope)

@@ -30,6 +30,7 @@ def setup(ctx, config):
         "titles_taken_last": [], "initiative": None,
     })
     codes = []  # each seat's deck list: the codes of its cards
+    cards = g["cards"]
     for seat in range(n):
         deck = decks[seat] if isinstance(decks[seat], dict) else dict(table["decks"][decks[seat]], name=decks[seat])
         codes.append(tuple(deck["draw"]) + tuple(deck["plots"]))
@@ -44,11 +45,12 @@ def setup(ctx, config):
             # literal of eight keys is grown as they go in), with lists of its own.
             made = {"owner": seat, "ctrl": seat, "zone": zone, "kneel": False, "power": 0, "att": None,
                     "dups": None, "on": None}
-            for inst in _instances(deck[part], seat):
-                c = g["cards"][inst] = made.copy()
+            found = _instances(deck[part], seat)
+            for inst in found:
+                c = cards[inst] = made.copy()
                 c["att"] = []
                 c["dups"] = []
-                p[zone].append(inst)
+            p[zone] = list(found)  # the zone's list made at once (it was empty)
         if g["observe_draws"]:
             p["deck"].sort()  # a real shuffled deck: the host knows what is in it, not its order
         else:
@@ -103,8 +105,11 @@ def draw(ctx, seat, n, capped=False):
     for inst in drawn:
         g["cards"][inst]["zone"] = "hand"
         p["hand"].append(inst)
-    ctx.emit("drew", seat=seat, count=n)
-    ctx.emit("drew_cards", vis=[seat], seat=seat, cards=drawn)
+    # The round's own events are made only when kept: a quiet command's (bots' games, core.answer)
+    # keeps none, and emit's keywords alone were most of what a phase's step did.
+    if ctx.events is not None:
+        ctx.record("drew", {"seat": seat, "count": n})
+        ctx.record("drew_cards", {"seat": seat, "cards": drawn}, [seat])
 
 
 def may_draw(state, seat):
@@ -234,11 +239,16 @@ def setup_reveal(ctx, st, answer):
 def round_start(ctx, st, answer):
     g = ctx.g
     g["round"] += 1
-    for p in g["players"]:
-        p.update(drawn_extra=0, limited_played=False, limited_response=False, challenges_made=[],
-                 oppose_bonus=False, chosen=None)
+    for p in g["players"]:  # each set in place: no keywords' dict and method call a seat a round
+        p["drawn_extra"] = 0
+        p["limited_played"] = False
+        p["limited_response"] = False
+        p["challenges_made"] = []
+        p["oppose_bonus"] = False
+        p["chosen"] = None
     g["title_used"] = {}
-    ctx.emit("round", round=g["round"])
+    if ctx.events is not None:  # made only when kept (draw)
+        ctx.record("round", {"round": g["round"]})
     ctx.push({"s": "phase", "name": "plot"}, {"s": "plot_choose"}, {"s": "plot_chosen_window"}, {"s": "plot_reveal"},
              {"s": "phase", "name": "draw"}, {"s": "draw_phase"},
              {"s": "phase", "name": "marshalling"}, {"s": "marshalling"},
@@ -254,11 +264,13 @@ def phase(ctx, st, answer):
     g = ctx.g
     end_scope(g, "phase")
     for p in g["players"]:
-        p["reducers"] = []  # "this phase" cost reductions end with it
+        if p["reducers"]:
+            p["reducers"] = []  # "this phase" cost reductions end with it (most phases: none to end)
     if "str_changed" in g:  # the STRs that changed in the phase that ends (timing.WATCHES); no method call
         del g["str_changed"]
     g["phase"] = st["name"]
-    ctx.record("phase", {"phase": st["name"], "round": g["round"]})  # emit's event, without its keywords
+    if ctx.events is not None:  # made only when kept (draw)
+        ctx.record("phase", {"phase": st["name"], "round": g["round"]})
     # "At the beginning of the X phase" abilities (forced or responses) come before anything else.
     # The last move of this step (T.trigger's `last`): a forced step is queued only if it can answer.
     T.trigger(ctx, {"e": "phase_started", "phase": st["name"]}, None, True)
@@ -301,7 +313,8 @@ def plot_choose(ctx, st, answer):
     if answer is not None:
         ask, choice = answer
         g["players"][ask["seat"]]["chosen"] = choice[1]
-        ctx.emit("plot_chosen", seat=ask["seat"])
+        if ctx.events is not None:  # made only when kept (draw)
+            ctx.record("plot_chosen", {"seat": ask["seat"]})
         return  # the other seats' asks stay open; this step waits on top until they are answered
     for seat in range(g["n"]):
         p = g["players"][seat]
@@ -330,7 +343,8 @@ def plot_reveal(ctx, st, answer):
                 M.move(g, p["revealed"], "used")
             M.move(g, p["chosen"], "revealed")
             p["chosen"] = None
-        ctx.emit("plots_revealed", plots=[p["revealed"] for p in g["players"]])
+        if ctx.events is not None:  # made only when kept (draw)
+            ctx.record("plots_revealed", {"plots": [p["revealed"] for p in g["players"]]})
         totals = [initiative(state, s) for s in range(g["n"])]
         best = max(totals)
         tied = [s for s in range(g["n"]) if totals[s] == best]
@@ -339,12 +353,14 @@ def plot_reveal(ctx, st, answer):
             tied = [s for s in tied if M.total_power(g, s) == least]
         winner = tied[0] if len(tied) == 1 else tied[ctx.chance.below(len(tied))]
         g["initiative"] = winner
-        ctx.emit("initiative", seat=winner, totals=totals)
+        if ctx.events is not None:  # made only when kept (draw)
+            ctx.record("initiative", {"seat": winner, "totals": totals})
         ctx.ask(winner, "first_player", [["first", s] for s in range(g["n"])],
                 "You won initiative: choose the first player", public="chooses the first player")
         return
     g["first"] = answer[1][1]
-    ctx.emit("first_player", seat=g["first"])
+    if ctx.events is not None:  # made only when kept (draw)
+        ctx.record("first_player", {"seat": g["first"]})
     T.open_window(ctx, "plot")  # queued first: it opens after the plots, their triggers and titles
     revealed = []
     for seat in M.turn_order(g):
@@ -781,9 +797,14 @@ def ambush_host(ctx, st, answer):
 # --- dominance, standing, taxation ------------------------------------------------------------------
 
 def dominance_total(state, seat):
+    """Standing characters' STR plus gold (a loop, not sum() of a generator: cpdef, flow.pxd)."""
     g = state["g"]
-    return sum(M.strength(state, i) for i in M.characters(state, seat) if not g["cards"][i]["kneel"]) \
-        + g["players"][seat]["gold"]
+    cards = g["cards"]
+    total = g["players"][seat]["gold"]
+    for i in M.characters(state, seat):
+        if not cards[i]["kneel"]:
+            total += M.strength(state, i)
+    return total
 
 
 @step
@@ -796,7 +817,8 @@ def dominance(ctx, st, answer):
     best = max(totals)
     winners = [s for s in range(g["n"]) if totals[s] == best]
     winner = winners[0] if len(winners) == 1 else None
-    ctx.emit("dominance", totals=totals, winner=winner)
+    if ctx.events is not None:  # made only when kept (draw)
+        ctx.record("dominance", {"totals": totals, "winner": winner})
     T.open_window(ctx, "dominance")
     if winner is not None:
         T.trigger(ctx, {"e": "won_dominance", "seat": winner}, winner)
@@ -828,17 +850,20 @@ def power_to(ctx, st, answer):
 @step
 def standing(ctx, st, answer):
     g = ctx.g
+    state = ctx.state
     held = {e["target"] for e in g["effects"] if e["kind"] == "no_stand"}  # kept kneeling this round
-    held |= {i for i in M.in_play(g) if g["cards"][i]["kneel"]
-             and M.rare_constant(ctx.state, i, "no_stand")}  # a constant says so (Noose and Swordpoint)
     stood = []
     cards = g["cards"]
-    for inst in M.in_play(g):  # the play lists, not every card of the game (a card is in play only by model.put)
-        c = cards[inst]
-        if c["kneel"] and inst not in held:
-            c["kneel"] = False
+    # One pass over the play lists (not every card of the game: a card is in play only by model.put):
+    # a kneeling card stays so if an effect holds it, or a constant says so (Noose and Swordpoint),
+    # asked only of the kneeling cards no effect holds; nothing stands before every card is asked.
+    for inst in M.in_play(g):
+        if cards[inst]["kneel"] and inst not in held and not M.rare_constant(state, inst, "no_stand"):
             stood.append(inst)
-    ctx.emit("stood")
+    for inst in stood:
+        cards[inst]["kneel"] = False
+    if ctx.events is not None:  # made only when kept (draw)
+        ctx.record("stood", {})
     T.trigger(ctx, {"e": "stood_in_standing", "cards": sorted(stood)}, None)
     T.open_window(ctx, "standing")
 
@@ -851,7 +876,8 @@ def taxation(ctx, st, answer):
             g["bank"]["gold"] += p["gold"]
             p["gold"] = 0
     g["skip_taxation"] = {}
-    ctx.emit("taxed")
+    if ctx.events is not None:  # made only when kept (draw)
+        ctx.record("taxed", {})
     T.open_window(ctx, "taxation")
 
 

@@ -344,7 +344,8 @@ def leave_play(ctx, inst, dest, why="discard"):
     # Its own effects go with it, and those that last while their source is in play (Milk of the Poppy).
     g["effects"] = [e for e in g["effects"] if e["target"] != inst and not (e["until"] == "source" and e["src"] == inst)]
     M.put(g, inst, dest, top=top)
-    ctx.record("left_play", {"card": inst, "to": dest, "why": why})  # emit's event, without its keywords
+    if ctx.events is not None:  # made only when kept: a quiet command keeps none (flow.draw)
+        ctx.record("left_play", {"card": inst, "to": dest, "why": why})
 
 
 # --- power and victory -----------------------------------------------------------------------------
@@ -363,7 +364,8 @@ def gain_power(ctx, seat, amount, why, on=None):
         g["players"][seat]["power"] += amount
     else:
         g["cards"][on]["power"] += amount
-    ctx.emit("power", seat=seat, amount=amount, why=why, card=on)
+    if ctx.events is not None:  # made only when kept (flow.draw)
+        ctx.record("power", {"seat": seat, "amount": amount, "why": why, "card": on})
     check_victory(ctx)
 
 
@@ -593,8 +595,10 @@ def _resolve_ability(ctx, st, answer):
                 if "limit" in r:
                     g["event_limits"]["%s/%d" % (rec["name"], seat)] = r["limit"]
                     g["limit_scopes"].append(["event:%s/%d" % (rec["name"], seat), r["limit"]])
-        # record(), not emit(): the fields in the order emit's keywords gave them, without a call by keyword
-        ctx.record("ability", {"seat": seat, "card": src, "target": st["target"], "how": ab.kind})
+        # record(), not emit(): the fields in the order emit's keywords gave them, without a call by
+        # keyword; made only when kept (flow.draw)
+        if ctx.events is not None:
+            ctx.record("ability", {"seat": seat, "card": src, "target": st["target"], "how": ab.kind})
         # Only a card with attachments can owe a toll (abilities.tolls): the others' is no call
         if abilities.TOLLS and c_src["zone"] == "play" and c_src["att"]:
             abilities.pay_tolls(ctx, src)
@@ -712,7 +716,8 @@ def kneel_cost(ctx, st, answer):
         inst = answer[1][1]
         g["cards"][inst]["kneel"] = True
         st["chosen"].append(inst)
-        ctx.emit("knelt", card=inst, why="cost")
+        if ctx.events is not None:  # made only when kept (flow.draw)
+            ctx.record("knelt", {"card": inst, "why": "cost"})
     ready = abilities.kneelable(ctx.state, st["seat"], st["pred"])
     if len(st["chosen"]) < st["n"] and ready:
         ctx.ask(st["seat"], "kneel_cost", [["kneel", i] for i in ready],
