@@ -280,6 +280,30 @@ def test_what_marshalling_keeps_of_the_cards_in_play_is_what_a_fresh_look_finds(
     assert len(grew) > 20  # cards joined the lists in play many times between two looks
 
 
+def _spendable_by_scan(g, seat):
+    """The gold `seat` may spend read from every card it has in play, as model.spendable_gold once did."""
+    return g["players"][seat]["gold"] + sum(g["cards"][i].get("gold", 0) for i in g["players"][seat]["play"])
+
+
+def test_spendable_gold_read_from_the_gold_carriers_is_a_scan_of_the_cards_in_play():
+    """model.spendable_gold reads the gold set on cards from the game's gold carriers alone
+    (model.gold_carriers, worked out once a game): after every move of random games, with Tywin
+    Lannister in one deck (gold set on him, spent, and him leaving play) and in none, it is what
+    reading every card the seat has in play finds."""
+    on_cards = []
+
+    def check(state, result):
+        g = state["g"]
+        for seat in range(g["n"]):
+            assert M.spendable_gold(state, seat) == _spendable_by_scan(g, seat), (g["round"], g["phase"], seat)
+            if M.spendable_gold(state, seat) > g["players"][seat]["gold"]:
+                on_cards.append(seat)
+
+    for seed, decks in ((0, ["lannister", "stark"]), (4, ["lannister", "stark"]), (5, ["baratheon", "targaryen"])):
+        play_one("lcg", {"players": 2, "decks": decks}, seed, "random", on_step=check)
+    assert on_cards  # gold was set on a card and counted
+
+
 def test_income_without_a_card_in_play_that_changes_one_is_the_printed_sum():
     """flow.income reads only the printed incomes when no card in play has a constant ability that can
     answer "income" (model.constant_sources): after every move of random games whose decks hold such
@@ -706,7 +730,7 @@ def _marshal_choices_card_by_card(state, seat):
         if M.own_copy_in_play(state, seat, inst) is not None:
             out.append(["duplicate", inst])
             continue
-        if M.gold_cost(state, seat, inst) > M.spendable_gold(g, seat):
+        if M.gold_cost(state, seat, inst) > _spendable_by_scan(g, seat):
             continue
         if "limited" in (rec["keywords"] or ()) and p["limited_played"]:
             continue
@@ -730,7 +754,7 @@ def test_marshal_choices_offer_what_each_card_asked_alone_would():
             choices = F.marshal_choices(state, seat)
             assert choices == _marshal_choices_card_by_card(state, seat), (seat, state["g"]["phase"])
             offered.update(c[0] for c in choices)
-            gold = M.spendable_gold(state["g"], seat)
+            gold = M.spendable_gold(state, seat)
             if any(c[0] != "duplicate" and M.printed_gold_cost(state, seat, c[1]) > gold for c in choices):
                 offered.add("reduced")
 

@@ -561,7 +561,7 @@ def marshal_choices(state, seat):
                     continue
         if printed_cost > pool:  # the pool is most of what the seat may spend: no card read to see it fits
             if gold is None:
-                gold = M.spendable_gold(g, seat)
+                gold = M.spendable_gold(state, seat)
             if printed_cost > gold:
                 if reducers is None:
                     reducers = M.reducers_in_play(state, seat)

@@ -20,6 +20,9 @@ cimport cython
 cdef object _filled_config
 cdef Py_ssize_t _filled_count
 cdef dict _filled_recs
+# the game gold_carriers last answered (model.py), and its answer
+cdef object _carriers_config
+cdef list _carriers
 
 cpdef dict per_game_answers(PerGame per_game, state, stamp=*)
 cpdef records(state)
@@ -75,7 +78,8 @@ cpdef _refusal(state, host)
 cpdef gold_cost(state, seat, inst, in_play=*)
 cpdef reduced_gold_cost(state, seat, inst, cost, in_play=*, matching=*)
 @cython.locals(c=dict)
-cpdef spendable_gold(g, seat)
+cpdef list gold_carriers(state)
+cpdef spendable_gold(state, seat)
 cpdef pay_gold(g, seat, amount)
 cpdef attach_ok(state, seat, att, host, hosts_kws=*)
 cpdef attach_needs(rec)

@@ -1188,16 +1188,40 @@ def blank(state, inst):
     return False
 
 
-def spendable_gold(g, seat):
-    """Gold `seat` may spend: its pool and gold set on cards it controls (Tywin Lannister). A loop,
-    not sum() over a generator: cpdef (model.pxd), asked once a hand by marshal_choices."""
-    p = g["players"][seat]
-    cards = g["cards"]
-    total = p["gold"]
-    for inst in p["play"]:
-        c = cards[inst]
-        if "gold" in c:  # `in`, not .get(): a method call in C cost more than the sum
-            total += c["gold"]
+# The codes of the cards gold may be set on and spent from as though in their controller's pool (a
+# card file adds its card: Tywin Lannister). The gold set on cards is read from these cards alone.
+GOLD_CARRIERS = set()
+# The game (its config, which copy_state shares) gold_carriers last answered, and its answer: held
+# here, as records() holds its table, not in a PerGame: a look-up there cost a third of a scan.
+_carriers_config = None
+_carriers = None
+
+
+def gold_carriers(state):
+    """The game's instances of a GOLD_CARRIERS code (most games: none), worked out once a game: the only
+    cards spendable_gold reads, instead of all the seat's cards in play."""
+    global _carriers_config, _carriers
+    config = state["config"]
+    if config is not _carriers_config:
+        _carriers = [i for i in state["g"]["cards"] if code(i) in GOLD_CARRIERS]
+        _carriers_config = config
+    return _carriers
+
+
+def spendable_gold(state, seat):
+    """Gold `seat` may spend: its pool and gold set on cards it controls (Tywin Lannister: the cards in
+    play of gold_carriers). A loop, not sum() over a generator: cpdef (model.pxd), asked once a hand by
+    marshal_choices and by abilities.payable for a gold cost the pool cannot cover."""
+    g = state["g"]
+    total = g["players"][seat]["gold"]
+    carriers = gold_carriers(state)
+    if carriers:
+        cards = g["cards"]
+        for inst in carriers:
+            c = cards[inst]
+            # in play and controlled by `seat`: in its play list (put), whatever their order there
+            if "gold" in c and c["zone"] == "play" and c["ctrl"] == seat:  # `in`, not .get(): a C call
+                total += c["gold"]
     return total
 
 
