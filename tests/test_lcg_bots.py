@@ -247,9 +247,12 @@ def test_what_marshalling_keeps_of_the_cards_in_play_is_what_a_fresh_look_finds(
     between asks and extended by the cards that joined the end of the lists in play (model.plays_grown):
     after every move of heuristic games, whose bots also play on sampled copies that share those kept
     answers, they must be what a fresh look at the cards in play and the dead pile finds, the hosts in
-    play order and each attachment's fit what its printed restrictions allow (attach_fits_printed)."""
+    play order and each attachment's fit what its printed restrictions allow (attach_fits_printed).
+    When model.refusals_printed says so, every card's refusal of attachments is its printed one, and
+    the refusals marshalling keeps all game for those asks (flow._printed_refusals) a fresh look's."""
     grew = []
     last = {}
+    printed = []
 
     def check(state, result):
         g = state["g"]
@@ -274,10 +277,17 @@ def test_what_marshalling_keeps_of_the_cards_in_play_is_what_a_fresh_look_finds(
                 fit = [[(h, r) for h, r in hs if M.attach_fits_printed(inst, needs, h, r)] for hs in hosts]
                 assert F._hosts_for(F._kept_hosts(state), inst, needs) == fit, (g["round"], g["phase"], inst)
         assert F._kept_hosts(state)[1] == hosts
+        if M.refusals_printed(state):  # marshalling then reads each host's refusal from the kept ones
+            printed.append(g["round"])
+            kept = F._printed_refusals(state)
+            for inst in M.in_play(g):
+                assert M._refusal(state, inst) == M.refusal_of(M.info(state, inst)["keywords"] or ())
+                assert kept.get(inst, M._refusal(state, inst)) == M._refusal(state, inst)
 
     for seed, decks in ((7, ["baratheon", "stark"]), (8, ["targaryen", "lannister"])):
         play_one("lcg", {"players": 2, "decks": decks}, seed, "heuristic", on_step=check)
     assert len(grew) > 20  # cards joined the lists in play many times between two looks
+    assert len(printed) > 20  # refusals were the printed ones at many moves
 
 
 def _spendable_by_scan(g, seat):

@@ -1263,12 +1263,35 @@ def _refusal(state, host):
     One read of those two keywords (keywords_among), not the whole set: a constant ability that can
     name neither is not asked (constant_keywords_among), the lasting effects are looked through once."""
     if state["g"]["cards"][host]["zone"] == "play":
-        kws = keywords_among(state, host, _REFUSING)
-    else:
-        kws = info(state, host)["keywords"] or ()  # in setup: the printed keywords
+        return refusal_of(keywords_among(state, host, _REFUSING))
+    return refusal_of(info(state, host)["keywords"] or ())  # in setup: the printed keywords
+
+
+def refusal_of(kws):
+    """_refusal's answer for a card with keywords `kws`."""
     if "no_attachments" in kws:
         return "all"
     return "weapon" if "no_attachments_except_weapon" in kws else ""
+
+
+def refusals_printed(state):
+    """Whether every card's _refusal is now what its printed keywords say: no lasting effect blanks a
+    card or gives or takes one of the keywords _refusal reads, and no constant ability in play can name
+    one (keywords_among's tests, made once for all the hosts an ask reads instead of once a host)."""
+    g = state["g"]
+    for e in g["effects"]:
+        kind = e["kind"]
+        if kind == "blank" or ((kind == "keyword" or kind == "lose_keyword") and e["value"] in _REFUSING):
+            return False
+    last = _LAST[0]  # _kept_sources' answer as it keeps it, when it stands (keywords_among's test)
+    known = last[3] if last[0] is g and last[1] == _SOURCE_MOVES[0] else _kept_sources(g)
+    named = known[3]  # the keywords they can name (None: any)
+    if named is None:
+        return False
+    for kw in _REFUSING:
+        if kw in named:
+            return False
+    return True
 
 
 def attach_ok(state, seat, att, host, hosts_kws=None):
