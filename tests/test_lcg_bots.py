@@ -247,9 +247,12 @@ def test_what_marshalling_keeps_of_the_cards_in_play_is_what_a_fresh_look_finds(
     between asks and extended by the cards that joined the end of the lists in play (model.plays_grown):
     after every move of heuristic games, whose bots also play on sampled copies that share those kept
     answers, they must be what a fresh look at the cards in play and the dead pile finds, the hosts in
-    play order and each attachment's fit what its printed restrictions allow (attach_fits_printed)."""
+    play order and each attachment's fit what its printed restrictions allow (attach_fits_printed).
+    When model.refusals_printed says so, every card's refusal of attachments is its printed one, and
+    the refusals marshalling keeps all game for those asks (flow._printed_refusals) a fresh look's."""
     grew = []
     last = {}
+    printed = []
 
     def check(state, result):
         g = state["g"]
@@ -274,10 +277,41 @@ def test_what_marshalling_keeps_of_the_cards_in_play_is_what_a_fresh_look_finds(
                 fit = [[(h, r) for h, r in hs if M.attach_fits_printed(inst, needs, h, r)] for hs in hosts]
                 assert F._hosts_for(F._kept_hosts(state), inst, needs) == fit, (g["round"], g["phase"], inst)
         assert F._kept_hosts(state)[1] == hosts
+        if M.refusals_printed(state):  # marshalling then reads each host's refusal from the kept ones
+            printed.append(g["round"])
+            kept = F._printed_refusals(state)
+            for inst in M.in_play(g):
+                assert M._refusal(state, inst) == M.refusal_of(M.info(state, inst)["keywords"] or ())
+                assert kept.get(inst, M._refusal(state, inst)) == M._refusal(state, inst)
 
     for seed, decks in ((7, ["baratheon", "stark"]), (8, ["targaryen", "lannister"])):
         play_one("lcg", {"players": 2, "decks": decks}, seed, "heuristic", on_step=check)
     assert len(grew) > 20  # cards joined the lists in play many times between two looks
+    assert len(printed) > 20  # refusals were the printed ones at many moves
+
+
+def _spendable_by_scan(g, seat):
+    """The gold `seat` may spend read from every card it has in play, as model.spendable_gold once did."""
+    return g["players"][seat]["gold"] + sum(g["cards"][i].get("gold", 0) for i in g["players"][seat]["play"])
+
+
+def test_spendable_gold_read_from_the_gold_carriers_is_a_scan_of_the_cards_in_play():
+    """model.spendable_gold reads the gold set on cards from the game's gold carriers alone
+    (model.gold_carriers, worked out once a game): after every move of random games, with Tywin
+    Lannister in one deck (gold set on him, spent, and him leaving play) and in none, it is what
+    reading every card the seat has in play finds."""
+    on_cards = []
+
+    def check(state, result):
+        g = state["g"]
+        for seat in range(g["n"]):
+            assert M.spendable_gold(state, seat) == _spendable_by_scan(g, seat), (g["round"], g["phase"], seat)
+            if M.spendable_gold(state, seat) > g["players"][seat]["gold"]:
+                on_cards.append(seat)
+
+    for seed, decks in ((0, ["lannister", "stark"]), (4, ["lannister", "stark"]), (5, ["baratheon", "targaryen"])):
+        play_one("lcg", {"players": 2, "decks": decks}, seed, "random", on_step=check)
+    assert on_cards  # gold was set on a card and counted
 
 
 def test_income_without_a_card_in_play_that_changes_one_is_the_printed_sum():
@@ -728,7 +762,7 @@ def _marshal_choices_card_by_card(state, seat):
         if M.own_copy_in_play(state, seat, inst) is not None:
             out.append(["duplicate", inst])
             continue
-        if M.gold_cost(state, seat, inst) > M.spendable_gold(g, seat):
+        if M.gold_cost(state, seat, inst) > _spendable_by_scan(g, seat):
             continue
         if "limited" in (rec["keywords"] or ()) and p["limited_played"]:
             continue
@@ -752,7 +786,7 @@ def test_marshal_choices_offer_what_each_card_asked_alone_would():
             choices = F.marshal_choices(state, seat)
             assert choices == _marshal_choices_card_by_card(state, seat), (seat, state["g"]["phase"])
             offered.update(c[0] for c in choices)
-            gold = M.spendable_gold(state["g"], seat)
+            gold = M.spendable_gold(state, seat)
             if any(c[0] != "duplicate" and M.printed_gold_cost(state, seat, c[1]) > gold for c in choices):
                 offered.add("reduced")
 

@@ -159,7 +159,7 @@ def test_L40_tywin_takes_two_gold_each_marshalling_spent_as_if_in_the_pool_and_n
     at(t, "marshalling", 0, "marshal")
     g = t.g
     assert g["cards"][p("L40", 0)]["gold"] == 2 and g["players"][0]["gold"] == 3
-    assert M.spendable_gold(g, 0) == 5 and ["marshal", p("L51", 0)] not in t.choices(0)
+    assert M.spendable_gold(t.state, 0) == 5 and ["marshal", p("L51", 0)] not in t.choices(0)
     t.gold(0, 4)                                 # 4 in the pool + 2 on Tywin: Lurkers (6) is affordable
     assert ["marshal", p("L51", 0)] in t.choices(0)
     t.choose(0, "marshal", p("L51", 0))

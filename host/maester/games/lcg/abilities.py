@@ -252,7 +252,7 @@ def payable(state, seat, src, ab):
             gold += c[1]
             # The pool is part of the spendable gold: only a cost it cannot cover alone needs the
             # gold set on cards counted (a sum over the seat's cards in play).
-            if g["players"][seat]["gold"] < c[1] and M.spendable_gold(g, seat) < c[1]:
+            if g["players"][seat]["gold"] < c[1] and M.spendable_gold(state, seat) < c[1]:
                 return False
         elif kind == "kneel_self":
             if c_src["kneel"]:

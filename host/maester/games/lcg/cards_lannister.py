@@ -148,6 +148,7 @@ def _tywin(ctx, src, seat, target, ev):
     ctx.emit("gold_on_card", seat=seat, card=src, amount=2)
 
 
+M.GOLD_CARRIERS.add("L40")
 card("L40", Ability("forced", _tywin, trigger=("phase_started",),
                     when=lambda s, src, seat, ev: ev["phase"] == "marshalling"))
 
@@ -218,7 +219,7 @@ def _chella_when(state, src, seat, ev):
 
 
 def _chella_targets(state, src, seat, ev):
-    gold = M.spendable_gold(state["g"], seat)
+    gold = M.spendable_gold(state, seat)
     return [c for c in M.in_play(state["g"]) if M.info(state, c)["type"] == "location"
             and (M.info(state, c)["cost"] or 0) <= gold and not _on_house(state, c)]
 
@@ -492,7 +493,7 @@ def lannister_never_bet(ctx, st, answer):
     if g["challenge"] is None:
         return
     if answer is None:
-        gold = M.spendable_gold(g, seat)
+        gold = M.spendable_gold(ctx.state, seat)
         ctx.ask(seat, "pay_x", [["pay", x] for x in range(gold + 1)],
                 "I Never Bet Against My Family: pay X gold to lower the claim by X", public="pays gold")
         return

@@ -188,7 +188,7 @@ def on_house(state, inst):
 
 def may_play_on_house(state, src, seat, ev=None):
     return M.house_ok(state, seat, src) and M.can_enter_play(state, seat, src) \
-        and M.spendable_gold(state["g"], seat) >= M.gold_cost(state, seat, src)
+        and M.spendable_gold(state, seat) >= M.gold_cost(state, seat, src)
 
 
 def play_on_house(ctx, src, seat, target=None, ev=None):

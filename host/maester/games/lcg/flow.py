@@ -521,6 +521,16 @@ def _kept_hosts(state):
     return kept
 
 
+def _printed_refusals(state):
+    """{host: its printed model._refusal}, kept all game (_HOSTS) for the asks when refusals_printed:
+    a printed record never changes, so neither does what it refuses."""
+    answers = M.per_game_answers(_HOSTS, state)
+    found = answers.get("refusals")
+    if found is None:
+        found = answers["refusals"] = {}
+    return found
+
+
 def _hosts_for(kept, att, needs):
     """[[(card, its record)] a player] for the hosts in play, in model.in_play's order, that attachment
     `att`'s printed restrictions (`needs`: model.attach_needs) fit (kept: _kept_hosts): the part of
@@ -577,7 +587,7 @@ def marshal_choices(state, seat):
                     continue
         if printed_cost > pool:  # the pool is most of what the seat may spend: no card read to see it fits
             if gold is None:
-                gold = M.spendable_gold(g, seat)
+                gold = M.spendable_gold(state, seat)
             if printed_cost > gold:
                 if reducers is None:
                     reducers = M.reducers_in_play(state, seat)
@@ -592,6 +602,8 @@ def marshal_choices(state, seat):
         if kind == "attachment":
             if hosts is None:
                 hosts = _kept_hosts(state)
+                if M.refusals_printed(state):  # each host's refusal is its printed one: kept all game
+                    hosts_kws = _printed_refusals(state)
             for fit in _hosts_for(hosts, inst, needs):
                 for host, hrec in fit:
                     if M.attach_fits_now(state, seat, needs, host, hosts_kws):

@@ -20,6 +20,9 @@ cimport cython
 cdef object _filled_config
 cdef Py_ssize_t _filled_count
 cdef dict _filled_recs
+# the game gold_carriers last answered (model.py), and its answer
+cdef object _carriers_config
+cdef list _carriers
 
 cpdef dict per_game_answers(PerGame per_game, state, stamp=*)
 cpdef records(state)
@@ -72,10 +75,13 @@ cpdef may_have_kw(state, kw)
 cpdef _fixed_keywords(state)
 cpdef _nameable_keywords(state)
 cpdef _refusal(state, host)
+cpdef refusal_of(kws)
+cpdef bint refusals_printed(state)
 cpdef gold_cost(state, seat, inst, in_play=*)
 cpdef reduced_gold_cost(state, seat, inst, cost, in_play=*, matching=*)
 @cython.locals(c=dict)
-cpdef spendable_gold(g, seat)
+cpdef list gold_carriers(state)
+cpdef spendable_gold(state, seat)
 cpdef pay_gold(g, seat, amount)
 cpdef attach_ok(state, seat, att, host, hosts_kws=*)
 cpdef attach_needs(rec)

@@ -1188,16 +1188,40 @@ def blank(state, inst):
     return False
 
 
-def spendable_gold(g, seat):
-    """Gold `seat` may spend: its pool and gold set on cards it controls (Tywin Lannister). A loop,
-    not sum() over a generator: cpdef (model.pxd), asked once a hand by marshal_choices."""
-    p = g["players"][seat]
-    cards = g["cards"]
-    total = p["gold"]
-    for inst in p["play"]:
-        c = cards[inst]
-        if "gold" in c:  # `in`, not .get(): a method call in C cost more than the sum
-            total += c["gold"]
+# The codes of the cards gold may be set on and spent from as though in their controller's pool (a
+# card file adds its card: Tywin Lannister). The gold set on cards is read from these cards alone.
+GOLD_CARRIERS = set()
+# The game (its config, which copy_state shares) gold_carriers last answered, and its answer: held
+# here, as records() holds its table, not in a PerGame: a look-up there cost a third of a scan.
+_carriers_config = None
+_carriers = None
+
+
+def gold_carriers(state):
+    """The game's instances of a GOLD_CARRIERS code (most games: none), worked out once a game: the only
+    cards spendable_gold reads, instead of all the seat's cards in play."""
+    global _carriers_config, _carriers
+    config = state["config"]
+    if config is not _carriers_config:
+        _carriers = [i for i in state["g"]["cards"] if code(i) in GOLD_CARRIERS]
+        _carriers_config = config
+    return _carriers
+
+
+def spendable_gold(state, seat):
+    """Gold `seat` may spend: its pool and gold set on cards it controls (Tywin Lannister: the cards in
+    play of gold_carriers). A loop, not sum() over a generator: cpdef (model.pxd), asked once a hand by
+    marshal_choices and by abilities.payable for a gold cost the pool cannot cover."""
+    g = state["g"]
+    total = g["players"][seat]["gold"]
+    carriers = gold_carriers(state)
+    if carriers:
+        cards = g["cards"]
+        for inst in carriers:
+            c = cards[inst]
+            # in play and controlled by `seat`: in its play list (put), whatever their order there
+            if "gold" in c and c["zone"] == "play" and c["ctrl"] == seat:  # `in`, not .get(): a C call
+                total += c["gold"]
     return total
 
 
@@ -1239,12 +1263,35 @@ def _refusal(state, host):
     One read of those two keywords (keywords_among), not the whole set: a constant ability that can
     name neither is not asked (constant_keywords_among), the lasting effects are looked through once."""
     if state["g"]["cards"][host]["zone"] == "play":
-        kws = keywords_among(state, host, _REFUSING)
-    else:
-        kws = info(state, host)["keywords"] or ()  # in setup: the printed keywords
+        return refusal_of(keywords_among(state, host, _REFUSING))
+    return refusal_of(info(state, host)["keywords"] or ())  # in setup: the printed keywords
+
+
+def refusal_of(kws):
+    """_refusal's answer for a card with keywords `kws`."""
     if "no_attachments" in kws:
         return "all"
     return "weapon" if "no_attachments_except_weapon" in kws else ""
+
+
+def refusals_printed(state):
+    """Whether every card's _refusal is now what its printed keywords say: no lasting effect blanks a
+    card or gives or takes one of the keywords _refusal reads, and no constant ability in play can name
+    one (keywords_among's tests, made once for all the hosts an ask reads instead of once a host)."""
+    g = state["g"]
+    for e in g["effects"]:
+        kind = e["kind"]
+        if kind == "blank" or ((kind == "keyword" or kind == "lose_keyword") and e["value"] in _REFUSING):
+            return False
+    last = _LAST[0]  # _kept_sources' answer as it keeps it, when it stands (keywords_among's test)
+    known = last[3] if last[0] is g and last[1] == _SOURCE_MOVES[0] else _kept_sources(g)
+    named = known[3]  # the keywords they can name (None: any)
+    if named is None:
+        return False
+    for kw in _REFUSING:
+        if kw in named:
+            return False
+    return True
 
 
 def attach_ok(state, seat, att, host, hosts_kws=None):
