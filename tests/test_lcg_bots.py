@@ -626,6 +626,54 @@ def test_keywords_the_constant_sources_in_play_can_name_are_kept_true():
     assert len(seen) >= 4  # the set changed as sources came and went
 
 
+# What constant_answers is asked about (and a `what` no card answers)
+_CONSTANT_WHATS = ("str", "icons", "keywords", "influence", "income", "claim", "initiative", "no_stand",
+                   "uncancelable", "event_tax", "toll:military", "nothing answers this")
+
+
+def _random_games_with_deck_lists_repeated(check):
+    """Random games, each pair of deck lists played twice: the second game of a pair starts from the
+    answers the first one shared by card codes. `check(state, result)` after every move."""
+    for seed, decks in ((3, ["stark", "lannister"]), (4, ["stark", "lannister"]),
+                        (5, ["baratheon", "targaryen"]), (6, ["baratheon", "targaryen"])):
+        play_one("lcg", {"players": 2, "decks": decks}, seed, "random", on_step=check)
+
+
+def test_what_a_game_shares_by_card_codes_is_what_a_fresh_look_at_its_cards_finds():
+    """model.constant_answers and model._fixed_keywords take the answer of an earlier game with the
+    same card codes (_ANSWERS_BY_CODES, _FIXED_BY_CODES), and find_constant_sources reads whether a card
+    has a constant ability from a set kept by instance (_IS_SOURCE). After every move of random games
+    playing each pair of deck lists twice, each answer is what a fresh look at the game's cards finds:
+    whether a card's constant ability can answer each `what`, the keywords printed on a card or
+    nameable by a constant ability (None: one names any), the cards in play with a constant ability."""
+
+    def check(state, result):
+        g = state["g"]
+        codes = {M.code(i) for i in g["cards"]}
+        constant = [c for c in codes if c in M.CONSTANT]
+        for what in _CONSTANT_WHATS:
+            fresh = any(what in M.ANSWERS.get(c, (what,)) for c in constant)
+            assert M.constant_answers(state, what) == fresh, what
+        fixed = {kw for i in g["cards"] for kw in M.info(state, i)["keywords"] or ()}
+        for c in constant:
+            if "keywords" in M.ANSWERS.get(c, ("keywords",)):
+                if c not in M.GIVES:
+                    fixed = None
+                    break
+                fixed |= M.GIVES[c]
+        assert M._fixed_keywords(state) == (None if fixed is None else frozenset(fixed))
+        in_play = [i for p in g["players"] for i in p["play"] + ([p["revealed"]] if p["revealed"] else [])
+                   if M.code(i) in M.CONSTANT]
+        assert list(M.find_constant_sources(g)) == in_play, (g["round"], g["phase"])
+        configs = games.setdefault(id(M._ANSWERS_BY_CODES[M.game_codes(state)]), [])
+        if not any(c is state["config"] for c in configs):
+            configs.append(state["config"])
+
+    games = {}  # {id of a shared answers dict: the configs of the games that read it}
+    _random_games_with_deck_lists_repeated(check)
+    assert sorted(len(configs) for configs in games.values()) == [2, 2]  # each pair of games shared one
+
+
 def test_an_influence_cost_is_judged_as_the_whole_influence_would():
     """abilities.available_influence with `need` (payable's influence costs) stops counting once the
     total reaches it, which is only right while no card's influence takes away: after every move of
