@@ -674,6 +674,24 @@ def test_what_a_game_shares_by_card_codes_is_what_a_fresh_look_at_its_cards_find
     assert sorted(len(configs) for configs in games.values()) == [2, 2]  # each pair of games shared one
 
 
+def test_the_cards_with_a_keyword_are_those_has_kw_finds():
+    """model.with_kw asks has_kw only of the cards with the keyword printed when no constant ability of
+    the game's cards can name it and no lasting effect gives it (a claim's Infamy cards): after every
+    move of random games with all four Houses' decks, for each keyword and each seat's cards in play,
+    it gives the cards has_kw says have it, in play order."""
+    found = set()
+
+    def check(state, result):
+        for p in state["g"]["players"]:
+            for kw in ("infamy", "stealth", "renown", "intimidate", "cannot_defend", "immune_events"):
+                fresh = [i for i in p["play"] if M.has_kw(state, i, kw)]
+                assert M.with_kw(state, p["play"], kw) == fresh, kw
+                found.update((kw, M.code(i)) for i in fresh)
+
+    _random_games_of_every_house(check)
+    assert ("infamy", "L37") in found and len({kw for kw, c in found}) >= 4
+
+
 def test_an_influence_cost_is_judged_as_the_whole_influence_would():
     """abilities.available_influence with `need` (payable's influence costs) stops counting once the
     total reaches it, which is only right while no card's influence takes away: after every move of
