@@ -601,6 +601,18 @@ def test_a_constant_ability_names_no_keyword_it_does_not_declare():
     assert len(asked) >= 12  # most of the declared cards came into play
 
 
+def _nameable_by(codes):
+    """The keywords the constant abilities of cards of `codes` can name (GIVES), a new set; None when
+    one of them may name any."""
+    named = set()
+    for c in codes:
+        if c in M.CONSTANT and "keywords" in M.ANSWERS.get(c, ("keywords",)):
+            if c not in M.GIVES:
+                return None
+            named |= M.GIVES[c]
+    return named
+
+
 def test_keywords_the_constant_sources_in_play_can_name_are_kept_true():
     """model.nameable_in_play, kept with the constant sources in play (_kept_sources), is every keyword
     their abilities can name (constant_for gives=; None when one may name any): a keyword read that
@@ -611,14 +623,7 @@ def test_keywords_the_constant_sources_in_play_can_name_are_kept_true():
 
     def check(state, result):
         g = state["g"]
-        fresh = set()
-        for src in M.find_constant_sources(g):
-            c = M.code(src)
-            if "keywords" in M.ANSWERS.get(c, ("keywords",)):
-                if c not in M.GIVES:
-                    fresh = None
-                    break
-                fresh |= M.GIVES[c]
+        fresh = _nameable_by([M.code(src) for src in M.find_constant_sources(g)])
         assert M.nameable_in_play(g) == (None if fresh is None else frozenset(fresh))
         seen.add(frozenset(fresh or ()))
 
@@ -654,13 +659,9 @@ def test_what_a_game_shares_by_card_codes_is_what_a_fresh_look_at_its_cards_find
         for what in _CONSTANT_WHATS:
             fresh = any(what in M.ANSWERS.get(c, (what,)) for c in constant)
             assert M.constant_answers(state, what) == fresh, what
-        fixed = {kw for i in g["cards"] for kw in M.info(state, i)["keywords"] or ()}
-        for c in constant:
-            if "keywords" in M.ANSWERS.get(c, ("keywords",)):
-                if c not in M.GIVES:
-                    fixed = None
-                    break
-                fixed |= M.GIVES[c]
+        fixed = _nameable_by(constant)
+        if fixed is not None:
+            fixed |= {kw for i in g["cards"] for kw in M.info(state, i)["keywords"] or ()}
         assert M._fixed_keywords(state) == (None if fixed is None else frozenset(fixed))
         in_play = [i for p in g["players"] for i in p["play"] + ([p["revealed"]] if p["revealed"] else [])
                    if M.code(i) in M.CONSTANT]
