@@ -657,6 +657,18 @@ def test_a_constant_ability_names_no_keyword_it_does_not_declare():
     assert len(asked) >= 12  # most of the declared cards came into play
 
 
+def _nameable_by(codes):
+    """The keywords the constant abilities of cards of `codes` can name (GIVES), a new set; None when
+    one of them may name any."""
+    named = set()
+    for c in codes:
+        if c in M.CONSTANT and "keywords" in M.ANSWERS.get(c, ("keywords",)):
+            if c not in M.GIVES:
+                return None
+            named |= M.GIVES[c]
+    return named
+
+
 def test_keywords_the_constant_sources_in_play_can_name_are_kept_true():
     """model.nameable_in_play, kept with the constant sources in play (_kept_sources), is every keyword
     their abilities can name (constant_for gives=; None when one may name any): a keyword read that
@@ -667,19 +679,74 @@ def test_keywords_the_constant_sources_in_play_can_name_are_kept_true():
 
     def check(state, result):
         g = state["g"]
-        fresh = set()
-        for src in M.find_constant_sources(g):
-            c = M.code(src)
-            if "keywords" in M.ANSWERS.get(c, ("keywords",)):
-                if c not in M.GIVES:
-                    fresh = None
-                    break
-                fresh |= M.GIVES[c]
+        fresh = _nameable_by([M.code(src) for src in M.find_constant_sources(g)])
         assert M.nameable_in_play(g) == (None if fresh is None else frozenset(fresh))
         seen.add(frozenset(fresh or ()))
 
     _random_games_of_every_house(check)
     assert len(seen) >= 4  # the set changed as sources came and went
+
+
+# What constant_answers is asked about (and a `what` no card answers)
+_CONSTANT_WHATS = ("str", "icons", "keywords", "influence", "income", "claim", "initiative", "no_stand",
+                   "uncancelable", "event_tax", "toll:military", "nothing answers this")
+
+
+def _random_games_with_deck_lists_repeated(check):
+    """Random games, each pair of deck lists played twice: the second game of a pair starts from the
+    answers the first one shared by card codes. `check(state, result)` after every move."""
+    for seed, decks in ((3, ["stark", "lannister"]), (4, ["stark", "lannister"]),
+                        (5, ["baratheon", "targaryen"]), (6, ["baratheon", "targaryen"])):
+        play_one("lcg", {"players": 2, "decks": decks}, seed, "random", on_step=check)
+
+
+def test_what_a_game_shares_by_card_codes_is_what_a_fresh_look_at_its_cards_finds():
+    """model.constant_answers and model._fixed_keywords take the answer of an earlier game with the
+    same card codes (_ANSWERS_BY_CODES, _FIXED_BY_CODES), and find_constant_sources reads whether a card
+    has a constant ability from a set kept by instance (_IS_SOURCE). After every move of random games
+    playing each pair of deck lists twice, each answer is what a fresh look at the game's cards finds:
+    whether a card's constant ability can answer each `what`, the keywords printed on a card or
+    nameable by a constant ability (None: one names any), the cards in play with a constant ability."""
+
+    def check(state, result):
+        g = state["g"]
+        codes = {M.code(i) for i in g["cards"]}
+        constant = [c for c in codes if c in M.CONSTANT]
+        for what in _CONSTANT_WHATS:
+            fresh = any(what in M.ANSWERS.get(c, (what,)) for c in constant)
+            assert M.constant_answers(state, what) == fresh, what
+        fixed = _nameable_by(constant)
+        if fixed is not None:
+            fixed |= {kw for i in g["cards"] for kw in M.info(state, i)["keywords"] or ()}
+        assert M._fixed_keywords(state) == (None if fixed is None else frozenset(fixed))
+        in_play = [i for p in g["players"] for i in p["play"] + ([p["revealed"]] if p["revealed"] else [])
+                   if M.code(i) in M.CONSTANT]
+        assert list(M.find_constant_sources(g)) == in_play, (g["round"], g["phase"])
+        configs = games.setdefault(id(M._ANSWERS_BY_CODES[M.game_codes(state)]), [])
+        if not any(c is state["config"] for c in configs):
+            configs.append(state["config"])
+
+    games = {}  # {id of a shared answers dict: the configs of the games that read it}
+    _random_games_with_deck_lists_repeated(check)
+    assert sorted(len(configs) for configs in games.values()) == [2, 2]  # each pair of games shared one
+
+
+def test_the_cards_with_a_keyword_are_those_has_kw_finds():
+    """model.with_kw asks has_kw only of the cards with the keyword printed when no constant ability of
+    the game's cards can name it and no lasting effect gives it (a claim's Infamy cards): after every
+    move of random games with all four Houses' decks, for each keyword and each seat's cards in play,
+    it gives the cards has_kw says have it, in play order."""
+    found = set()
+
+    def check(state, result):
+        for p in state["g"]["players"]:
+            for kw in ("infamy", "stealth", "renown", "intimidate", "cannot_defend", "immune_events"):
+                fresh = [i for i in p["play"] if M.has_kw(state, i, kw)]
+                assert M.with_kw(state, p["play"], kw) == fresh, kw
+                found.update((kw, M.code(i)) for i in fresh)
+
+    _random_games_of_every_house(check)
+    assert ("infamy", "L37") in found and len({kw for kw, c in found}) >= 4
 
 
 def test_an_influence_cost_is_judged_as_the_whole_influence_would():

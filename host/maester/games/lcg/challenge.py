@@ -426,7 +426,7 @@ def claim(ctx, st, answer):
     if n <= 0:
         return
     if ch["type"] == "power":
-        infamy = [i for i in g["players"][ch["attacker"]]["play"] if M.has_kw(state, i, "infamy")]
+        infamy = M.with_kw(state, g["players"][ch["attacker"]]["play"], "infamy")
         moved = min(n, g["players"][target]["power"])
         if infamy and moved:
             # Moved power may go on an Infamy card instead: take it off the target, then place it.

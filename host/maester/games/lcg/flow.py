@@ -841,7 +841,7 @@ def claim_for_house(ctx, seat, amount, why):
     """Power claimed "for your House": on the House card, or on an Infamy card of the player's
     choice (rulebook, Infamy)."""
     state = ctx.state
-    infamy = [i for i in state["g"]["players"][seat]["play"] if M.has_kw(state, i, "infamy")]
+    infamy = M.with_kw(state, state["g"]["players"][seat]["play"], "infamy")
     if infamy:
         ctx.push({"s": "power_to", "seat": seat, "amount": amount, "why": why, "cards": infamy})
     else:

@@ -208,6 +208,46 @@ def may_have_kw(state, kw):
     return False
 
 
+def with_kw(state, cards, kw):
+    """The cards of `cards` that have keyword `kw` now, in their order: `[i for i in cards if has_kw(state,
+    i, kw)]`, asking has_kw of the cards with `kw` printed alone when nothing can give it to another (no
+    constant ability of a card of the game can name it, no lasting effect in play gives it). A claim
+    for a House reads Infamy of every card of its player's side (a card with it takes the power
+    instead): Jaime alone has it printed, and nothing gives it."""
+    printed = _printed_only(state, kw)
+    if printed is not None:
+        for e in state["g"]["effects"]:
+            if e["kind"] == "keyword" and e["value"] == kw:
+                printed = None  # a lasting effect gives it: every card is asked
+                break
+    out = []
+    for i in cards:  # a loop, not a list comprehension (a call of its own in C)
+        if (printed is None or i in printed) and has_kw(state, i, kw):
+            out.append(i)
+    return out
+
+
+def _printed_only(state, kw):
+    """The game's instances with keyword `kw` printed, a frozenset, when no constant ability of a card
+    of the game can name `kw` (_nameable_keywords): then no other card has it but by a lasting effect.
+    None when one can. Worked out once a game (stamped with its count of instances, all in g["cards"]
+    from setup on), and again after a constant ability is registered."""
+    g = state["g"]
+    answers = per_game_answers(_PRINTED_ONLY, state, len(g["cards"]))
+    found = answers.get(kw, _UNSPLIT)
+    if found is _UNSPLIT:
+        nameable = _nameable_keywords(state)
+        found = None
+        if nameable is not None and kw not in nameable:
+            recs = records(state)
+            found = frozenset([i for i in g["cards"] if kw in (recs[i]["keywords"] or ())])
+        answers[kw] = found
+    return found
+
+
+_PRINTED_ONLY = PerGame()
+
+
 def _fixed_keywords(state):
     """Every keyword printed on a card of the game or nameable by a constant ability of one (None: a
     constant ability names any), as a frozenset, worked out once a game: stamped with its count of
@@ -418,6 +458,7 @@ def register_constant(code, fn, answers=None, to=None, gives=None):
     _FIXED_BY_CODES.clear()
     _CONSTANT_ANSWERS.forget()
     _FIXED_KEYWORDS.forget()
+    _PRINTED_ONLY.forget()
     _LAST[0] = (None, None, None, None)
 
 
@@ -505,8 +546,8 @@ def rare_constant(state, inst, what):
     return constant(state, inst, what) if constant_answers(state, what) else 0
 
 
-# constant()'s marker for a key not split yet (a split kept may be None), and _fixed_keywords' for codes
-# not seen yet
+# constant()'s marker for a key not split yet (a split kept may be None), _fixed_keywords' for codes
+# not seen yet, _printed_only's for a keyword not asked yet
 _UNSPLIT = object()
 _SET_VALUED = ("icons", "keywords")  # constant() gathers {"gain"/"lose": set} for these, sums numbers for the rest
 
