@@ -14,6 +14,7 @@ cimport cython
 cdef class Ability:
     cdef public object kind, phases, trigger, when, cost, target, effect, limit, text, limited
     cdef public object from_hand, from_dead, from_discard
+    cdef public bint challenge
 
 cpdef ability_of(src, idx)
 cpdef limit_key(src, idx)
@@ -40,7 +41,8 @@ cpdef dict _offers_from_play(state, held, phase)
 @cython.locals(by_phase=dict)
 cpdef tuple _action_window(state, dict found, phase)
 cpdef _ambushers(state)
-cpdef _usable(state, seat, src, idx, Ability ab, ev=*)
+cpdef bint _blanks(state)
+cpdef _usable(state, seat, src, idx, Ability ab, ev=*, bint blanks=*)
 cpdef hand_may(state, seat, kind, at=*)
 cpdef _hand_key(kind, at)
 cpdef list _events_in_hand(state, seat, hand, frozenset in_hand)
@@ -64,9 +66,13 @@ cpdef hands_may_respond(state, e)
 cpdef cancel_choices(state, seat, ev)
 cdef class CharacterTargets:
     cdef public object mine, kneeling, other, keywords, crested, not_crest, house, max_str, icon
-    cdef public bint more
+    cdef public bint richer, more
 
-cpdef opponent_seats(state, src, seat, ev)
+cpdef bint _richer(state, tuple chars, seat)
+cdef class SeatTargets:
+    cdef public bint with_deck
+
+cpdef bint _any_seat(state, SeatTargets rule, seat)
 @cython.locals(by_seat=tuple)
 cpdef tuple _characters_for(state, CharacterTargets rule, seat)
 cpdef tuple _character_groups(state, CharacterTargets rule, seat)
