@@ -457,6 +457,25 @@ def test_an_ability_used_only_in_a_challenge_is_refused_between_challenges():
     assert len(checked) >= 6  # the Core's Lannister and Stark ones, in every game with their decks
 
 
+def test_an_action_window_asks_a_seat_with_a_choice_or_a_card_it_may_hold():
+    """An action window's turn (action_choices asked=True) reads hand_may's answer from the window's
+    answers for each seat's deck list: after every move of random games with all four Houses' decks,
+    for each seat, it gives the seat's actions then "pass" when it has one or hand_may says its hand
+    may hold a card for the window, and nothing otherwise."""
+    asked = []
+
+    def check(state, result):
+        g = state["g"]
+        for seat in range(g["n"]):
+            actions = A.action_choices(state, seat, g["phase"])
+            may = bool(actions) or A.hand_may(state, seat, "action", g["phase"])
+            assert A.action_choices(state, seat, g["phase"], True) == (actions + [["pass"]] if may else []), seat
+            asked.append(may)
+
+    _random_games_of_every_house(check)
+    assert any(asked) and not all(asked)
+
+
 def test_a_blank_comes_only_from_a_card_registered_as_blanking():
     """A window reads no lasting effect for a blank in a game where no card can make one
     (abilities._blanks, from the codes in abilities.BLANKING): effects.lasting refuses a blank from

@@ -384,7 +384,11 @@ def hand_may(state, seat, kind, at=None):
     p = state["g"]["players"][seat]
     if not p["hand"]:
         return False
-    kinds = p["hand_kinds"]
+    return _kinds_may(p["hand_kinds"], kind, at)
+
+
+def _kinds_may(kinds, kind, at):
+    """hand_may's answer for a hand that is not empty, from its seat's hand_kinds (`kinds`)."""
     if kind == "action":  # an "any" phase action or an Ambush card may be played in every window
         # the "any" phase first: most deck lists have one, and then no key is looked up for the phase
         return "action:any" in kinds or _hand_key(kind, at) in kinds or "ambush" in kinds
@@ -640,15 +644,21 @@ def _in_play_among(p, held):
     return out
 
 
-def action_choices(state, seat, phase):
+def action_choices(state, seat, phase, asked=False):
+    """The actions `seat` may take in `phase`'s action window (none when the game is in another
+    phase). `asked` (the window's own turn, timing.window): "pass" ends the list when the seat is to
+    be asked, that is when it has a choice or may hold a card for the window in its hand (hand_may,
+    from the window's answer for its deck list), and the list is empty when the seat is passed for."""
     g = state["g"]
     out = []
     if g["phase"] != phase:
+        if asked and hand_may(state, seat, "action", phase):
+            out.append(["pass"])
         return out
     p = g["players"][seat]
     hand = p["hand"]
     window = _window_of(state, phase)
-    held, piled, in_hand, ambushers, offers, _, _, blanks = window
+    held, piled, in_hand, ambushers, offers, _, _, blanks, hands_may = window
     if held:
         cards = g["cards"]
         # A knelt card cannot pay ("kneel_self",): payable would say so after every test before it in
@@ -672,6 +682,8 @@ def action_choices(state, seat, phase):
         for src in hand:
             if src in ambushers and _ambush_ok(state, seat, src):
                 out.append(["ambush", src])
+    if asked and (out or (hand and hands_may[seat])):
+        out.append(["pass"])
     return out
 
 
@@ -744,9 +756,10 @@ def _offers_from_play(state, held, phase):
 
 
 def _action_window(state, found, phase):
-    """(held, piled, in_hand, ambushers, offers, from play, in play, blanks) for `phase`'s action
-    window: holders' trio, _ambushers' set, _offers' dict, _offers_from_play's, {seat: what
-    _actions_in_play keeps} and _blanks' answer, kept together in the game's _IN_GAME answers (`found`) so that a window,
+    """(held, piled, in_hand, ambushers, offers, from play, in play, blanks, hands may) for `phase`'s
+    action window: holders' trio, _ambushers' set, _offers' dict, _offers_from_play's, {seat: what
+    _actions_in_play keeps}, _blanks' answer and hand_may's for each seat's deck list (its
+    hand_kinds, set at setup, and so the same all game), kept together in the game's _IN_GAME answers (`found`) so that a window,
     asked at nearly every decision, makes one look-up of them instead of several of the game's
     answers and their entries."""
     by_phase = _entries(found, "action windows")
@@ -754,7 +767,9 @@ def _action_window(state, found, phase):
     if window is None:
         trio = holders(state, "action", phase, found)
         window = by_phase[phase] = trio + (_ambushers(state), _offers(found, "action", phase),
-                                           _offers_from_play(state, trio[0], phase), {}, _blanks(state))
+                                           _offers_from_play(state, trio[0], phase), {}, _blanks(state),
+                                           tuple([_kinds_may(p["hand_kinds"], "action", phase)
+                                                  for p in state["g"]["players"]]))
     return window
 
 
