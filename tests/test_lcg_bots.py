@@ -10,6 +10,7 @@ from lcg_harness import Table, table_with
 from maester.engine.bots import card_info, decide, make_bot
 from maester.engine import core
 from maester.games.lcg import abilities as A
+from maester.games.lcg import effects as E
 from maester.games.lcg import flow as F
 from maester.games.lcg import model as M
 from maester.games.lcg import sampling as S
@@ -427,6 +428,12 @@ _REPLACED_TARGETS = {
     "T112": lambda s, src, seat: [c for c in M.characters(s) if s["g"]["cards"][c]["kneel"]],
     "T116": lambda s, src, seat: M.characters(s, seat),
     "T174": lambda s, src, seat: M.characters(s),
+    "L178": lambda s, src, seat: [c for c in _standing(s) if M.total_power(s["g"], s["g"]["cards"][c]["ctrl"])
+                                  > M.total_power(s["g"], seat)],
+    # abilities.SeatTargets
+    "L46": lambda s, src, seat: [o for o in M.opponents(s["g"], seat) if s["g"]["players"][o]["deck"]],
+    "L54": lambda s, src, seat: M.opponents(s["g"], seat),
+    "S17": lambda s, src, seat: M.opponents(s["g"], seat),
 }
 
 
@@ -445,7 +452,7 @@ def test_a_character_target_rule_picks_what_the_card_rule_it_replaced_picked():
             if old is None:
                 continue
             for ab in (ab for ab in A.ABILITIES[code] if ab.target is not None):
-                assert isinstance(ab.target, A.CharacterTargets), code
+                assert isinstance(ab.target, (A.CharacterTargets, A.SeatTargets)), code
                 for seat in range(g["n"]):
                     picked = ab.target(state, src, seat, None)
                     assert picked == list(old(state, src, seat)), (code, g["round"], g["phase"], seat)
@@ -456,6 +463,71 @@ def test_a_character_target_rule_picks_what_the_card_rule_it_replaced_picked():
 
     _random_games_of_every_house(check)
     assert len(found) >= 10  # most of those cards had targets to pick
+
+
+def test_an_ability_used_only_in_a_challenge_is_refused_between_challenges():
+    """_usable refuses an ability marked `challenge` without calling its condition or target rule
+    when no challenge is under way: after every move of random games with all four Houses' decks
+    in which none is, for every copy of those cards and each seat, its condition says no or its
+    rule names no target, as skipping them takes for granted."""
+    marked = {code for code, abs_ in A.ABILITIES.items() if any(ab.challenge for ab in abs_)}
+    assert {"L161", "L163", "S1", "S10", "S156", "S158"} <= marked
+    checked = set()
+
+    def check(state, result):
+        g = state["g"]
+        if g["challenge"]:
+            return
+        for src in g["cards"]:
+            for ab in A.ABILITIES.get(M.code(src), ()):
+                if not ab.challenge:
+                    continue
+                for seat in range(g["n"]):
+                    assert (ab.when is not None and not ab.when(state, src, seat, None)) \
+                        or (ab.target is not None and not list(ab.target(state, src, seat, None))), (src, seat)
+                checked.add(M.code(src))
+
+    _random_games_of_every_house(check)
+    assert len(checked) >= 6  # the Core's Lannister and Stark ones, in every game with their decks
+
+
+def test_an_action_window_asks_a_seat_with_a_choice_or_a_card_it_may_hold():
+    """An action window's turn (action_choices asked=True) reads hand_may's answer from the window's
+    answers for each seat's deck list: after every move of random games with all four Houses' decks,
+    for each seat, it gives the seat's actions then "pass" when it has one or hand_may says its hand
+    may hold a card for the window, and nothing otherwise."""
+    asked = []
+
+    def check(state, result):
+        g = state["g"]
+        for seat in range(g["n"]):
+            actions = A.action_choices(state, seat, g["phase"])
+            may = bool(actions) or A.hand_may(state, seat, "action", g["phase"])
+            assert A.action_choices(state, seat, g["phase"], True) == (actions + [["pass"]] if may else []), seat
+            asked.append(may)
+
+    _random_games_of_every_house(check)
+    assert any(asked) and not all(asked)
+
+
+def test_a_blank_comes_only_from_a_card_registered_as_blanking():
+    """A window reads no lasting effect for a blank in a game where no card can make one
+    (abilities._blanks, from the codes in abilities.BLANKING): effects.lasting refuses a blank from
+    any other card, and after every move of random games with all four Houses' decks, a game with a
+    blank effect is one _blanks says can have it."""
+    blanked = []
+
+    def check(state, result):
+        if any(e["kind"] == "blank" for e in state["g"]["effects"]):
+            assert A._blanks(state)
+            blanked.append(state["g"]["round"])
+
+    _random_games_of_every_house(check)
+    state, _ = core.new_game("lcg", {"players": 2, "decks": ["stark", "lannister"]}, 0)
+    assert not A._blanks(state)
+    with pytest.raises(ValueError):
+        E.lasting(state["g"], "blank", "S5#0", True, "phase", "S5#0")
+    assert A._blanks(core.new_game("lcg", {"players": 2, "decks": ["baratheon", "targaryen"]}, 0)[0])
 
 
 def test_legal_targets_keep_out_every_card_protected_from_the_source():

@@ -14,6 +14,7 @@ cimport cython
 cdef class Ability:
     cdef public object kind, phases, trigger, when, cost, target, effect, limit, text, limited
     cdef public object from_hand, from_dead, from_discard
+    cdef public bint challenge
 
 cpdef ability_of(src, idx)
 cdef dict _LIMIT_KEYS
@@ -41,8 +42,10 @@ cpdef dict _offers_from_play(state, held, phase)
 @cython.locals(by_phase=dict)
 cpdef tuple _action_window(state, dict found, phase)
 cpdef _ambushers(state)
-cpdef _usable(state, seat, src, idx, Ability ab, ev=*)
+cpdef bint _blanks(state)
+cpdef _usable(state, seat, src, idx, Ability ab, ev=*, bint blanks=*)
 cpdef hand_may(state, seat, kind, at=*)
+cpdef bint _kinds_may(kinds, kind, at)
 cpdef _hand_key(kind, at)
 cpdef list _events_in_hand(state, seat, hand, frozenset in_hand)
 cpdef list _discard_sources(state, seat, piled)
@@ -52,8 +55,8 @@ cpdef list _pile_sources(state, seat, piled)
 cpdef _from_right_zone(state, src, Ability ab, zone)
 cpdef dict _offers(dict found, kind, at)
 cpdef _offered(state, dict offers, src, kind, at)
-@cython.locals(ambushers=frozenset)
-cpdef list action_choices(state, seat, phase)
+@cython.locals(ambushers=frozenset, hands_may=tuple)
+cpdef list action_choices(state, seat, phase, bint asked=*)
 cpdef _event_allowed(state, seat, src)
 cpdef list response_choices(state, seat, ev, dict found=*)
 cdef dict _RESPONDING_SIDE
@@ -67,9 +70,13 @@ cpdef list savers(state, at)
 cpdef cancel_choices(state, seat, ev)
 cdef class CharacterTargets:
     cdef public object mine, kneeling, other, keywords, crested, not_crest, house, max_str, icon
-    cdef public bint more
+    cdef public bint richer, more
 
-cpdef opponent_seats(state, src, seat, ev)
+cpdef bint _richer(state, tuple chars, seat)
+cdef class SeatTargets:
+    cdef public bint with_deck
+
+cpdef bint _any_seat(state, SeatTargets rule, seat)
 @cython.locals(by_seat=tuple)
 cpdef tuple _characters_for(state, CharacterTargets rule, seat)
 cpdef tuple _character_groups(state, CharacterTargets rule, seat)

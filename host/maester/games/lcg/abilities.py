@@ -114,11 +114,11 @@ STATE_CHECKS = {}
 
 class Ability:
     __slots__ = ("kind", "phases", "trigger", "when", "cost", "target", "effect", "limit", "text",
-                 "limited", "from_hand", "from_dead", "from_discard")
+                 "limited", "from_hand", "from_dead", "from_discard", "challenge")
 
     def __init__(self, kind, effect, phases=("any",), trigger=(), when=None, cost=(), target=None,
                  limit=None, text="", limited=False, from_hand=False, from_dead=False,
-                 from_discard=False):
+                 from_discard=False, challenge=False):
         self.kind = kind
         self.effect = effect
         self.phases = phases
@@ -136,6 +136,9 @@ class Ability:
         self.from_hand = from_hand  # a non-event card's ability used from its owner's hand (Honor Guard)
         self.from_discard = from_discard  # used from its owner's discard pile (Pentoshi Guildmaster)
         self.from_dead = from_dead  # a card's ability used from its owner's dead pile (Trident Reinforcements)
+        # used only while a challenge is under way (g["challenge"] set): its condition or target rule
+        # reads the challenge, and _usable says no without calling them between challenges
+        self.challenge = challenge
 
 
 CARD_ABILITIES = set()  # every code whose ability is in the engine (maester cards check lcg)
@@ -145,6 +148,28 @@ def state_check(code, fn):
     """Register `fn(ctx)`, a rule of card `code` that watches the table, to run after every ability's
     effect in the games that have that card (STATE_CHECKS)."""
     STATE_CHECKS[code] = fn
+
+
+# The codes of the cards whose abilities can blank a card's text box (a "blank" lasting effect, which
+# effects.lasting makes only for them): a game with none of them never has one, and its windows read
+# no lasting effect for it (_blanks).
+BLANKING = set()
+
+
+def blanking(*codes):
+    """Register these cards as able to blank a text box (BLANKING)."""
+    BLANKING.update(codes)
+
+
+def _blanks(state):
+    """Whether a card of this game can blank a text box (BLANKING), from its instances' codes: the
+    same all game long (every instance is in g["cards"] from setup on), so worked out with a window's
+    answers, once a game and phase (_action_window)."""
+    code_of = M.code
+    for inst in state["g"]["cards"]:
+        if code_of(inst) in BLANKING:
+            return True
+    return False
 
 
 def card(codes, *abilities):
@@ -345,9 +370,13 @@ def available_influence(state, seat, need=None):
     return total
 
 
-def _usable(state, seat, src, idx, ab, ev=None):
+def _usable(state, seat, src, idx, ab, ev=None, blanks=True):
+    """Whether `seat` may use ability `ab` (index `idx`) of `src` now. `blanks`: whether a card of the
+    game can blank a text box (_blanks); without one no lasting effect is read for it."""
     g = state["g"]
-    if g["effects"] and M.blank(state, src):
+    if ab.challenge and not g["challenge"]:
+        return False
+    if blanks and g["effects"] and M.blank(state, src):
         return False
     if not _within_limit(g, src, idx, ab):
         return False
@@ -371,7 +400,11 @@ def hand_may(state, seat, kind, at=None):
     p = state["g"]["players"][seat]
     if not p["hand"]:
         return False
-    kinds = p["hand_kinds"]
+    return _kinds_may(p["hand_kinds"], kind, at)
+
+
+def _kinds_may(kinds, kind, at):
+    """hand_may's answer for a hand that is not empty, from its seat's hand_kinds (`kinds`)."""
     if kind == "action":  # an "any" phase action or an Ambush card may be played in every window
         # the "any" phase first: most deck lists have one, and then no key is looked up for the phase
         return "action:any" in kinds or _hand_key(kind, at) in kinds or "ambush" in kinds
@@ -628,15 +661,21 @@ def _in_play_among(p, held):
     return out
 
 
-def action_choices(state, seat, phase):
+def action_choices(state, seat, phase, asked=False):
+    """The actions `seat` may take in `phase`'s action window (none when the game is in another
+    phase). `asked` (the window's own turn, timing.window): "pass" ends the list when the seat is to
+    be asked, that is when it has a choice or may hold a card for the window in its hand (hand_may,
+    from the window's answer for its deck list), and the list is empty when the seat is passed for."""
     g = state["g"]
     out = []
     if g["phase"] != phase:
+        if asked and hand_may(state, seat, "action", phase):
+            out.append(["pass"])
         return out
     p = g["players"][seat]
     hand = p["hand"]
     window = _window_of(state, phase)
-    held, piled, in_hand, ambushers, offers, _, _ = window
+    held, piled, in_hand, ambushers, offers, _, _, blanks, hands_may = window
     if held:
         cards = g["cards"]
         # A knelt card cannot pay ("kneel_self",): payable would say so after every test before it in
@@ -644,7 +683,7 @@ def action_choices(state, seat, phase):
         for src, idx, ab, kneels in _actions_in_play(state, p, seat, window, phase):
             if kneels and cards[src]["kneel"]:
                 continue
-            if _usable(state, seat, src, idx, ab):
+            if _usable(state, seat, src, idx, ab, None, blanks):
                 out.append(["action", src, idx])
         sources = _events_in_hand(state, seat, hand, in_hand)
         if piled:
@@ -654,12 +693,14 @@ def action_choices(state, seat, phase):
             for idx, ab in _offered(state, offers, src, "action", phase):
                 if cards[src]["kneel"] and kneel_self in ab.cost:
                     continue
-                if _usable(state, seat, src, idx, ab):
+                if _usable(state, seat, src, idx, ab, None, blanks):
                     out.append(["action", src, idx])
     if ambushers:  # a loop over the hand, not isdisjoint(): a method call costs more than the hand's look-ups
         for src in hand:
             if src in ambushers and _ambush_ok(state, seat, src):
                 out.append(["ambush", src])
+    if asked and (out or (hand and hands_may[seat])):
+        out.append(["pass"])
     return out
 
 
@@ -732,9 +773,10 @@ def _offers_from_play(state, held, phase):
 
 
 def _action_window(state, found, phase):
-    """(held, piled, in_hand, ambushers, offers, from play, in play) for `phase`'s action window:
-    holders' trio, _ambushers' set, _offers' dict, _offers_from_play's and {seat: what
-    _actions_in_play keeps}, kept together in the game's _IN_GAME answers (`found`) so that a window,
+    """(held, piled, in_hand, ambushers, offers, from play, in play, blanks, hands may) for `phase`'s
+    action window: holders' trio, _ambushers' set, _offers' dict, _offers_from_play's, {seat: what
+    _actions_in_play keeps}, _blanks' answer and hand_may's for each seat's deck list (its
+    hand_kinds, set at setup, and so the same all game), kept together in the game's _IN_GAME answers (`found`) so that a window,
     asked at nearly every decision, makes one look-up of them instead of several of the game's
     answers and their entries."""
     by_phase = _entries(found, "action windows")
@@ -742,7 +784,9 @@ def _action_window(state, found, phase):
     if window is None:
         trio = holders(state, "action", phase, found)
         window = by_phase[phase] = trio + (_ambushers(state), _offers(found, "action", phase),
-                                           _offers_from_play(state, trio[0], phase), {})
+                                           _offers_from_play(state, trio[0], phase), {}, _blanks(state),
+                                           tuple([_kinds_may(p["hand_kinds"], "action", phase)
+                                                  for p in state["g"]["players"]]))
     return window
 
 
@@ -941,8 +985,12 @@ def has_legal_target(state, seat, src, ab, ev=None):
     cards = state["g"]["cards"]
     kept = []  # _unprotected's guards and shields, worked out at the first card candidate: most abilities find none
     rule = ab.target
+    if isinstance(rule, SeatTargets):
+        return _any_seat(state, rule, seat)
     if isinstance(rule, CharacterTargets):
         for chars in _character_groups(state, rule, seat):
+            if rule.richer and not (chars and _richer(state, chars, seat)):
+                continue
             for t in chars:
                 if _fits(state, rule, t, src) and _unprotected(state, t, src, seat, kept):
                     return True
@@ -970,15 +1018,17 @@ class CharacterTargets:
     or standing ones (None: either); `other`, never the ability's own card; `keywords`, only those
     with one of these keywords (a tuple); `crested`, only those with a printed crest; `not_crest`,
     only those without this printed crest; `house`, only those of this House; `max_str`, only those
-    of at most this STR; `icon`, only those with this challenge icon. Called like any target rule it
+    of at most this STR; `icon`, only those with this challenge icon; `richer`, only those whose
+    controller has more power (model.total_power) than the user. Called like any target rule it
     gives the list, in play order; has_legal_target judges it card by card instead and stops at the
     first legal one."""
     __slots__ = ("mine", "kneeling", "other", "keywords", "crested", "not_crest", "house", "max_str", "icon",
-                 "more")
+                 "richer", "more")
 
     def __init__(self, mine=False, kneeling=None, other=False, keywords=None, crested=False, not_crest=None,
-                 house=None, max_str=None, icon=None):
+                 house=None, max_str=None, icon=None, richer=False):
         self.mine = mine
+        self.richer = richer
         self.kneeling = kneeling
         self.other = other
         self.keywords = keywords
@@ -993,12 +1043,49 @@ class CharacterTargets:
                          or max_str is not None or icon is not None)
 
     def __call__(self, state, src, seat, ev):
+        if self.richer:  # the groups of the richer controllers, in play order (the groups are in seat order)
+            return [t for chars in _character_groups(state, self, seat) if chars and _richer(state, chars, seat)
+                    for t in chars if _fits(state, self, t, src)]
         return [t for t in _characters_for(state, self, seat) if _fits(state, self, t, src)]
 
 
-def opponent_seats(state, src, seat, ev):
-    """The target rule "an opponent": the seats opposing the ability's user (model.opponents)."""
-    return M.opponents(state["g"], seat)
+def _richer(state, chars, seat):
+    """Whether the controller of `chars` (one seat's characters, a non-empty group of
+    _character_groups) has more power than `seat` (CharacterTargets' `richer`)."""
+    g = state["g"]
+    ctrl = g["cards"][chars[0]]["ctrl"]
+    return ctrl != seat and M.total_power(g, ctrl) > M.total_power(g, seat)
+
+
+class SeatTargets:
+    """A target rule that names the user's opponents (model.opponents), data the compiled rules read
+    instead of a card file's function: `with_deck`, only those whose deck is not empty. Called like
+    any target rule it gives the list; has_legal_target asks only whether there is one (a seat is
+    never immune)."""
+    __slots__ = ("with_deck",)
+
+    def __init__(self, with_deck=False):
+        self.with_deck = with_deck
+
+    def __call__(self, state, src, seat, ev):
+        g = state["g"]
+        return [o for o in M.opponents(g, seat) if not self.with_deck or g["players"][o]["deck"]]
+
+
+# The target rule "an opponent": the seats opposing the ability's user.
+opponent_seats = SeatTargets()
+
+
+def _any_seat(state, rule, seat):
+    """Whether a SeatTargets rule names any seat for `seat` (has_legal_target)."""
+    g = state["g"]
+    if not rule.with_deck:
+        return bool(M.opponents(g, seat))
+    players = g["players"]
+    for o in M.opponents(g, seat):
+        if players[o]["deck"]:
+            return True
+    return False
 
 
 def _characters_for(state, rule, seat):

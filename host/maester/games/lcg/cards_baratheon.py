@@ -306,6 +306,9 @@ def _army_of_the_faithful(state, src, seat, inst):
     return sum(1 for c in M.characters(state, seat) if "Asshai" in _traits(state, c))
 
 
+A.blanking("B86", "B145")  # the blanks below (Renly's Courtier, Milk of the Poppy)
+
+
 # B86 Renly's Courtier: Any phase, kneel it: the printed text box of a non-unique character of your
 # choice is blank (Traits stay) until the end of the phase.
 card("B86", Ability("action", lambda ctx, src, seat, t, ev: E.lasting(ctx.g, "blank", t, True, "phase", src),

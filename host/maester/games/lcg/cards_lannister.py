@@ -26,7 +26,7 @@ def _insidious_ways(ctx, src, seat, target, ev):
         g["challenge"]["on_win_draw"].append([seat, 2])
 
 
-card("L163", Ability("action", _insidious_ways, phases=("challenges",),
+card("L163", Ability("action", _insidious_ways, phases=("challenges",), challenge=True,
                      target=lambda s, src, seat, ev: A.attacking(s, seat, "lannister")))
 
 
@@ -327,8 +327,7 @@ def lannister_raff_tap(ctx, st, answer):
     deck.insert(0, answer[1][1])
 
 
-card("L46", Ability("action", _raff, cost=(("gold", 1),),
-                    target=lambda s, src, seat, ev: [o for o in M.opponents(s["g"], seat) if s["g"]["players"][o]["deck"]]))
+card("L46", Ability("action", _raff, cost=(("gold", 1),), target=A.SeatTargets(with_deck=True)))
 
 
 # L47 Ser Jacelyn Bywater: response after he is killed: each opponent discards 1 card at random
@@ -390,7 +389,6 @@ def _honor_guard_back(ctx, src, seat, target, ev):
 
 
 card("L54", Ability("action", _honor_guard_in, phases=("challenges",), from_hand=True,
-                    when=lambda s, src, seat, ev: True,
                     target=A.opponent_seats),
      Ability("forced", _honor_guard_back, trigger=("won_challenge",), when=_honor_guard_back_when))
 
@@ -503,7 +501,7 @@ def lannister_never_bet(ctx, st, answer):
     ctx.emit("claim_lowered", seat=seat, amount=x)
 
 
-card("L161", Ability("action", _never_bet, phases=("challenges",), when=_never_bet_when, cost=(("kneel_target",),),
+card("L161", Ability("action", _never_bet, phases=("challenges",), challenge=True, when=_never_bet_when, cost=(("kneel_target",),),
                      target=A.CharacterTargets(mine=True, kneeling=False, house="lannister")))
 
 
@@ -616,23 +614,8 @@ card("L167", Ability("action", _dwarf, target=A.CharacterTargets(kneeling=False,
 
 
 # L178 Shae: Challenges action, kneel Shae: kneel a character whose controller has more power than you.
-def _shae_targets(state, src, seat, ev):
-    """Standing characters whose controller has more power than `seat`: each total worked out once
-    (a total reads every card its player controls), not twice a character."""
-    g = state["g"]
-    totals = {seat: M.total_power(g, seat)}
-    out = []
-    for c in _standing_characters(state):
-        ctrl = _ctrl(state, c)
-        if ctrl not in totals:
-            totals[ctrl] = M.total_power(g, ctrl)
-        if totals[ctrl] > totals[seat]:
-            out.append(c)
-    return out
-
-
 card("L178", Ability("action", _kneel_target, phases=("challenges",), cost=(("kneel_self",),),
-                     target=_shae_targets))
+                     target=A.CharacterTargets(kneeling=False, richer=True)))
 
 
 # L188 Drunken Allegations: when revealed, you and an opponent you choose each kneel a standing

@@ -93,7 +93,7 @@ def _ice_when(state, src, seat, ev):
 
 
 card("S1", Ability("action", lambda ctx, src, seat, t, ev: _kill(ctx, [t], seat, src), phases=("challenges",),
-                   when=_ice_when, cost=(("kneel_self",), ("discard_self",)),
+                   challenge=True, when=_ice_when, cost=(("kneel_self",), ("discard_self",)),
                    target=lambda s, src, seat, ev: [i for i in _participants(s) if i != s["g"]["cards"][src]["on"]]))
 
 
@@ -208,7 +208,7 @@ def _greatjon(ctx, src, seat, target, ev):
     ctx.emit("joins_challenge", card=src, side=side)
 
 
-card("S10", Ability("action", _greatjon, phases=("challenges",), when=_greatjon_when, cost=(("kneel_self",),)))
+card("S10", Ability("action", _greatjon, phases=("challenges",), challenge=True, when=_greatjon_when, cost=(("kneel_self",),)))
 
 
 # S11 Shaggydog: while you control a House Stark Lord character, +3 STR and immune to events.
@@ -453,7 +453,7 @@ def _winter(ctx, src, seat, target, ev):
         ctx.emit("claim_changed", seat=ch["attacker"], amount=1, card=src)
 
 
-card("S156", Ability("action", _winter, phases=("challenges",), when=lambda s, src, seat, ev: _challenge(s) is not None))
+card("S156", Ability("action", _winter, phases=("challenges",), challenge=True, when=lambda s, src, seat, ev: _challenge(s) is not None))
 
 
 # S157 Kings in the North: Response after you win dominance, kneel 2 House Stark characters you
@@ -476,7 +476,7 @@ def _lethal_when(state, src, seat, ev):
 
 
 card("S158", Ability("action", lambda ctx, src, seat, t, ev: _kill(ctx, list(ctx.g["challenge"]["attackers"]), seat, src),
-                     phases=("challenges",), when=_lethal_when, cost=(("kneel", 2, "stark_house_character"),)))
+                     phases=("challenges",), challenge=True, when=_lethal_when, cost=(("kneel", 2, "stark_house_character"),)))
 
 
 # S159 Bran the Builder's Legacy: Dominance (House Stark only), pay 3 gold: search your deck for a

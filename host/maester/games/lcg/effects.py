@@ -35,6 +35,8 @@ def lasting(g, kind, target, value, until, src):
     """A lasting effect on `target` (a card, or a seat for player effects) until the end of the
     "challenge", "phase" or "round": kinds str, icon, lose_icon, keyword, lose_keyword, blank,
     no_stand (stays kneeling through the standing phase), uncounted (STR left out of a challenge)."""
+    if kind == "blank" and M.code(src) not in A.BLANKING:  # windows skip blanks in games without these cards
+        raise ValueError("%s blanks a text box but is not registered with abilities.blanking" % src)
     g["effects"].append({"kind": kind, "target": target, "value": value, "until": until, "src": src})
 
 

@@ -9,7 +9,7 @@ cimport maester.games.lcg.model as M
 from maester.engine.core cimport Ctx
 cimport cython
 
-cpdef list window_choices(state, seat, phase)
+cpdef list window_choices(state, seat, phase, bint asked=*)
 cpdef window_prompt(phase)
 cpdef take_action(ctx, seat, choice, phase)
 cdef dict _RESPONSES

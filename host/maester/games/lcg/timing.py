@@ -35,11 +35,21 @@ def open_window(ctx, phase, start=None, tag=None):
               "passes": 0, "tag": tag})
 
 
-def window_choices(state, seat, phase):
-    out = abilities.action_choices(state, seat, phase)
+def window_choices(state, seat, phase, asked=False):
+    """`seat`'s choices in `phase`'s action window: its actions (abilities.action_choices), then the
+    gold it may give (the Littlefinger variant). `asked` (the window's own turn): "pass" ends the
+    list when the seat is to be asked (it has a choice, or may hold a card for the window in hand),
+    and the list is empty when it is passed for."""
+    out = abilities.action_choices(state, seat, phase, asked)
     g = state["g"]
     if g["littlefinger"] and phase != "marshalling" and g["players"][seat]["gold"] > 0:
-        out += [["give", s] for s in range(g["n"]) if s != seat]
+        gives = [["give", s] for s in range(g["n"]) if s != seat]
+        if not asked:
+            out += gives
+        elif out:
+            out[-1:-1] = gives  # before "pass"
+        else:
+            out = gives + [["pass"]]
     return out
 
 
@@ -70,9 +80,8 @@ def window(ctx, st, answer):
     phase = st["phase"]
     while st["passes"] < n:
         seat = st["turn"]
-        choices = window_choices(state, seat, phase)
-        if choices or abilities.hand_may(state, seat, "action", phase):
-            choices.append(["pass"])  # window_choices' list is this window's own
+        choices = window_choices(state, seat, phase, True)
+        if choices:  # "pass" last: the seat has a choice, or may hold a card for the window in hand
             ctx.ask(seat, "action", choices, window_prompt(phase), public="may take an action")
             return
         st["passes"] += 1
