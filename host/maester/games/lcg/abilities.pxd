@@ -77,8 +77,6 @@ cdef class SeatTargets:
     cdef public bint with_deck
 
 cpdef bint _any_seat(state, SeatTargets rule, seat)
-@cython.locals(by_seat=tuple)
-cpdef tuple _characters_for(state, CharacterTargets rule, seat)
 cpdef tuple _character_groups(state, CharacterTargets rule, seat)
 cpdef bint _fits(state, CharacterTargets rule, inst, src)
 cpdef has_legal_target(state, seat, src, Ability ab, ev=*)

@@ -1043,10 +1043,10 @@ class CharacterTargets:
                          or max_str is not None or icon is not None)
 
     def __call__(self, state, src, seat, ev):
-        if self.richer:  # the groups of the richer controllers, in play order (the groups are in seat order)
-            return [t for chars in _character_groups(state, self, seat) if chars and _richer(state, chars, seat)
-                    for t in chars if _fits(state, self, t, src)]
-        return [t for t in _characters_for(state, self, seat) if _fits(state, self, t, src)]
+        # In play order (the groups are in seat order); with `richer`, only the richer controllers' groups
+        return [t for chars in _character_groups(state, self, seat)
+                if not self.richer or (chars and _richer(state, chars, seat))
+                for t in chars if _fits(state, self, t, src)]
 
 
 def _richer(state, chars, seat):
@@ -1088,21 +1088,10 @@ def _any_seat(state, rule, seat):
     return False
 
 
-def _characters_for(state, rule, seat):
-    """The characters a CharacterTargets rule picks among, before its test, in play order: model's kept
-    tuples themselves (_characters_by_seat), as its callers only look through them, not a list copied
-    from them (model.characters)."""
-    by_seat = M._characters_by_seat(state)
-    if rule.mine:
-        return by_seat[seat]
-    if len(by_seat) == 2:  # a joust: one tuple made of the two
-        return by_seat[0] + by_seat[1]
-    return tuple(M.characters(state))
-
-
 def _character_groups(state, rule, seat):
-    """_characters_for's cards, in the same order, as the kept tuples they are read from (one a seat,
-    model._characters_by_seat): has_legal_target reads them in place instead of a new list."""
+    """The characters a CharacterTargets rule picks among, before its test: the kept tuples of
+    model._characters_by_seat themselves (the user's alone for `mine`), read in place, in play order
+    seat by seat (model.characters' order), instead of a new list."""
     by_seat = M._characters_by_seat(state)
     return (by_seat[seat],) if rule.mine else by_seat
 
